@@ -1,0 +1,247 @@
+"""The board: stations, connections, and precomputed neighbour bitsets.
+
+A set of stations is an ``int`` bitmask (``StationMask``): bit ``s`` is set when station ``s``
+is in the set.  All hot-path set algebra (moves, blocking, pruning) is done on these masks;
+lists, arrays and DataFrames appear only at the edges (output and plotting).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    import networkx
+
+Station = int
+StationMask = int
+
+
+class Transport(str, enum.Enum):
+    """A kind of connection on the board."""
+
+    TAXI = "taxi"
+    BUS = "bus"
+    UNDERGROUND = "underground"
+    FERRY = "ferry"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Ticket(str, enum.Enum):
+    """A ticket that moves a piece one hop.  ``BLACK`` rides any transport, the ferry included."""
+
+    TAXI = "taxi"
+    BUS = "bus"
+    UNDERGROUND = "underground"
+    BLACK = "black"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def transports(self) -> tuple[Transport, ...]:
+        """The transports this ticket may ride."""
+        if self is Ticket.BLACK:
+            return tuple(Transport)
+        return (Transport(self.value),)
+
+
+#: Tickets a detective can hold (never black, never the ferry).
+DETECTIVE_TICKETS: tuple[Ticket, ...] = (Ticket.TAXI, Ticket.BUS, Ticket.UNDERGROUND)
+
+
+def mask_of(stations: Iterable[Station]) -> StationMask:
+    """The bitmask holding ``stations``."""
+    m = 0
+    for s in stations:
+        m |= 1 << s
+    return m
+
+
+def stations_of(mask: StationMask) -> list[Station]:
+    """The stations in ``mask``, ascending."""
+    out: list[Station] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def iter_stations(mask: StationMask) -> Iterator[Station]:
+    """Iterate over the stations in ``mask``, ascending."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def popcount(mask: StationMask) -> int:
+    """Number of stations in ``mask``."""
+    return mask.bit_count()
+
+
+@dataclass(frozen=True, order=True)
+class Connection:
+    """An undirected connection ``a``-``b`` (stored with ``a < b``) by one transport."""
+
+    a: Station
+    b: Station
+    transport: Transport
+
+    @classmethod
+    def of(cls, a: Station, b: Station, transport: Transport | str) -> Connection:
+        """A connection with its ends put in order."""
+        lo, hi = (a, b) if a <= b else (b, a)
+        return cls(lo, hi, Transport(transport))
+
+    def __repr__(self) -> str:
+        return f"Connection({self.a}-{self.b} {self.transport.value})"
+
+
+_CHUNK = 8  # bits per lookup-table chunk
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    """A Scotland Yard map.  Build it with :meth:`Board.build`; it is immutable afterwards.
+
+    ``neighbours[ticket][s]`` is the mask of stations one hop from ``s`` with ``ticket``.
+    :meth:`step` moves a whole set at once.
+    """
+
+    name: str
+    stations: tuple[Station, ...]
+    connections: tuple[Connection, ...]
+    coords: Mapping[Station, tuple[float, float]] | None = None
+    start_decks: Mapping[str, tuple[Station, ...]] = field(default_factory=dict)
+    # derived, filled in by build()
+    all_mask: StationMask = 0
+    neighbours: Mapping[Ticket, Mapping[Station, StationMask]] = field(default_factory=dict)
+    transport_neighbours: Mapping[Transport, Mapping[Station, StationMask]] = field(
+        default_factory=dict
+    )
+    _tables: Mapping[Ticket, tuple[tuple[StationMask, ...], ...]] = field(
+        default_factory=dict, repr=False
+    )
+    _lists: Mapping[Ticket, Mapping[Station, tuple[Station, ...]]] = field(
+        default_factory=dict, repr=False
+    )
+
+    @classmethod
+    def build(
+        cls,
+        name: str,
+        stations: Iterable[Station],
+        connections: Iterable[Connection],
+        coords: Mapping[Station, tuple[float, float]] | None = None,
+        start_decks: Mapping[str, Iterable[Station]] | None = None,
+    ) -> Board:
+        """Build a board and its neighbour tables.  The input is assumed valid (see
+        :mod:`sy_tools.validate`); connections are de-duplicated and sorted."""
+        st = tuple(sorted(set(stations)))
+        conns = tuple(sorted(set(connections)))
+        tn: dict[Transport, dict[Station, StationMask]] = {t: {s: 0 for s in st} for t in Transport}
+        for c in conns:
+            tn[c.transport][c.a] |= 1 << c.b
+            tn[c.transport][c.b] |= 1 << c.a
+        nb: dict[Ticket, dict[Station, StationMask]] = {}
+        for ticket in Ticket:
+            d = {s: 0 for s in st}
+            for tr in ticket.transports:
+                for s, m in tn[tr].items():
+                    d[s] |= m
+            nb[ticket] = d
+        top = max(st, default=0)
+        n_chunks = top // _CHUNK + 1
+        tables: dict[Ticket, tuple[tuple[StationMask, ...], ...]] = {}
+        for ticket, d in nb.items():
+            chunks = []
+            for c in range(n_chunks):
+                row = [0] * (1 << _CHUNK)
+                for byte in range(1, 1 << _CHUNK):
+                    low = byte & -byte
+                    s = c * _CHUNK + low.bit_length() - 1
+                    row[byte] = row[byte ^ low] | d.get(s, 0)
+                chunks.append(tuple(row))
+            tables[ticket] = tuple(chunks)
+        lists = {t: {s: tuple(stations_of(m)) for s, m in d.items()} for t, d in nb.items()}
+        decks = {k: tuple(v) for k, v in (start_decks or {}).items()}
+        return cls(
+            name=name,
+            stations=st,
+            connections=conns,
+            coords=dict(coords) if coords else None,
+            start_decks=decks,
+            all_mask=mask_of(st),
+            neighbours=nb,
+            transport_neighbours=tn,
+            _tables=tables,
+            _lists=lists,
+        )
+
+    # ---- queries -------------------------------------------------------------------------
+
+    def __contains__(self, station: object) -> bool:
+        return isinstance(station, int) and station in self.neighbours[Ticket.TAXI]
+
+    def __len__(self) -> int:
+        return len(self.stations)
+
+    def __repr__(self) -> str:
+        return f"Board({self.name!r}, {len(self.stations)} stations, {len(self.connections)} connections)"
+
+    def step(self, mask: StationMask, ticket: Ticket) -> StationMask:
+        """All stations one ``ticket`` hop from any station in ``mask``."""
+        table = self._tables[ticket]
+        out = 0
+        i = 0
+        n = len(table)
+        while mask and i < n:
+            byte = mask & 0xFF
+            if byte:
+                out |= table[i][byte]
+            mask >>= _CHUNK
+            i += 1
+        return out
+
+    def step_any(self, mask: StationMask, tickets: Iterable[Ticket]) -> StationMask:
+        """Stations one hop away with any of ``tickets``."""
+        out = 0
+        for t in tickets:
+            out |= self.step(mask, t)
+        return out
+
+    def moves(self, station: Station, ticket: Ticket) -> tuple[Station, ...]:
+        """Destinations from ``station`` with ``ticket`` (ascending)."""
+        return self._lists[ticket][station]
+
+    def transports_between(self, a: Station, b: Station) -> frozenset[Transport]:
+        """The transports joining ``a`` and ``b``."""
+        return frozenset(
+            t for t, d in self.transport_neighbours.items() if d.get(a, 0) >> b & 1
+        )
+
+    def kinds(self, station: Station) -> frozenset[Transport]:
+        """The transports that stop at ``station``."""
+        return frozenset(t for t, d in self.transport_neighbours.items() if d.get(station, 0))
+
+    def to_networkx(self) -> networkx.MultiGraph:
+        """A ``networkx.MultiGraph``: one edge per connection with a ``transport`` attribute
+        (the transport's name), and ``x``/``y`` node attributes when the map has coordinates."""
+        import networkx as nx
+
+        g = nx.MultiGraph(name=self.name)
+        for s in self.stations:
+            if self.coords and s in self.coords:
+                x, y = self.coords[s]
+                g.add_node(s, x=x, y=y)
+            else:
+                g.add_node(s)
+        for c in self.connections:
+            g.add_edge(c.a, c.b, key=c.transport.value, transport=c.transport.value)
+        return g

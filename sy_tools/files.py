@@ -1,0 +1,54 @@
+"""Small file helpers: atomic writes, friendly reads."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from .errors import InputError
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename, so
+    a reader never sees a half-written file and a failed write leaves the old file intact."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """:func:`atomic_write_bytes` for UTF-8 text."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def read_text(path: str | os.PathLike[str], error: type[InputError] = InputError) -> str:
+    """Read a UTF-8 text file; any failure becomes one clear :class:`InputError` line."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise error("no such file", file=str(path)) from None
+    except IsADirectoryError:
+        raise error("is a folder, expected a file", file=str(path)) from None
+    except OSError as e:
+        raise error(f"cannot read: {e.strerror or e}", file=str(path)) from None
+    if b"\x00" in data:
+        raise error("is a binary file, expected text", file=str(path))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise error(f"is not UTF-8 text (byte {e.start})", file=str(path)) from None
+    return text

@@ -1,0 +1,597 @@
+"""Map files: readers and writers for the canonical JSON format and the public text formats.
+
+Readers never stop at the first problem.  They turn a file into a :class:`RawMap` (what the file
+says, each item with its :class:`Location`) plus :class:`Finding` s for what could not be parsed;
+:mod:`sy_tools.validate` checks the rest and builds a :class:`~sy_tools.board.Board`.
+
+Formats:
+
+``json``
+    The canonical format (``data/map.schema.json``)::
+
+        {"name": "london",
+         "stations": [{"id": 1, "x": 190, "y": 40}, ...],
+         "connections": [{"a": 1, "b": 8, "transport": "taxi"}, ...],
+         "start_decks": {"classic": [13, 26, ...]}}
+
+``pair``
+    ``stations.txt`` (``id x y kinds``, kinds like ``taxi,bus``) and ``connections.txt``
+    (``a b kind``, kind taxi/bus/underground/water) in one folder.
+``bristol``
+    ``graph.txt``: header ``STATIONS EDGES``, one line per station id, then ``a b Kind`` lines
+    (Kind Taxi/Bus/Underground/Ferry, older files ``Boat``).
+``graphml``
+    Output only: the :meth:`Board.to_networkx` graph.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from .board import Board, Transport
+from .errors import MapError
+from .files import atomic_write_text, read_text
+
+Level = Literal["error", "warning"]
+FORMATS = ("json", "pair", "bristol")
+OUTPUT_FORMATS = ("json", "pair", "bristol", "graphml")
+BUILTIN_MAPS = ("london",)
+
+#: Transport names as they occur in users' files (lower-cased).
+TRANSPORT_NAMES: dict[str, Transport] = {
+    "taxi": Transport.TAXI,
+    "bus": Transport.BUS,
+    "underground": Transport.UNDERGROUND,
+    "tube": Transport.UNDERGROUND,
+    "ferry": Transport.FERRY,
+    "water": Transport.FERRY,
+    "boat": Transport.FERRY,
+}
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where something is: a file and a line (text formats) or a JSON path."""
+
+    file: str
+    line: int | None = None
+    path: str | None = None
+
+    def __str__(self) -> str:
+        if self.line is not None:
+            return f"{self.file}:{self.line}"
+        if self.path:
+            return f"{self.file}: {self.path}"
+        return self.file
+
+    def at(self, path: str) -> Location:
+        """A location deeper inside the same JSON document."""
+        if not self.path:
+            return Location(self.file, None, path)
+        sep = "" if path.startswith("[") else "."
+        return Location(self.file, None, f"{self.path}{sep}{path}")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem found in a map file."""
+
+    level: Level
+    code: str
+    message: str
+    location: Location
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.level}: {self.message} [{self.code}]"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stable JSON form: level, code, message, location (+ file, line, path)."""
+        return {
+            "level": self.level,
+            "code": self.code,
+            "message": self.message,
+            "location": str(self.location),
+            "file": self.location.file,
+            "line": self.location.line,
+            "path": self.location.path,
+        }
+
+
+@dataclass
+class RawStation:
+    id: int
+    x: float | None
+    y: float | None
+    kinds: frozenset[str] | None  # labels given by the file, if any
+    loc: Location
+
+
+@dataclass
+class RawConnection:
+    a: int
+    b: int
+    transport: Transport | None  # None: unknown name (already reported)
+    name: str  # the name as written
+    loc: Location
+
+
+@dataclass
+class RawMap:
+    """A map file as read, before validation."""
+
+    name: str
+    source: str
+    format: str
+    stations: list[RawStation] = field(default_factory=list)
+    connections: list[RawConnection] = field(default_factory=list)
+    start_decks: dict[str, list[tuple[int, Location]]] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    header: tuple[int, int, Location] | None = None  # bristol: declared counts
+
+    def error(self, code: str, message: str, loc: Location) -> None:
+        self.findings.append(Finding("error", code, message, loc))
+
+    def warning(self, code: str, message: str, loc: Location) -> None:
+        self.findings.append(Finding("warning", code, message, loc))
+
+
+# ---- locating and sniffing ----------------------------------------------------------------
+
+
+def builtin_path(name: str) -> Path:
+    """Path of a bundled map (e.g. ``london``) inside the installed package."""
+    return Path(str(resources.files("sy_tools.data").joinpath(f"{name}.json")))
+
+
+def detect_format(path: Path) -> str:
+    """Guess a map file's format from its name, then its content."""
+    if path.is_dir():
+        return "pair"
+    name = path.name.lower()
+    if name.endswith(".json"):
+        return "json"
+    if name in ("stations.txt", "connections.txt"):
+        return "pair"
+    if name.endswith(".graphml"):
+        raise MapError("GraphML is an output format only; convert from json, pair or bristol", str(path))
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError as e:
+        raise MapError(f"cannot read: {e.strerror or e}", str(path)) from None
+    text = head.decode("utf-8", "replace").lstrip("\ufeff")
+    first = next((ln.split() for ln in text.splitlines() if ln.strip()), [])
+    if text.lstrip().startswith("{"):
+        return "json"
+    if len(first) == 2 and all(t.isdigit() for t in first):
+        return "bristol"
+    raise MapError(
+        "cannot tell the map format from the name or the first line; pass --format json|pair|bristol",
+        str(path),
+    )
+
+
+def read_map(spec: str | os.PathLike[str], fmt: str | None = None) -> RawMap:
+    """Read a map file (or a built-in name such as ``london``) without judging it.
+
+    Raises :class:`MapError` only when nothing can be read at all (missing file, not text).
+    """
+    spec_s = os.fspath(spec)
+    if fmt is None and spec_s in BUILTIN_MAPS and not Path(spec_s).exists():
+        path = builtin_path(spec_s)
+        raw = read_json(path)
+        raw.source = spec_s
+        return raw
+    path = Path(spec_s)
+    if not path.exists():
+        hint = f" (built-in maps: {', '.join(BUILTIN_MAPS)})"
+        raise MapError(f"no such file or folder{hint}", spec_s)
+    fmt = fmt or detect_format(path)
+    if fmt == "json":
+        return read_json(path)
+    if fmt == "pair":
+        return read_pair(path)
+    if fmt == "bristol":
+        return read_bristol(path)
+    raise MapError(f"unknown map format {fmt!r}, expected one of {', '.join(FORMATS)}", spec_s)
+
+
+# ---- JSON -----------------------------------------------------------------------------------
+
+_MAP_KEYS = {"name", "stations", "connections", "start_decks"}
+_STATION_KEYS = {"id", "x", "y"}
+_CONNECTION_KEYS = {"a", "b", "transport"}
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_num(v: object) -> bool:
+    return (isinstance(v, (int, float)) and not isinstance(v, bool)) and math.isfinite(v)
+
+
+def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    d: dict[str, Any] = {}
+    dups = []
+    for k, v in pairs:
+        if k in d:
+            dups.append(k)
+        d[k] = v
+    if dups:
+        d["\x00duplicate-keys"] = dups
+    return d
+
+
+def parse_json_text(text: str) -> Any:
+    """``json.loads`` that marks duplicate keys (under ``"\\x00duplicate-keys"``)."""
+    return json.loads(text, object_pairs_hook=_pairs_hook)
+
+
+def _dup_keys(raw: RawMap, obj: dict[str, Any], loc: Location) -> None:
+    for k in obj.pop("\x00duplicate-keys", []):
+        raw.error("duplicate-key", f"key {k!r} appears more than once", loc.at(k))
+
+
+def read_json(path: Path) -> RawMap:
+    """Read the canonical JSON map format."""
+    text = read_text(path, MapError)
+    src = str(path)
+    raw = RawMap(name=path.stem, source=src, format="json")
+    top = Location(src)
+    try:
+        doc = parse_json_text(text)
+    except json.JSONDecodeError as e:
+        raw.error("parse-error", f"not valid JSON: {e.msg}", Location(src, e.lineno))
+        return raw
+    except RecursionError:
+        raw.error("parse-error", "not valid JSON: nested too deeply", top)
+        return raw
+    if not isinstance(doc, dict):
+        raw.error("type", f"expected a JSON object at the top, got {_kind(doc)}", top)
+        return raw
+    _dup_keys(raw, doc, top)
+    root = Location(src, None, "")
+    for k in doc:
+        if k not in _MAP_KEYS:
+            raw.error("unknown-key", f"unknown key {k!r} (expected {', '.join(sorted(_MAP_KEYS))})", root.at(k))
+    name = doc.get("name", path.stem)
+    if isinstance(name, str) and name:
+        raw.name = name
+    else:
+        raw.error("type", f"name must be a non-empty string, got {_show(name)}", root.at("name"))
+
+    for key in ("stations", "connections"):
+        if key not in doc:
+            raw.error("missing-key", f"missing key {key!r}", root.at(key))
+    stations = doc.get("stations", [])
+    if not isinstance(stations, list):
+        raw.error("type", f"stations must be a list, got {_kind(stations)}", root.at("stations"))
+        stations = []
+    for i, st in enumerate(stations):
+        loc = root.at(f"stations[{i}]")
+        if not isinstance(st, dict):
+            raw.error("type", f"a station must be an object, got {_show(st)}", loc)
+            continue
+        _dup_keys(raw, st, loc)
+        for k in st:
+            if k not in _STATION_KEYS:
+                raw.error("unknown-key", f"unknown key {k!r} (expected id, x, y)", loc.at(k))
+        sid = st.get("id")
+        if "id" not in st:
+            raw.error("missing-key", "missing key 'id'", loc.at("id"))
+            continue
+        if not _is_int(sid):
+            raw.error("station-id", f"station id must be a positive integer, got {_show(sid)}", loc.at("id"))
+            continue
+        xy: list[float | None] = []
+        for c in ("x", "y"):
+            v = st.get(c)
+            if v is None and c not in st:
+                xy.append(None)
+            elif _is_num(v):
+                xy.append(float(v))
+            else:
+                raw.error("type", f"{c} must be a finite number, got {_show(v)}", loc.at(c))
+                xy.append(None)
+        raw.stations.append(RawStation(sid, xy[0], xy[1], None, loc.at("id")))
+
+    conns = doc.get("connections", [])
+    if not isinstance(conns, list):
+        raw.error("type", f"connections must be a list, got {_kind(conns)}", root.at("connections"))
+        conns = []
+    for i, cn in enumerate(conns):
+        loc = root.at(f"connections[{i}]")
+        if not isinstance(cn, dict):
+            raw.error("type", f"a connection must be an object, got {_show(cn)}", loc)
+            continue
+        _dup_keys(raw, cn, loc)
+        ok = True
+        for k in cn:
+            if k not in _CONNECTION_KEYS:
+                raw.error("unknown-key", f"unknown key {k!r} (expected a, b, transport)", loc.at(k))
+        for k in ("a", "b", "transport"):
+            if k not in cn:
+                raw.error("missing-key", f"missing key {k!r}", loc.at(k))
+                ok = False
+        if not ok:
+            continue
+        for k in ("a", "b"):
+            if not _is_int(cn[k]):
+                raw.error("type", f"{k} must be a station id (integer), got {_show(cn[k])}", loc.at(k))
+                ok = False
+        tname = cn["transport"]
+        if not isinstance(tname, str):
+            raw.error("type", f"transport must be a string, got {_show(tname)}", loc.at("transport"))
+            ok = False
+        if not ok:
+            continue
+        transport = _transport(raw, tname, loc.at("transport"), strict_case=True)
+        raw.connections.append(RawConnection(cn["a"], cn["b"], transport, tname, loc))
+
+    decks = doc.get("start_decks", {})
+    if not isinstance(decks, dict):
+        raw.error("type", f"start_decks must be an object, got {_kind(decks)}", root.at("start_decks"))
+        decks = {}
+    _dup_keys(raw, decks, root.at("start_decks"))
+    for dname, cards in decks.items():
+        loc = root.at(f"start_decks.{dname}")
+        if not isinstance(cards, list):
+            raw.error("type", f"a start deck must be a list of station ids, got {_kind(cards)}", loc)
+            continue
+        deck: list[tuple[int, Location]] = []
+        for j, c in enumerate(cards):
+            if _is_int(c):
+                deck.append((c, loc.at(f"[{j}]")))
+            else:
+                raw.error("type", f"a start card must be a station id, got {_show(c)}", loc.at(f"[{j}]"))
+        raw.start_decks[dname] = deck
+    return raw
+
+
+def _transport(raw: RawMap, name: str, loc: Location, strict_case: bool = False) -> Transport | None:
+    key = name if strict_case else name.lower()
+    t = TRANSPORT_NAMES.get(key)
+    if t is None or (strict_case and key not in {x.value for x in Transport}):
+        expected = "taxi, bus, underground, ferry"
+        if strict_case and name.lower() in TRANSPORT_NAMES:
+            raw.error("unknown-transport", f"transport {name!r} is not a canonical name (expected {expected}; "
+                      f"did you mean {TRANSPORT_NAMES[name.lower()].value!r}?)", loc)
+        else:
+            raw.error("unknown-transport", f"unknown transport {name!r} (expected {expected})", loc)
+        return None
+    return t
+
+
+def _kind(v: object) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(v), "a number"
+    )
+
+
+def _show(v: object) -> str:
+    s = json.dumps(v) if not isinstance(v, float) or math.isfinite(v) else repr(v)
+    return s if len(s) <= 40 else s[:37] + "..."
+
+
+# ---- text formats ---------------------------------------------------------------------------
+
+
+def _lines(path: Path) -> list[tuple[int, list[str]]]:
+    text = read_text(path, MapError)
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if line:
+            out.append((n, line.split()))
+    return out
+
+
+def _int_token(raw: RawMap, tok: str, what: str, loc: Location) -> int | None:
+    try:
+        return int(tok, 10)
+    except ValueError:
+        raw.error("type", f"{what} must be an integer, got {tok!r}", loc)
+        return None
+
+
+def read_pair(path: Path) -> RawMap:
+    """Read the ``stations.txt`` + ``connections.txt`` pair (``path``: the folder or either file)."""
+    folder = path if path.is_dir() else path.parent
+    spath, cpath = folder / "stations.txt", folder / "connections.txt"
+    raw = RawMap(name=folder.resolve().name or "map", source=str(folder), format="pair")
+    for p in (spath, cpath):
+        if not p.exists():
+            raise MapError("the pair format needs stations.txt and connections.txt side by side; missing", str(p))
+    for n, toks in _lines(spath):
+        loc = Location(str(spath), n)
+        if len(toks) not in (3, 4):
+            raw.error("parse-error", f"expected 'id x y kinds', got {' '.join(toks)!r}", loc)
+            continue
+        sid = _int_token(raw, toks[0], "station id", loc)
+        xy: list[float | None] = []
+        for tok, c in zip(toks[1:3], "xy"):
+            try:
+                v = float(tok)
+                if not math.isfinite(v):
+                    raise ValueError
+                xy.append(v)
+            except ValueError:
+                raw.error("type", f"{c} must be a finite number, got {tok!r}", loc)
+                xy.append(None)
+        kinds = None
+        if len(toks) == 4:
+            kinds = frozenset(k.strip().lower() for k in toks[3].split(",") if k.strip())
+            bad = sorted(k for k in kinds if k not in TRANSPORT_NAMES)
+            if bad:
+                raw.error("unknown-transport", f"unknown station kind {', '.join(bad)!r} (expected taxi, bus, underground)", loc)
+                kinds = frozenset(k for k in kinds if k in TRANSPORT_NAMES)
+            kinds = frozenset(TRANSPORT_NAMES[k].value for k in kinds)
+        if sid is not None:
+            raw.stations.append(RawStation(sid, xy[0], xy[1], kinds, loc))
+    _read_edges(raw, cpath, _lines(cpath))
+    return raw
+
+
+def _read_edges(raw: RawMap, path: Path, lines: list[tuple[int, list[str]]]) -> None:
+    for n, toks in lines:
+        loc = Location(str(path), n)
+        if len(toks) != 3:
+            raw.error("parse-error", f"expected 'a b transport', got {' '.join(toks)!r}", loc)
+            continue
+        a = _int_token(raw, toks[0], "station id", loc)
+        b = _int_token(raw, toks[1], "station id", loc)
+        t = _transport(raw, toks[2], loc)
+        if a is not None and b is not None:
+            raw.connections.append(RawConnection(a, b, t, toks[2], loc))
+
+
+def read_bristol(path: Path) -> RawMap:
+    """Read a Bristol coursework ``graph.txt``."""
+    raw = RawMap(name=path.stem, source=str(path), format="bristol")
+    lines = _lines(path)
+    if not lines:
+        raw.error("parse-error", "empty file, expected a header 'STATIONS EDGES'", Location(str(path), 1))
+        return raw
+    n0, head = lines[0]
+    hloc = Location(str(path), n0)
+    if len(head) != 2 or not all(t.isdigit() for t in head):
+        raw.error("parse-error", f"expected a header 'STATIONS EDGES', got {' '.join(head)!r}", hloc)
+        return raw
+    n_st, n_ed = int(head[0]), int(head[1])
+    raw.header = (n_st, n_ed, hloc)
+    body = lines[1:]
+    # station lines are one token; edge lines three.  Trust the shape, not the header, so a
+    # wrong header is reported instead of shifting every later line.
+    k = 0
+    while k < len(body) and len(body[k][1]) == 1:
+        n, toks = body[k]
+        loc = Location(str(path), n)
+        sid = _int_token(raw, toks[0], "station id", loc)
+        if sid is not None:
+            raw.stations.append(RawStation(sid, None, None, None, loc))
+        k += 1
+    _read_edges(raw, path, body[k:])
+    if len(raw.stations) != n_st:
+        raw.error("header-count", f"header says {n_st} stations, the file lists {len(raw.stations)}", hloc)
+    n_edges = len(body) - k
+    if n_edges != n_ed:
+        raw.error("header-count", f"header says {n_ed} connections, the file lists {n_edges}", hloc)
+    return raw
+
+
+# ---- writers --------------------------------------------------------------------------------
+
+
+def _fmt_num(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+def to_json_text(board: Board) -> str:
+    """The canonical JSON text of ``board`` (one station / connection per line)."""
+    lines = ["{", f'  "name": {json.dumps(board.name)},', '  "stations": [']
+    st = []
+    for s in board.stations:
+        if board.coords and s in board.coords:
+            x, y = board.coords[s]
+            st.append(f'    {{"id": {s}, "x": {_fmt_num(x)}, "y": {_fmt_num(y)}}}')
+        else:
+            st.append(f'    {{"id": {s}}}')
+    lines.append(",\n".join(st))
+    lines.append("  ],")
+    lines.append('  "connections": [')
+    lines.append(
+        ",\n".join(
+            f'    {{"a": {c.a}, "b": {c.b}, "transport": "{c.transport.value}"}}' for c in board.connections
+        )
+    )
+    if board.start_decks:
+        lines.append("  ],")
+        lines.append('  "start_decks": {')
+        lines.append(
+            ",\n".join(f"    {json.dumps(k)}: {json.dumps(list(v))}" for k, v in board.start_decks.items())
+        )
+        lines.append("  }")
+    else:
+        lines.append("  ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+_PAIR_NAMES = {Transport.TAXI: "taxi", Transport.BUS: "bus", Transport.UNDERGROUND: "underground", Transport.FERRY: "water"}
+_BRISTOL_NAMES = {Transport.TAXI: "Taxi", Transport.BUS: "Bus", Transport.UNDERGROUND: "Underground", Transport.FERRY: "Ferry"}
+_ORDER = (Transport.TAXI, Transport.BUS, Transport.UNDERGROUND)
+
+
+def to_pair_texts(board: Board) -> tuple[str, str]:
+    """``(stations.txt, connections.txt)`` texts.  Needs coordinates for every station."""
+    if not board.coords or any(s not in board.coords for s in board.stations):
+        raise MapError("the pair format needs x/y coordinates for every station", board.name)
+    st = []
+    for s in board.stations:
+        x, y = board.coords[s]
+        kinds = ",".join(t.value for t in _ORDER if t in board.kinds(s)) or "taxi"
+        st.append(f"{s} {_fmt_num(x)} {_fmt_num(y)} {kinds}")
+    order = {t: i for i, t in enumerate((Transport.FERRY, Transport.UNDERGROUND, Transport.BUS, Transport.TAXI))}
+    conns = sorted(board.connections, key=lambda c: (order[c.transport], c.a, c.b))
+    cn = [f"{c.a} {c.b} {_PAIR_NAMES[c.transport]}" for c in conns]
+    return "\n".join(st) + "\n", "\n".join(cn) + "\n"
+
+
+def to_bristol_text(board: Board) -> str:
+    """The Bristol ``graph.txt`` text (coordinates and start decks are not carried)."""
+    out = [f"{len(board.stations)} {len(board.connections)}"]
+    out += [str(s) for s in board.stations]
+    out += [f"{c.a} {c.b} {_BRISTOL_NAMES[c.transport]}" for c in board.connections]
+    return "\n".join(out) + "\n"
+
+
+def to_graphml_text(board: Board) -> str:
+    """GraphML of :meth:`Board.to_networkx`."""
+    import networkx as nx
+
+    return "\n".join(nx.generate_graphml(board.to_networkx())) + "\n"
+
+
+def output_format(out: str | os.PathLike[str], fmt: str | None = None) -> str:
+    """The format to write ``out`` in: ``fmt`` if given, else from the name (a name without a
+    suffix, or a folder, is the pair format)."""
+    if fmt:
+        if fmt not in OUTPUT_FORMATS:
+            raise MapError(f"unknown output format {fmt!r}, expected one of {', '.join(OUTPUT_FORMATS)}")
+        return fmt
+    p = Path(out)
+    suffix = p.suffix.lower()
+    if p.is_dir() or not suffix:
+        return "pair"
+    if suffix == ".json":
+        return "json"
+    if suffix == ".graphml":
+        return "graphml"
+    if suffix == ".txt":
+        if p.name in ("stations.txt", "connections.txt"):
+            return "pair"
+        return "bristol"
+    raise MapError(f"cannot tell the output format from the suffix {suffix!r}; pass --to", str(out))
+
+
+def write_map(board: Board, out: str | os.PathLike[str], fmt: str | None = None) -> list[Path]:
+    """Write ``board`` to ``out`` (atomically).  Returns the files written."""
+    fmt = output_format(out, fmt)
+    p = Path(out)
+    if fmt == "pair":
+        folder = p if (p.is_dir() or not p.suffix) else p.parent
+        s_text, c_text = to_pair_texts(board)
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(folder / "stations.txt", s_text)
+        atomic_write_text(folder / "connections.txt", c_text)
+        return [folder / "stations.txt", folder / "connections.txt"]
+    text = {"json": to_json_text, "bristol": to_bristol_text, "graphml": to_graphml_text}[fmt](board)
+    atomic_write_text(p, text)
+    return [p]

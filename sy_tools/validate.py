@@ -1,0 +1,263 @@
+"""Map validation: every defect that can be found without the physical board, with locations.
+
+:func:`validate_map` collects findings (it never stops at the first); :func:`load_board` is the
+strict loader the analysis commands use: it refuses a map with errors.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .board import Board, Connection, Transport
+from .errors import MapError
+from .mapio import Finding, Location, RawMap, read_map
+
+#: Every check's code, its level and what it means (documented in the README).
+CHECKS: dict[str, tuple[str, str]] = {
+    "parse-error": ("error", "the file (or a line of it) can't be parsed"),
+    "type": ("error", "a value has the wrong type"),
+    "missing-key": ("error", "a required key is missing"),
+    "unknown-key": ("error", "a key the format doesn't have (typos must not pass silently)"),
+    "duplicate-key": ("error", "a JSON key given twice in one object"),
+    "header-count": ("error", "the Bristol header's counts disagree with the file"),
+    "station-id": ("error", "a station id that is not a positive integer"),
+    "duplicate-station": ("error", "a station id defined twice"),
+    "id-gap": ("warning", "station ids are not 1..N (another numbering?)"),
+    "undefined-station": ("error", "a connection names a station that is not defined"),
+    "self-loop": ("error", "a connection from a station to itself"),
+    "duplicate-connection": ("error", "the same pair and transport listed twice (either order)"),
+    "unknown-transport": ("error", "a transport name that is not taxi, bus, underground or ferry"),
+    "isolated-station": ("error", "a station with no connection at all"),
+    "no-taxi": ("warning", "a station without taxi (every classic station has taxi)"),
+    "disconnected-transport": ("warning", "a transport's network falls into separate parts"),
+    "ferry-shared": ("warning", "a ferry pair also joined by another transport: a non-black ticket gets through"),
+    "label-mismatch": ("error", "a station's kind labels disagree with its connections"),
+    "same-coordinates": ("warning", "two stations drawn at the same point"),
+    "partial-coordinates": ("error", "coordinates given for some stations but not others"),
+    "deck-station": ("error", "a start deck names a station that is not on the map"),
+    "deck-duplicate": ("warning", "a start deck names a station twice"),
+}
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    """The findings for one map file."""
+
+    source: str
+    findings: tuple[Finding, ...]
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.level == "error"]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.findings if f.level == "warning"]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def strict(self) -> ValidationReport:
+        """The same report with warnings raised to errors (``--strict``)."""
+        return ValidationReport(
+            self.source, tuple(Finding("error", f.code, f.message, f.location) for f in self.findings)
+        )
+
+
+def check_raw(raw: RawMap) -> list[Finding]:
+    """All findings for a map as read: the reader's own plus every semantic check."""
+    out = list(raw.findings)
+
+    def err(code: str, msg: str, loc: Location) -> None:
+        out.append(Finding("error", code, msg, loc))
+
+    def warn(code: str, msg: str, loc: Location) -> None:
+        out.append(Finding("warning", code, msg, loc))
+
+    # stations
+    defined: dict[int, Location] = {}
+    for st in raw.stations:
+        if st.id <= 0:
+            err("station-id", f"station id must be a positive integer, got {st.id}", st.loc)
+            continue
+        if st.id in defined:
+            err("duplicate-station", f"station {st.id} is defined twice (first at {defined[st.id]})", st.loc)
+            continue
+        defined[st.id] = st.loc
+    if defined:
+        ids = sorted(defined)
+        missing = sorted(set(range(1, ids[-1] + 1)) - set(ids))
+        if missing:
+            shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
+            warn("id-gap", f"station ids are not 1..{ids[-1]}: missing {shown}", Location(raw.source))
+
+    # connections
+    seen: dict[tuple[int, int, Transport], Location] = {}
+    by_pair: dict[tuple[int, int], set[Transport]] = defaultdict(set)
+    ferry_locs: dict[tuple[int, int], Location] = {}
+    adj: dict[Transport, dict[int, set[int]]] = {t: defaultdict(set) for t in Transport}
+    for c in raw.connections:
+        bad = False
+        for end in (c.a, c.b):
+            if end not in defined:
+                err("undefined-station", f"connection {c.a}-{c.b} names station {end}, which is not defined", c.loc)
+                bad = True
+        if c.a == c.b:
+            err("self-loop", f"connection from station {c.a} to itself", c.loc)
+            bad = True
+        if c.transport is None or bad:
+            continue
+        key = (min(c.a, c.b), max(c.a, c.b), c.transport)
+        if key in seen:
+            err(
+                "duplicate-connection",
+                f"{c.transport.value} {key[0]}-{key[1]} is listed twice (first at {seen[key]})",
+                c.loc,
+            )
+            continue
+        seen[key] = c.loc
+        by_pair[key[:2]].add(c.transport)
+        if c.transport is Transport.FERRY:
+            ferry_locs[key[:2]] = c.loc
+        adj[c.transport][c.a].add(c.b)
+        adj[c.transport][c.b].add(c.a)
+
+    for pair, loc in sorted(ferry_locs.items()):
+        others = sorted(t.value for t in by_pair[pair] if t is not Transport.FERRY)
+        if others:
+            warn(
+                "ferry-shared",
+                f"ferry pair {pair[0]}-{pair[1]} is also joined by {', '.join(others)}: "
+                "a non-black ticket can cross there (check against the board)",
+                loc,
+            )
+
+    for sid, loc in defined.items():
+        kinds = {t for t in Transport if adj[t].get(sid)}
+        if not kinds:
+            err("isolated-station", f"station {sid} has no connection at all", loc)
+        elif Transport.TAXI not in kinds:
+            warn("no-taxi", f"station {sid} has no taxi connection", loc)
+
+    for t in Transport:
+        nodes = set(adj[t])
+        if not nodes:
+            continue
+        parts = _components(adj[t])
+        if len(parts) > 1:
+            sizes = sorted((len(p) for p in parts), reverse=True)
+            small = min(parts, key=lambda p: (len(p), min(p)))
+            warn(
+                "disconnected-transport",
+                f"the {t.value} network falls into {len(parts)} parts (sizes {', '.join(map(str, sizes))}); "
+                f"smallest holds {', '.join(map(str, sorted(small)[:10]))}",
+                Location(raw.source),
+            )
+
+    # labels (pair format): compare with taxi/bus/underground connections
+    for st in raw.stations:
+        if st.kinds is None or st.id not in defined or defined[st.id] is not st.loc:
+            continue
+        have = {t.value for t in (Transport.TAXI, Transport.BUS, Transport.UNDERGROUND) if adj[t].get(st.id)}
+        labels = set(st.kinds) - {Transport.FERRY.value}
+        if labels != have:
+            extra = sorted(labels - have)
+            lacking = sorted(have - labels)
+            parts = []
+            if extra:
+                parts.append(f"labelled {', '.join(extra)} but has no such connection")
+            if lacking:
+                parts.append(f"has {', '.join(lacking)} connections but no such label")
+            err("label-mismatch", f"station {st.id} " + "; ".join(parts), st.loc)
+
+    # coordinates
+    with_xy = [st for st in raw.stations if st.x is not None and st.y is not None and st.id in defined]
+    without = [st for st in raw.stations if (st.x is None or st.y is None) and st.id in defined]
+    if with_xy and without:
+        shown = ", ".join(str(s.id) for s in without[:10]) + (" ..." if len(without) > 10 else "")
+        err(
+            "partial-coordinates",
+            f"{len(with_xy)} stations have coordinates and {len(without)} do not ({shown})",
+            without[0].loc,
+        )
+    at: dict[tuple[float, float], int] = {}
+    for st in with_xy:
+        key = (st.x, st.y)  # type: ignore[assignment]
+        if key in at and at[key] != st.id:
+            warn("same-coordinates", f"stations {at[key]} and {st.id} are both at ({st.x:g}, {st.y:g})", st.loc)
+        else:
+            at[key] = st.id
+
+    # start decks
+    for dname, cards in raw.start_decks.items():
+        seen_cards: set[int] = set()
+        for sid, loc in cards:
+            if sid not in defined:
+                err("deck-station", f"start deck {dname!r} names station {sid}, which is not on the map", loc)
+            elif sid in seen_cards:
+                warn("deck-duplicate", f"start deck {dname!r} names station {sid} twice", loc)
+            seen_cards.add(sid)
+    return out
+
+
+def _components(adj: dict[int, set[int]]) -> list[set[int]]:
+    left = set(adj)
+    parts = []
+    while left:
+        start = left.pop()
+        part = {start}
+        todo = [start]
+        while todo:
+            for nb in adj[todo.pop()]:
+                if nb not in part:
+                    part.add(nb)
+                    todo.append(nb)
+        left -= part
+        parts.append(part)
+    return parts
+
+
+def validate_map(spec: str | os.PathLike[str], fmt: str | None = None) -> ValidationReport:
+    """Read and check a map file (or built-in name).  Raises :class:`MapError` only when the
+    file can't be read at all."""
+    raw = read_map(spec, fmt)
+    return ValidationReport(raw.source, tuple(check_raw(raw)))
+
+
+def board_from_raw(raw: RawMap) -> Board:
+    """Build a :class:`Board` from a raw map that has no errors."""
+    coords = None
+    if raw.stations and all(st.x is not None and st.y is not None for st in raw.stations):
+        coords = {st.id: (st.x, st.y) for st in raw.stations}
+    conns = [Connection.of(c.a, c.b, c.transport) for c in raw.connections if c.transport is not None]
+    decks = {k: [s for s, _ in v] for k, v in raw.start_decks.items()}
+    return Board.build(raw.name, (st.id for st in raw.stations), conns, coords, decks)  # type: ignore[arg-type]
+
+
+def load_board(spec: str | os.PathLike[str] = "london", fmt: str | None = None) -> Board:
+    """Load a map for analysis.  Refuses (with :class:`MapError`) a map that has any error;
+    warnings are accepted.  Built-in maps are loaded once and cached."""
+    spec_s = os.fspath(spec)
+    if fmt is None and spec_s in ("london",) and not os.path.exists(spec_s):
+        return _builtin(spec_s)
+    return _load(spec_s, fmt)
+
+
+def _load(spec: str, fmt: str | None) -> Board:
+    raw = read_map(spec, fmt)
+    findings = check_raw(raw)
+    errors = [f for f in findings if f.level == "error"]
+    if errors:
+        more = f" (and {len(errors) - 1} more; run 'sy-tools validate {spec}')" if len(errors) > 1 else ""
+        e = errors[0]
+        raise MapError(f"invalid map: {e.message}{more}", str(e.location))
+    return board_from_raw(raw)
+
+
+@lru_cache(maxsize=None)
+def _builtin(name: str) -> Board:
+    return _load(name, None)

@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from sy_tools.board import Board
+from sy_tools.validate import load_board
+
+
+@pytest.fixture(scope="session")
+def london() -> Board:
+    return load_board("london")
+
+
+@pytest.fixture
+def cli():
+    """Run the real CLI: ``cli("validate", "london")`` -> click Result (stdout/stderr apart)."""
+    from sy_tools.cli import main
+
+    runner = CliRunner()
+
+    def run(*args: str, input: str | None = None):
+        return runner.invoke(main, list(args), input=input, catch_exceptions=False)
+
+    return run

@@ -1,0 +1,91 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+def test_validate_london(cli):
+    r = cli("validate", "london")
+    assert r.exit_code == 0
+    assert r.output.strip() == "london: ok: 0 error(s), 0 warning(s)"
+
+
+def test_validate_four_defects_exit_1(cli, tmp_path):
+    p = tmp_path / "graph.txt"
+    p.write_text("5 4\n1\n2\n3\n4\n5\n1 2 Taxi\n3 3 Taxi\n1 2 Taxi\n2 7 Taxi\n")
+    r = cli("validate", str(p))
+    assert r.exit_code == 1
+    for code, line in (("self-loop", 8), ("duplicate-connection", 9), ("undefined-station", 10),
+                       ("isolated-station", 5)):
+        assert f"{p}:{line}: error:" in r.output and f"[{code}]" in r.output
+
+
+def test_validate_json_format(cli, tmp_path):
+    p = tmp_path / "m.json"
+    p.write_text('{"stations": [{"id": 1}, {"id": 2}], "connections": [{"a": 1, "b": 2, "transport": "taxi", "q": 1}]}')
+    r = cli("validate", "--format", "json", str(p))
+    assert r.exit_code == 1
+    found = json.loads(r.output)
+    assert {"level", "code", "message", "location"} <= set(found[0])
+    assert found[0]["code"] == "unknown-key" and found[0]["path"] == "connections[0].q"
+
+
+def test_validate_strict(cli, tmp_path):
+    p = tmp_path / "m.json"
+    p.write_text('{"stations": [{"id": 1}, {"id": 3}], "connections": [{"a": 1, "b": 3, "transport": "taxi"}]}')
+    assert cli("validate", str(p)).exit_code == 0  # id-gap is a warning
+    assert cli("validate", "--strict", str(p)).exit_code == 1
+
+
+def test_validate_unreadable_exit_2(cli, tmp_path):
+    r = cli("validate", "london", str(tmp_path / "missing.json"))
+    assert r.exit_code == 2
+    assert r.stderr.strip() == f"error: {tmp_path / 'missing.json'}: no such file or folder (built-in maps: london)"
+
+
+def test_map_info(cli):
+    r = cli("map", "info", "london", "--format", "json")
+    assert r.exit_code == 0
+    info = json.loads(r.output)
+    assert info["stations"] == 199
+    assert info["connections"] == {"taxi": 346, "bus": 99, "underground": 20, "ferry": 3, "total": 468}
+    assert info["kinds"]["taxi,bus,underground"] == 14
+    table = cli("map", "info").output
+    assert "199" in table and "underground" in table
+    csv = cli("map", "info", "--format", "csv").output
+    assert csv.splitlines()[0] == "section,item,value"
+
+
+def test_map_convert_and_diff(cli, tmp_path, london):
+    out = tmp_path / "g.txt"
+    r = cli("map", "convert", "london", str(out))
+    assert r.exit_code == 0 and r.output.strip() == str(out)
+    assert cli("map", "diff", "london", str(out)).exit_code == 0
+    # drop taxi 13-14: the diff shows exactly that
+    lines = [ln for ln in out.read_text().splitlines() if ln != "13 14 Taxi"]
+    lines[0] = "199 467"
+    out.write_text("\n".join(lines) + "\n")
+    r = cli("map", "diff", "london", str(out))
+    assert r.exit_code == 1
+    assert r.output.splitlines() == [f"taxi         only in london: 13-14"]
+    d = json.loads(cli("map", "diff", "london", str(out), "--format", "json").output)
+    assert d["connections_only_in_a"] == [{"a": 13, "b": 14, "transport": "taxi"}]
+    assert d["connections_only_in_b"] == [] and d["stations_only_in_a"] == []
+
+
+def test_map_convert_refuses_invalid(cli, tmp_path):
+    p = tmp_path / "g.txt"
+    p.write_text("2 1\n1\n2\n1 1 Taxi\n")
+    r = cli("map", "convert", str(p), str(tmp_path / "o.json"))
+    assert r.exit_code == 2
+    assert "self-loop" not in r.stderr and "to itself" in r.stderr
+    assert not (tmp_path / "o.json").exists()
+
+
+def test_python_dash_m():
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "sy_tools", "validate", "london"], capture_output=True, text=True)
+    assert r.returncode == 0 and "ok" in r.stdout

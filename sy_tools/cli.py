@@ -149,3 +149,181 @@ def map_diff_cmd(a: str, b: str, fmt: str) -> None:
         for line in d.lines():
             click.echo(line)
     sys.exit(0 if d.same else 1)
+
+
+# ---- rules, records, check ------------------------------------------------------------------
+
+
+@main.command("rules")
+@click.argument("name", default="classic", metavar="[PRESET]")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table")
+def rules_cmd(name: str, fmt: str) -> None:
+    """Print a rules preset (classic, 2014)."""
+    from .output import dumps, table
+    from .rules import preset
+
+    d = preset(name).to_dict()
+    if fmt == "json":
+        click.echo(dumps(d))
+        return
+    rows = []
+    for k, v in d.items():
+        if isinstance(v, dict):
+            v = ", ".join(f"{a} {b}" for a, b in v.items())
+        elif isinstance(v, list):
+            v = ", ".join(map(str, v))
+        rows.append((k, str(v).lower() if isinstance(v, bool) else v))
+    click.echo(table(["rule", "value"], rows, right=[False, False]))
+
+
+@main.group("record")
+def record_group() -> None:
+    """Game records: convert between game.json and the text notation."""
+
+
+@record_group.command("convert")
+@click.argument("src", metavar="IN")
+@click.argument("dst", metavar="OUT")
+def record_convert(src: str, dst: str) -> None:
+    """Convert a record: OUT ending in .json gets game.json, anything else the text notation."""
+    from .files import atomic_write_text
+    from .record import load_record, record_json_text, to_notation
+
+    rec = load_record(src)
+    text = record_json_text(rec) if dst.lower().endswith(".json") else to_notation(rec)
+    atomic_write_text(dst, text)
+    click.echo(dst)
+
+
+@main.command()
+@click.argument("game")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+def check(game: str, fmt: str) -> None:
+    """Replay a game record under the rules: is it legal, and who won?
+
+    Exit 0: legal; 1: illegal or self-contradictory; 2: unreadable.
+    """
+    from .output import dumps
+    from .record import RecordErrors, load_record
+    from .referee import check as run_check
+
+    try:
+        rec = load_record(game)
+    except RecordErrors as e:
+        if fmt == "json":
+            click.echo(dumps({"file": game, "legal": False, "readable": False,
+                              "problems": [{"level": "error", "code": "schema", "where": w, "message": m}
+                                           for w, m in e.problems], "status": None}))
+        else:
+            for line in e.lines():
+                click.echo(f"error: {line}", err=True)
+        sys.exit(2)
+    result = run_check(rec)
+    if fmt == "json":
+        click.echo(dumps({**result.to_dict(), "readable": True}))
+    else:
+        for p in result.problems:
+            click.echo(p.line(game))
+        verdict = "legal" if result.legal else f"ILLEGAL ({len(result.errors)} error(s))"
+        click.echo(f"{game}: {verdict}; {result.status.describe()}")
+    sys.exit(0 if result.legal else 1)
+
+
+# ---- possible -------------------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("games", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv", "jsonl"]), default="table",
+              help="table (default), json (one object), csv (station table), jsonl (one line per record).")
+@click.option("--history", is_flag=True, help="Also where Mr. X could have been after every move.")
+@click.option("--weights", type=click.Choice(["paths", "uniform", "moves"]), default="paths",
+              help="paths: every consistent route equally likely; uniform: every station; "
+                   "moves: Mr. X picks uniformly among his ticket's destinations.")
+@click.option("--top", type=click.IntRange(min=1), default=None, help="Show only the N most likely stations.")
+def possible(games: tuple[str, ...], fmt: str, history: bool, weights: str, top: int | None) -> None:
+    """Where Mr. X can be now, with probabilities, from game records (detectives' view).
+
+    Exit 1 if a record contradicts itself (the move that emptied the set is named), 2 if it
+    can't be read.  With several records, each is reported and the rest go on.
+    """
+    from .output import dumps
+    from .record import load_record
+    from .tracker import possible as run_possible
+
+    failed = 0
+    for game in games:
+        try:
+            result = run_possible(load_record(game), weights=weights, history=history)
+        except SyToolsError as e:
+            failed = max(failed, e.exit_code) if len(games) == 1 else 1
+            if fmt == "jsonl":
+                click.echo(dumps_line({"file": game, "error": str(e), "exit_code": e.exit_code}))
+            else:
+                click.echo(f"error: {e}", err=True)
+            continue
+        if fmt == "jsonl":
+            click.echo(dumps_line(result.to_dict()))
+        elif fmt == "json":
+            click.echo(dumps(result.to_dict()))
+        elif fmt == "csv":
+            click.echo(_possible_csv(result, top), nl=False)
+        else:
+            if len(games) > 1:
+                click.echo(f"== {game}")
+            click.echo(_possible_table(result, top))
+    sys.exit(failed)
+
+
+def dumps_line(obj: Any) -> str:
+    import json
+
+    return json.dumps(obj, separators=(",", ":"))
+
+
+def _possible_csv(result: Any, top: int | None) -> str:
+    rows = result.ranked()[:top]
+    lines = ["station,probability" + (",routes" if result.route_counts else "")]
+    for s, p in rows:
+        extra = f",{result.route_counts[s]}" if result.route_counts else ""
+        lines.append(f"{s},{p:.6f}{extra}")
+    return "\n".join(lines) + "\n"
+
+
+def _possible_table(result: Any, top: int | None) -> str:
+    from .output import table
+
+    if result.capture is not None:
+        c = result.capture
+        return f"Mr. X was caught at {c.station} by {c.by} in round {c.round}: the game is over."
+    head = f"round {result.round}, after Mr. X's move {result.move}" if result.move else "before Mr. X's first move"
+    if result.next_reveal is not None:
+        k = result.moves_to_reveal
+        head += f"; next reveal at move {result.next_reveal} ({k} move{'s' if k != 1 else ''} away)"
+    else:
+        head += "; no reveal left"
+    if result.last_reveal:
+        head += f"; last seen at {result.last_reveal[1]} (move {result.last_reveal[0]})"
+    n = len(result.stations)
+    lines = [head, f"{n} possible station{'s' if n != 1 else ''} (weights: {result.weights})", ""]
+    ranked = result.ranked()
+    shown = ranked[:top] if top else ranked
+    headers = ["station", "probability"]
+    rows: list[list[Any]] = [[s, f"{p:.4f}"] for s, p in shown]
+    if result.route_counts is not None:
+        headers.append("routes")
+        for r, (s, _) in zip(rows, shown):
+            r.append(_big(result.route_counts[s]))
+    lines.append(table(headers, rows, right=[True] * len(headers)))
+    if top and len(ranked) > top:
+        lines.append(f"... and {len(ranked) - top} more")
+    if result.history is not None:
+        frame = result.history_frame()
+        lines += ["", "history (where he could have been after each move, given the whole record):"]
+        lines.append(table(list(frame.columns), frame.values.tolist(), right=[True, True, False, False]))
+    return "\n".join(lines)
+
+
+def _big(n: int) -> str:
+    s = str(n)
+    return s if len(s) <= 12 else f"{n:.3e}"

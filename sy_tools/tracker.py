@@ -1,0 +1,401 @@
+"""Where can Mr. X be?  The possible-set filter, its history and probabilities.
+
+Semantics (the detectives' point of view; ``to`` on hidden moves is never evidence):
+
+* start: the record's start candidates (deck minus detective starts by default);
+* a Mr. X move with ticket ``t`` from set ``S``: every station joined to ``S`` by ``t``'s transports
+  (black: all four, the only way onto the ferry), minus the stations detectives occupy then;
+  each leg of a double move is a move, blocked by the same detective positions;
+* a reveal move: ``S`` becomes the shown station (inconsistent if it isn't in ``S``);
+* a detective move onto a station removes it (no capture was announced); a move marked
+  ``"capture": true`` ends the game with Mr. X there;
+* an empty set means the record contradicts the map or the rules (:class:`InconsistentRecord`).
+
+Everything on the hot path is bitset algebra on :class:`~sy_tools.board.Board` masks; the route
+counts of the ``paths`` weights are exact Python integers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+from .board import Board, Station, StationMask, Ticket, mask_of, stations_of
+from .errors import AnalysisError, RecordError
+from .record import Record
+
+Weights = Literal["paths", "uniform", "moves"]
+WEIGHTS: tuple[str, ...] = ("paths", "uniform", "moves")
+
+
+class InconsistentRecord(AnalysisError):
+    """No route of Mr. X fits the record.  ``move``/``round``/``leg`` say where it broke."""
+
+    def __init__(self, message: str, file: str | None, where: str, move: int, round: int, leg: int | None) -> None:
+        self.move = move
+        self.round = round
+        self.leg = leg
+        super().__init__(message, file, where)
+
+
+@dataclass(frozen=True)
+class Capture:
+    """The move that caught Mr. X."""
+
+    station: Station
+    by: str
+    round: int
+    where: str
+
+
+@dataclass(frozen=True)
+class Step:
+    """One Mr. X move as the filter saw it."""
+
+    move: int
+    round: int
+    leg: int
+    ticket: Ticket
+    occupied: StationMask  # detectives' stations when he moved
+    revealed: Station | None
+    where: str
+
+
+@dataclass
+class Trace:
+    """The forward pass over a record: the start set, each move, and the set Mr. X may hold
+    after it (pruned by everything that happened before his next move)."""
+
+    start: StationMask
+    steps: list[Step] = field(default_factory=list)
+    sets: list[StationMask] = field(default_factory=list)
+    # constraint masks: stations allowed after move i by that move's own evidence (not occupied
+    # at move time, reveal, not stepped on by a detective before the next move)
+    allowed: list[StationMask] = field(default_factory=list)
+    positions: dict[str, Station] = field(default_factory=dict)  # detectives now
+    capture: Capture | None = None
+    round: int = 0
+    last_reveal: tuple[int, Station] | None = None
+
+    @property
+    def current(self) -> StationMask:
+        return self.sets[-1] if self.sets else self.start
+
+
+def trace(record: Record) -> Trace:
+    """Run the possible-set filter over ``record`` (raises :class:`InconsistentRecord`)."""
+    board = record.board
+    rules = record.rules
+    pos = {d.name: d.start for d in record.detectives}
+    occupied = mask_of(pos.values())
+    start = mask_of(record.start_candidates) & ~occupied
+    tr = Trace(start=start, positions=pos)
+    if not start:
+        raise InconsistentRecord("no start candidate is free of detectives", record.file, "mrx.start_candidates",
+                                 0, 0, None)
+    S = start
+    n = 0
+    for r_i, rnd in enumerate(record.rounds, 1):
+        tr.round = r_i
+        for leg, m in enumerate(rnd.mrx, 1):
+            n += 1
+            S = board.step(S, m.ticket) & ~occupied
+            allowed = ~occupied & board.all_mask
+            shown = None
+            if rules.is_reveal(n):
+                if m.to is None:
+                    raise RecordError(f"move {n} is a reveal move: 'to' (the station Mr. X showed) is required",
+                                      record.file, f"{m.where}.to")
+                shown = m.to
+                allowed &= 1 << shown
+                if not S >> shown & 1:
+                    raise _inconsistent(record, m.where, n, r_i, leg, m.ticket,
+                                        f"Mr. X shows himself at {shown}, which no route fitting the record reaches")
+                S = 1 << shown
+                tr.last_reveal = (n, shown)
+            if not S:
+                raise _inconsistent(record, m.where, n, r_i, leg, m.ticket,
+                                    "no station is left where Mr. X can be")
+            tr.steps.append(Step(n, r_i, leg, m.ticket, occupied, shown, m.where))
+            tr.sets.append(S)
+            tr.allowed.append(allowed)
+        for dm in rnd.detectives:
+            old = pos[dm.name]
+            pos[dm.name] = dm.to
+            occupied = (occupied & ~(1 << old)) | (1 << dm.to)
+            if dm.capture:
+                if not S >> dm.to & 1:
+                    raise _inconsistent(record, dm.where, n, r_i, None, dm.ticket,
+                                        f"{dm.name} is said to catch Mr. X at {dm.to}, where he cannot be")
+                tr.sets[-1] = tr.allowed[-1] = 1 << dm.to
+                tr.capture = Capture(dm.to, dm.name, r_i, dm.where)
+                return tr
+            S &= ~(1 << dm.to)
+            tr.allowed[-1] &= ~(1 << dm.to)
+            if not S:
+                raise _inconsistent(record, dm.where, n, r_i, None, dm.ticket,
+                                    f"{dm.name} moved to {dm.to} without catching Mr. X, and he can be nowhere else")
+            tr.sets[-1] = S
+    tr.round = len(record.rounds)
+    return tr
+
+
+def _inconsistent(record: Record, where: str, move: int, round: int, leg: int | None, ticket: Ticket,
+                  why: str) -> InconsistentRecord:
+    if leg is None:
+        at = f"round {round}, detectives' move ({ticket.value})"
+    else:
+        at = f"round {round}, Mr. X's move {move}" + (f" (leg {leg} of a double move)" if leg == 2 or
+                                                        len(record.rounds[round - 1].mrx) == 2 else "") + \
+             f", {ticket.value} ticket"
+    return InconsistentRecord(f"the record is inconsistent at {at}: {why}", record.file, where, move, round, leg)
+
+
+def possible_mask(record: Record) -> StationMask:
+    """Just the current possible set, as a mask (the fastest call)."""
+    return trace(record).current
+
+
+# ---- weights ----------------------------------------------------------------------------------
+
+
+def _forward_counts(board: Board, tr: Trace) -> list[dict[Station, int]]:
+    """Exact counts of consistent route prefixes ending at each station, after each move."""
+    f = {s: 1 for s in stations_of(tr.start)}
+    out = []
+    for st, allowed in zip(tr.steps, tr.allowed):
+        lists = board._lists[st.ticket]
+        g: dict[Station, int] = {}
+        for s, c in f.items():
+            for d in lists[s]:
+                if allowed >> d & 1:
+                    g[d] = g.get(d, 0) + c
+        out.append(g)
+        f = g
+    return out
+
+
+def _backward_counts(board: Board, tr: Trace, sets: list[StationMask]) -> list[dict[Station, int]]:
+    """Exact counts of consistent route continuations from each station after each move."""
+    n = len(tr.steps)
+    b: list[dict[Station, int]] = [dict() for _ in range(n)]
+    if not n:
+        return b
+    b[-1] = {s: 1 for s in stations_of(tr.sets[-1])}
+    for i in range(n - 2, -1, -1):
+        lists = board._lists[tr.steps[i + 1].ticket]
+        nxt = b[i + 1]
+        cur: dict[Station, int] = {}
+        for s in stations_of(sets[i]):
+            c = 0
+            for d in lists[s]:
+                c += nxt.get(d, 0)
+            if c:
+                cur[s] = c
+        b[i] = cur
+    return b
+
+
+def _legal_count(board: Board, s: Station, ticket: Ticket, occupied: StationMask) -> int:
+    return (board.neighbours[ticket][s] & ~occupied).bit_count()
+
+
+def _forward_moves(board: Board, tr: Trace) -> list[dict[Station, Fraction]]:
+    """Behavioural model: Mr. X picks uniformly among the destinations his shown ticket allows."""
+    start = stations_of(tr.start)
+    f = {s: Fraction(1, len(start)) for s in start}
+    out = []
+    for st, allowed in zip(tr.steps, tr.allowed):
+        g: dict[Station, Fraction] = {}
+        for s, p in f.items():
+            k = _legal_count(board, s, st.ticket, st.occupied)
+            if not k:
+                continue
+            share = p / k
+            for d in board._lists[st.ticket][s]:
+                if allowed >> d & 1:
+                    g[d] = g.get(d, 0) + share
+        out.append(g)
+        f = g
+    return out
+
+
+def _backward_moves(board: Board, tr: Trace, sets: list[StationMask]) -> list[dict[Station, Fraction]]:
+    n = len(tr.steps)
+    b: list[dict[Station, Fraction]] = [dict() for _ in range(n)]
+    if not n:
+        return b
+    b[-1] = {s: Fraction(1) for s in stations_of(tr.sets[-1])}
+    for i in range(n - 2, -1, -1):
+        st = tr.steps[i + 1]
+        nxt = b[i + 1]
+        cur: dict[Station, Fraction] = {}
+        for s in stations_of(sets[i]):
+            k = _legal_count(board, s, st.ticket, st.occupied)
+            v = sum((nxt.get(d, 0) for d in board._lists[st.ticket][s]), Fraction(0))
+            if v:
+                cur[s] = v / k
+        b[i] = cur
+    return b
+
+
+def _normalise(weights: dict[Station, int] | dict[Station, Fraction]) -> dict[Station, float]:
+    total = sum(weights.values())
+    if not total:
+        return {}
+    return {s: float(Fraction(w) / total) for s, w in sorted(weights.items())}
+
+
+# ---- the result ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Possible:
+    """Where Mr. X can be, from the detectives' point of view.
+
+    ``probabilities`` sum to 1 over ``stations``; ``route_counts`` (``paths`` weights only) are the
+    exact numbers of consistent routes ending at each station.  ``history[i]`` is the set of
+    stations where he could have been right after move ``i + 1`` given the *whole* record.
+    """
+
+    stations: tuple[Station, ...]
+    probabilities: dict[Station, float]
+    weights: str
+    move: int
+    round: int
+    next_reveal: int | None
+    detectives: dict[str, Station]
+    last_reveal: tuple[int, Station] | None = None
+    capture: Capture | None = None
+    route_counts: dict[Station, int] | None = None
+    history: tuple[tuple[Station, ...], ...] | None = None
+    history_probabilities: tuple[dict[Station, float], ...] | None = None
+    file: str | None = None
+
+    @property
+    def moves_to_reveal(self) -> int | None:
+        """Mr. X moves until his next reveal (1 = the next move is a reveal move)."""
+        return None if self.next_reveal is None else self.next_reveal - self.move
+
+    def ranked(self) -> list[tuple[Station, float]]:
+        """Stations with their probabilities, most likely first (ties by station number)."""
+        return sorted(self.probabilities.items(), key=lambda kv: (-kv[1], kv[0]))
+
+    def to_dict(self) -> dict[str, object]:
+        """The stable JSON form (see README, "possible --format json")."""
+        out: dict[str, object] = {
+            "file": self.file,
+            "round": self.round,
+            "move": self.move,
+            "weights": self.weights,
+            "count": len(self.stations),
+            "stations": list(self.stations),
+            "probabilities": {str(s): p for s, p in sorted(self.probabilities.items())},
+            "next_reveal": self.next_reveal,
+            "moves_to_reveal": self.moves_to_reveal,
+            "last_reveal": None if self.last_reveal is None else
+            {"move": self.last_reveal[0], "station": self.last_reveal[1]},
+            "detectives": dict(self.detectives),
+            "capture": None if self.capture is None else
+            {"station": self.capture.station, "by": self.capture.by, "round": self.capture.round},
+        }
+        if self.route_counts is not None:
+            out["route_counts"] = {str(s): str(c) for s, c in sorted(self.route_counts.items())}
+        if self.history is not None:
+            out["history"] = [list(h) for h in self.history]
+        if self.history_probabilities is not None:
+            out["history_probabilities"] = [{str(s): p for s, p in h.items()} for h in self.history_probabilities]
+        return out
+
+    def history_frame(self):  # -> pandas.DataFrame
+        """The history as a pandas DataFrame: one row per Mr. X move."""
+        import pandas as pd
+
+        rows = []
+        for i, h in enumerate(self.history or (), 1):
+            probs = self.history_probabilities[i - 1] if self.history_probabilities else {}
+            top = max(probs.items(), key=lambda kv: (kv[1], -kv[0])) if probs else None
+            rows.append({
+                "move": i,
+                "count": len(h),
+                "most_likely": "" if top is None else f"{top[0]} ({top[1]:.2f})",
+                "stations": " ".join(map(str, h)),
+            })
+        return pd.DataFrame(rows, columns=["move", "count", "most_likely", "stations"])
+
+
+def smooth(board: Board, tr: Trace) -> list[StationMask]:
+    """Forward-backward: after each move, the stations that lie on some route consistent with
+    the whole record."""
+    sets = list(tr.sets)
+    for i in range(len(sets) - 2, -1, -1):
+        sets[i] &= board.step(sets[i + 1], tr.steps[i + 1].ticket)
+    return sets
+
+
+def possible(record: Record, weights: str = "paths", history: bool = False) -> Possible:
+    """Where Mr. X can be now (and, with ``history``, where he could have been after each move),
+    with probabilities under ``weights``:
+
+    * ``paths`` (default): every route consistent with the record is equally likely;
+    * ``uniform``: every possible station is equally likely;
+    * ``moves``: Mr. X picks uniformly among the destinations his shown ticket allows.
+
+    Raises :class:`InconsistentRecord` (exit 1) if no route fits the record.
+    """
+    if weights not in WEIGHTS:
+        raise ValueError(f"unknown weights {weights!r}, expected one of {', '.join(WEIGHTS)}")
+    board = record.board
+    tr = trace(record)
+    current = tr.current
+    stations = tuple(stations_of(current))
+    counts = None
+    hist = hist_p = None
+    smoothed = smooth(board, tr) if history else None
+    if weights == "uniform":
+        probs = {s: 1 / len(stations) for s in stations}
+        if smoothed is not None:
+            hist_p = tuple({s: 1 / m.bit_count() for s in stations_of(m)} for m in smoothed)
+    elif not tr.steps:
+        if weights == "paths":
+            counts = {s: 1 for s in stations}
+        probs = {s: 1 / len(stations) for s in stations}
+        hist_p = () if history else None
+    else:
+        fwd = _forward_counts(board, tr) if weights == "paths" else _forward_moves(board, tr)
+        final = fwd[-1]
+        if weights == "paths":
+            counts = {s: int(final[s]) for s in stations}
+        probs = _normalise({s: final[s] for s in stations})
+        if smoothed is not None:
+            bwd = (_backward_counts if weights == "paths" else _backward_moves)(board, tr, smoothed)
+            hist_p = tuple(
+                _normalise({s: fwd[i][s] * bwd[i][s] for s in stations_of(smoothed[i])})
+                for i in range(len(smoothed))
+            )
+    if smoothed is not None:
+        hist = tuple(tuple(stations_of(m)) for m in smoothed)
+    n = len(tr.steps)
+    return Possible(
+        stations=stations,
+        probabilities=probs,
+        weights=weights,
+        move=n,
+        round=tr.round if tr.capture is None else tr.capture.round,
+        next_reveal=None if tr.capture else record.rules.next_reveal(n),
+        detectives=dict(tr.positions),
+        last_reveal=tr.last_reveal,
+        capture=tr.capture,
+        route_counts=counts,
+        history=hist,
+        history_probabilities=hist_p,
+        file=record.file,
+    )
+
+
+def iter_moves(record: Record) -> Iterator[tuple[int, int, int]]:
+    """``(move, round, leg)`` for every Mr. X move of the record."""
+    for n, r, leg, _ in record.mrx_moves():
+        yield n, r, leg

@@ -1,0 +1,107 @@
+"""Test helpers: small random boards, random legal games, and a plain brute-force oracle that
+enumerates Mr. X's routes one by one (independent of the tracker's bitsets: it walks the
+networkx graph)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import networkx as nx
+
+from sy_tools.board import Board, Connection
+from sy_tools.record import Record
+
+TRANSPORTS_OF = {
+    "taxi": {"taxi"},
+    "bus": {"bus"},
+    "underground": {"underground"},
+    "black": {"taxi", "bus", "underground", "ferry"},
+}
+
+
+def small_board(rng: random.Random, n: int | None = None) -> Board:
+    """A random connected map of 10-20 stations with every transport, ferry included."""
+    n = n or rng.randint(10, 20)
+    stations = list(range(1, n + 1))
+    conns: set[Connection] = set()
+    order = stations[:]
+    rng.shuffle(order)
+    for i in range(1, n):  # a random spanning tree of taxi
+        conns.add(Connection.of(order[i], order[rng.randrange(i)], "taxi"))
+    for _ in range(n // 2):
+        a, b = rng.sample(stations, 2)
+        conns.add(Connection.of(a, b, "taxi"))
+    bus = rng.sample(stations, max(3, n // 3))
+    for a, b in zip(bus, bus[1:]):
+        conns.add(Connection.of(a, b, "bus"))
+    ug = rng.sample(bus, 3)
+    for a, b in zip(ug, ug[1:]):
+        conns.add(Connection.of(a, b, "underground"))
+    a, b = rng.sample(stations, 2)
+    conns.add(Connection.of(a, b, "ferry"))
+    coords = {s: (float(rng.randint(0, 999)), float(rng.randint(0, 999))) for s in stations}
+    decks = {"classic": sorted(rng.sample(stations, min(n, 8)))}
+    return Board.build("small", stations, conns, coords, decks)
+
+
+def neighbours(g: nx.MultiGraph, s: int, ticket: str) -> set[int]:
+    ok = TRANSPORTS_OF[ticket]
+    return {v for _, v, d in g.edges(s, data=True) if d["transport"] in ok}
+
+
+def oracle_routes(record: Record, limit: int = 60_000) -> list[tuple[int, ...]] | None:
+    """Every route of Mr. X consistent with what the detectives saw (None if more than
+    ``limit`` partial routes would have to be explored)."""
+    g = record.board.to_networkx()
+    rules = record.rules
+    pos = {d.name: d.start for d in record.detectives}
+    # per move: ticket, stations occupied when he moved, required station (reveal/capture), and
+    # stations detectives stepped on before his next move
+    steps: list[dict[str, Any]] = []
+    n = 0
+    for rnd in record.rounds:
+        occ = set(pos.values())
+        for m in rnd.mrx:
+            n += 1
+            steps.append({"ticket": m.ticket.value, "occ": occ, "must": m.to if rules.is_reveal(n) else None,
+                          "stepped": set()})
+        for dm in rnd.detectives:
+            pos[dm.name] = dm.to
+            if dm.capture:
+                steps[-1]["must"] = dm.to
+                break
+            steps[-1]["stepped"].add(dm.to)
+    starts = [s for s in record.start_candidates if s not in {d.start for d in record.detectives}]
+    routes: list[tuple[int, ...]] = []
+    explored = 0
+    stack = [(s,) for s in starts]
+    while stack:
+        route = stack.pop()
+        explored += 1
+        if explored > limit:
+            return None
+        i = len(route) - 1
+        if i == len(steps):
+            routes.append(route)
+            continue
+        st = steps[i]
+        for d in neighbours(g, route[-1], st["ticket"]):
+            if d in st["occ"] or d in st["stepped"]:
+                continue
+            if st["must"] is not None and d != st["must"]:
+                continue
+            stack.append(route + (d,))
+    return routes
+
+
+def oracle_answer(record: Record, limit: int = 60_000):
+    """(final set, history sets, exact route counts per final station) or None if too big."""
+    routes = oracle_routes(record, limit)
+    if routes is None:
+        return None
+    n = len(record.rounds and [m for r in record.rounds for m in r.mrx])
+    final = Counter(r[-1] for r in routes)
+    history = [sorted({r[i] for r in routes}) for i in range(1, n + 1)]
+    return sorted(final), history, dict(final), routes

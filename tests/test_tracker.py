@@ -1,0 +1,250 @@
+"""The possible-set filter against the brute-force oracle, and hand-made cases for each point
+of the semantics."""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+
+import pytest
+
+from helpers import oracle_answer, small_board
+from sy_tools.errors import RecordError
+from sy_tools.record import parse_record
+from sy_tools.rules import PRESETS, rules_from_json
+from sy_tools.simulate import detectives_view, random_game
+from sy_tools.tracker import InconsistentRecord, possible
+
+
+def _compare(rec, weights="paths"):
+    ans = oracle_answer(rec)
+    if ans is None:
+        return False
+    final, history, counts, routes = ans
+    if not routes:
+        with pytest.raises(InconsistentRecord):
+            possible(rec)
+        return True
+    got = possible(rec, weights=weights, history=True)
+    if got.capture is not None:
+        assert final == [got.capture.station]
+    assert list(got.stations) == final
+    assert [list(h) for h in got.history] == history
+    if weights == "paths":
+        assert got.route_counts == counts
+        total = sum(counts.values())
+        for s, c in counts.items():
+            assert got.probabilities[s] == float(Fraction(c, total))
+        # history probabilities: share of routes through s at move i
+        for i, hp in enumerate(got.history_probabilities):
+            through = {}
+            for r in routes:
+                through[r[i + 1]] = through.get(r[i + 1], 0) + 1
+            assert hp == {s: float(Fraction(c, total)) for s, c in sorted(through.items())}
+    assert abs(sum(got.probabilities.values()) - 1) < 1e-9
+    return True
+
+
+def _truncations(rec, rng, k=3):
+    out = []
+    for _ in range(k):
+        n = rng.randint(0, len(rec.rounds))
+        cut = rec.truncated(n, rng.randint(0, 5) if n else None)
+        out.append(cut)
+    return out
+
+
+def test_oracle_london_random_games():
+    """Hundreds of random legal London records, truncated at random points."""
+    board_rules = PRESETS["classic"]
+    from sy_tools.validate import load_board
+
+    board = load_board("london")
+    rng = random.Random(1)
+    compared = 0
+    for seed in range(120):
+        doc = random_game(board, board_rules, random.Random(seed))
+        view = parse_record(detectives_view(doc, board_rules))
+        full = parse_record(doc)
+        for cut in _truncations(view, rng):
+            compared += _compare(cut)
+        # Mr. X's true route is always inside every history set
+        cut_n = rng.randint(1, len(full.rounds))
+        vcut = view.truncated(cut_n)
+        p = possible(vcut, history=True)
+        truth = [m.to for r in full.rounds[:cut_n] for m in r.mrx]
+        assert all(t in h for t, h in zip(truth, p.history))
+    assert compared >= 250
+
+
+@pytest.mark.parametrize("weights", ["paths", "uniform", "moves"])
+def test_oracle_small_boards_long_games(weights):
+    """Random small maps with frequent reveals: whole games stay enumerable."""
+    compared = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        board = small_board(rng)
+        rules = rules_from_json({"preset": "classic", "reveal_moves": list(range(3, 25, 3)),
+                                 "mrx_deck": "classic", "detective_deck": "classic"})
+        doc = random_game(board, rules, rng, n_detectives=rng.randint(1, 3),
+                          mrx_start_candidates=board.start_decks["classic"])
+        doc["rules"] = {"preset": "classic", "reveal_moves": list(range(3, 25, 3))}
+        rec = _with_board(detectives_view(doc, rules), board)
+        for cut in _truncations(rec, rng, 2) + [rec]:
+            compared += _compare(cut, weights)
+    assert compared >= 100
+
+
+def _with_board(doc, board):
+    import dataclasses
+
+    b_doc = dict(doc, map="london")
+    rec = parse_record(json.loads(json.dumps(b_doc)))
+    cands = tuple(sorted(set(doc["mrx"]["start_candidates"]) - {d["start"] for d in doc["detectives"]}))
+    return dataclasses.replace(rec, board=board, start_candidates=cands)
+
+
+def test_moves_model_probabilities_small_case():
+    """The behavioural model: uniform among legal destinations of the shown ticket."""
+    from sy_tools.board import Board, Connection
+
+    # 1 - 2, 1 - 3, 3 - 4 (taxi); Mr. X at 1, then taxi, taxi
+    b = Board.build("t", [1, 2, 3, 4, 5], [Connection.of(1, 2, "taxi"), Connection.of(1, 3, "taxi"),
+                                            Connection.of(3, 4, "taxi"), Connection.of(4, 5, "taxi")],
+                    None, {"classic": [1]})
+    import dataclasses
+
+    rec = parse_record({"detectives": [{"name": "R", "start": 5}], "mrx": {"start_candidates": [1]},
+                        "rounds": [{"mrx": [{"ticket": "taxi"}], "detectives": []},
+                                   {"mrx": [{"ticket": "taxi"}], "detectives": []}]})
+    rec = dataclasses.replace(rec, board=b, start_candidates=(1,))
+    # paths: routes 1-2-1, 1-3-1, 1-3-4 -> {1: 2/3, 4: 1/3}
+    assert possible(rec).probabilities == {1: 2 / 3, 4: 1 / 3}
+    # moves: P(2)=P(3)=1/2; from 2 -> 1 surely; from 3 -> 1 or 4 half each -> {1: 3/4, 4: 1/4}
+    assert possible(rec, "moves").probabilities == {1: 0.75, 4: 0.25}
+    assert possible(rec, "uniform").probabilities == {1: 0.5, 4: 0.5}
+
+
+# ---- hand-made cases, one per semantic point ---------------------------------------------------
+
+
+def london_moves(s, ticket):
+    from sy_tools.board import Ticket
+    from sy_tools.validate import load_board
+
+    return load_board("london").moves(s, Ticket(ticket))
+
+
+def rec_of(rounds, detectives=None, candidates=None, rules=None):
+    doc = {"detectives": detectives or [{"name": "Red", "start": 13}],
+           "mrx": {"start_candidates": candidates or [194]}, "rounds": rounds}
+    if rules:
+        doc["rules"] = rules
+    return parse_record(doc)
+
+
+def x(*tickets_and_to):
+    return [{"ticket": t} if isinstance(t, str) else {"ticket": t[0], "to": t[1]} for t in tickets_and_to]
+
+
+def test_start_is_candidates_minus_detectives():
+    r = parse_record({"detectives": [{"name": "Red", "start": 13}, {"name": "Blue", "start": 26}], "rounds": []})
+    p = possible(r)
+    assert 13 not in p.stations and 26 not in p.stations
+    assert len(p.stations) == 16 and p.move == 0
+
+
+def test_black_ticket_takes_the_ferry():
+    p = possible(rec_of([{"mrx": x("black")}]))
+    assert 157 in p.stations  # ferry 194-157
+    p = possible(rec_of([{"mrx": x("taxi")}]))
+    assert 157 not in p.stations and set(p.stations) == {192, 193, 195}
+
+
+def test_only_black_rides_the_ferry_bus_does_not():
+    # 157 has bus; from 194 (taxi only) a bus ticket goes nowhere: inconsistent
+    with pytest.raises(InconsistentRecord, match="round 1, Mr. X's move 1"):
+        possible(rec_of([{"mrx": x("bus")}]))
+
+
+def test_double_move_first_leg_is_reveal():
+    rules = {"preset": "classic", "reveal_moves": [1]}
+    p = possible(rec_of([{"mrx": x(("taxi", 192), "taxi")}], rules=rules), history=True)
+    assert p.history[0] == (192,)
+    assert set(p.stations) == {190, 191, 194}  # taxi from 192 only
+    assert set(p.stations) == set(london_moves(192, "taxi"))
+
+
+def test_blocking_by_detectives_at_move_time():
+    # Red stands on 192 while Mr. X (at 194) moves, then leaves: 192 is still impossible
+    rounds = [{"mrx": x("taxi"), "detectives": [{"name": "Red", "ticket": "taxi", "to": 190}]}]
+    p = possible(rec_of(rounds, detectives=[{"name": "Red", "start": 192}]))
+    assert set(p.stations) == {193, 195}
+
+
+def test_double_move_legs_blocked_by_same_positions():
+    rounds = [{"mrx": x("taxi", "taxi")}]
+    p = possible(rec_of(rounds, detectives=[{"name": "Red", "start": 194}], candidates=[192]))
+    assert 194 not in p.stations  # 192 -> 190/107 -> ... never onto Red on 194
+
+
+def test_pruning_after_detective_moves():
+    rounds = [{"mrx": x("taxi"), "detectives": [{"name": "Red", "ticket": "taxi", "to": 193}]}]
+    p = possible(rec_of(rounds, detectives=[{"name": "Red", "start": 181}]))
+    assert set(p.stations) == {192, 195}
+
+
+def test_inconsistent_reveal_names_the_move():
+    rules = {"preset": "classic", "reveal_moves": [2]}
+    with pytest.raises(InconsistentRecord) as e:
+        possible(rec_of([{"mrx": x("taxi")}, {"mrx": x(("taxi", 1))}], rules=rules))
+    assert e.value.move == 2 and e.value.round == 2
+    assert "round 2, Mr. X's move 2, taxi ticket" in str(e.value)
+    assert "rounds[1].mrx[0]" in str(e.value)
+
+
+def test_inconsistent_by_detectives_names_the_move():
+    rounds = [{"mrx": x("taxi"), "detectives": [{"name": "Red", "ticket": "taxi", "to": 193},
+                                                {"name": "Blue", "ticket": "taxi", "to": 192},
+                                                {"name": "Green", "ticket": "taxi", "to": 195}]}]
+    dets = [{"name": "Red", "start": 181}, {"name": "Blue", "start": 190}, {"name": "Green", "start": 197}]
+    with pytest.raises(InconsistentRecord) as e:
+        possible(rec_of(rounds, detectives=dets))
+    assert "rounds[0].detectives[2]" in str(e.value) and "Green" in str(e.value)
+
+
+def test_capture_ends_the_game():
+    rounds = [{"mrx": x("taxi"), "detectives": [{"name": "Red", "ticket": "taxi", "to": 193, "capture": True}]}]
+    p = possible(rec_of(rounds, detectives=[{"name": "Red", "start": 181}]))
+    assert p.capture is not None and p.capture.by == "Red" and p.stations == (193,)
+    assert p.next_reveal is None
+
+
+def test_missing_reveal_is_input_error():
+    with pytest.raises(RecordError, match=r"rounds\[2\].mrx\[0\].to"):
+        possible(rec_of([{"mrx": x("taxi")}, {"mrx": x("taxi")}, {"mrx": x("taxi")}]))
+
+
+def test_hidden_to_is_never_evidence():
+    a = possible(rec_of([{"mrx": x("taxi")}]))
+    b = possible(rec_of([{"mrx": x(("taxi", 192))}]))
+    assert a.stations == b.stations and a.probabilities == b.probabilities
+
+
+def test_two_transports_one_route():
+    # 1-46 by bus and underground: with black, one route, not two
+    p = possible(rec_of([{"mrx": x("black")}], candidates=[1], detectives=[{"name": "Red", "start": 13}]))
+    assert p.route_counts[46] == 1
+
+
+def test_counts_are_exact_big_integers():
+    """24 black moves from anywhere: route counts far beyond 64 bits, still exact."""
+    rounds = [{"mrx": x("black")} for _ in range(24)]
+    doc = {"detectives": [{"name": "Red", "start": 13}], "mrx": {"start_candidates": "any"}, "rounds": rounds,
+           "rules": {"preset": "classic", "mrx_tickets": {"black": 99}, "reveal_moves": []}}
+    p = possible(parse_record(doc))
+    assert sum(p.route_counts.values()) > 2**64
+    assert abs(sum(p.probabilities.values()) - 1) < 1e-12
+    total = sum(p.route_counts.values())
+    assert all(p.probabilities[s] == float(Fraction(c, total)) for s, c in p.route_counts.items())

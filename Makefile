@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test install clean
+.PHONY: demo test bench install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,10 +20,15 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/sy-tools validate london
 	$(BIN)/sy-tools map info london
+	$(BIN)/sy-tools check examples/capture.json
+	$(BIN)/sy-tools possible examples/in-progress.json --history --top 8
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks
 
 clean:
 	rm -rf $(VENV) build *.egg-info demo-out

@@ -8,6 +8,9 @@ lists, arrays and DataFrames appear only at the edges (output and plotting).
 from __future__ import annotations
 
 import enum
+from functools import reduce as _reduce
+from operator import getitem as _getitem
+from operator import or_ as _or
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -196,18 +199,20 @@ class Board:
         return f"Board({self.name!r}, {len(self.stations)} stations, {len(self.connections)} connections)"
 
     def step(self, mask: StationMask, ticket: Ticket) -> StationMask:
-        """All stations one ``ticket`` hop from any station in ``mask``."""
+        """All stations one ``ticket`` hop from any station in ``mask``.
+
+        Small sets OR their stations' neighbour masks; larger ones look up one precomputed
+        union per byte of the mask (``map``/``reduce`` run the loop in C)."""
+        if mask.bit_count() <= 4:
+            nb = self.neighbours[ticket]
+            out = 0
+            while mask:
+                low = mask & -mask
+                out |= nb[low.bit_length() - 1]
+                mask ^= low
+            return out
         table = self._tables[ticket]
-        out = 0
-        i = 0
-        n = len(table)
-        while mask and i < n:
-            byte = mask & 0xFF
-            if byte:
-                out |= table[i][byte]
-            mask >>= _CHUNK
-            i += 1
-        return out
+        return _reduce(_or, map(_getitem, table, mask.to_bytes(len(table), "little")), 0)
 
     def step_any(self, mask: StationMask, tickets: Iterable[Ticket]) -> StationMask:
         """Stations one hop away with any of ``tickets``."""

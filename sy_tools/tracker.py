@@ -154,8 +154,39 @@ def _inconsistent(record: Record, where: str, move: int, round: int, leg: int | 
 
 
 def possible_mask(record: Record) -> StationMask:
-    """Just the current possible set, as a mask (the fastest call)."""
-    return trace(record).current
+    """Just the current possible set, as a mask: the hot path, same semantics as :func:`trace`
+    (which it falls back to, to name the move, when the record is inconsistent)."""
+    step = record.board.step
+    reveals = record.rules.reveal_moves
+    pos = {d.name: 1 << d.start for d in record.detectives}
+    occupied = 0
+    for b in pos.values():
+        occupied |= b
+    S = mask_of(record.start_candidates) & ~occupied
+    n = 0
+    for rnd in record.rounds:
+        for m in rnd.mrx:
+            n += 1
+            S = step(S, m.ticket) & ~occupied
+            if n in reveals:
+                S &= 1 << m.to if m.to is not None else 0
+            if not S:
+                return trace(record).current  # raises, naming the move
+        for dm in rnd.detectives:
+            bit = 1 << dm.to
+            occupied = (occupied & ~pos[dm.name]) | bit
+            pos[dm.name] = bit
+            if dm.capture:
+                S &= bit
+                if not S:
+                    return trace(record).current
+                return S
+            S &= ~bit
+        if not S:
+            return trace(record).current
+    if not S:
+        return trace(record).current
+    return S
 
 
 # ---- weights ----------------------------------------------------------------------------------

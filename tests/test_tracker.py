@@ -14,7 +14,8 @@ from sy_tools.errors import RecordError
 from sy_tools.record import parse_record
 from sy_tools.rules import PRESETS, rules_from_json
 from sy_tools.simulate import detectives_view, random_game
-from sy_tools.tracker import InconsistentRecord, possible
+from sy_tools.board import stations_of
+from sy_tools.tracker import InconsistentRecord, possible, possible_mask
 
 
 def _compare(rec, weights="paths"):
@@ -25,8 +26,11 @@ def _compare(rec, weights="paths"):
     if not routes:
         with pytest.raises(InconsistentRecord):
             possible(rec)
+        with pytest.raises(InconsistentRecord):
+            possible_mask(rec)
         return True
     got = possible(rec, weights=weights, history=True)
+    assert stations_of(possible_mask(rec)) == final
     if got.capture is not None:
         assert final == [got.capture.station]
     assert list(got.stations) == final

@@ -1,0 +1,34 @@
+"""python -m benchmarks [NAME ...]: run the benchmarks and print ratios."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+
+def main(argv: list[str]) -> None:
+    from . import bench_possible
+
+    benches = {"possible": bench_possible.run}
+    try:
+        from . import bench_cordon
+
+        benches["cordon"] = bench_cordon.run
+    except ImportError:
+        pass
+    try:
+        from . import bench_heatmap
+
+        benches["heatmap"] = bench_heatmap.run
+    except ImportError:
+        pass
+    chosen = argv or list(benches)
+    for name in chosen:
+        t = time.perf_counter()
+        for line in benches[name]():
+            print(line, flush=True)
+        print(f"  ({time.perf_counter() - t:.1f} s)\n", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

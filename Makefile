@@ -22,6 +22,7 @@ demo: $(STAMP)
 	$(BIN)/sy-tools map info london
 	$(BIN)/sy-tools check examples/capture.json
 	$(BIN)/sy-tools possible examples/in-progress.json --history --top 8
+	$(BIN)/sy-tools cordon --around 83 --detectives Red=100,Blue=114,Green=82 --moves 2 --mrx-tickets taxi=4,bus=0,underground=0,black=0
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -327,3 +327,129 @@ def _possible_table(result: Any, top: int | None) -> str:
 def _big(n: int) -> str:
     s = str(n)
     return s if len(s) <= 12 else f"{n:.3e}"
+
+
+# ---- cordon ---------------------------------------------------------------------------------
+
+
+def _station_list(value: str, option: str) -> list[int]:
+    try:
+        out = [int(v) for v in value.replace(" ", "").split(",") if v]
+    except ValueError:
+        raise InputError(f"expected station numbers separated by commas, got {value!r}", where=option) from None
+    if not out:
+        raise InputError("expected at least one station", where=option)
+    return out
+
+
+def _named_stations(value: str, option: str) -> list[tuple[str, int]]:
+    out = []
+    for i, part in enumerate(p for p in value.split(",") if p.strip()):
+        name, eq, st = part.strip().partition("=")
+        if not eq:
+            name, st = f"D{i + 1}", name
+        try:
+            out.append((name.strip(), int(st)))
+        except ValueError:
+            raise InputError(f"expected NAME=STATION (e.g. Red=13), got {part.strip()!r}", where=option) from None
+    return out
+
+
+def _ticket_counts(value: str, option: str, kinds: tuple[str, ...]) -> dict[str, int]:
+    out = {}
+    for part in (p for p in value.split(",") if p.strip()):
+        k, eq, n = part.strip().partition("=")
+        if k not in kinds or not eq or not n.isdigit():
+            raise InputError(f"expected KIND=COUNT with KIND in {', '.join(kinds)}, got {part.strip()!r}",
+                             where=option)
+        out[k] = int(n)
+    return out
+
+
+@main.command("cordon")
+@click.argument("game", required=False)
+@click.option("--moves", "-k", type=click.IntRange(min=1, max=6), default=1, show_default=True,
+              help="Detective turns to reach the seal.")
+@click.option("--after", type=click.Choice(["taxi", "bus", "underground", "black"]), default=None,
+              help="The ticket Mr. X shows next (when he is to move).")
+@click.option("--time-limit", type=click.FloatRange(min=0.01), default=10.0, show_default=True,
+              help="Seconds per CP-SAT solve.")
+@click.option("--workers", type=click.IntRange(min=1), default=None, help="CP-SAT worker threads.")
+@click.option("--around", default=None, help="Puzzle mode: Mr. X's possible stations, e.g. 45,46,58.")
+@click.option("--detectives", "dets", default=None, help="Puzzle mode: Red=13,Blue=26,...")
+@click.option("--tickets", default=None, help="Puzzle mode: each detective's tickets, e.g. taxi=10,bus=8,underground=4.")
+@click.option("--mrx-tickets", default=None,
+              help="Puzzle mode: Mr. X's tickets, e.g. taxi=4,bus=3,underground=3,black=0 (exits use held kinds).")
+@click.option("--map", "map_spec", default="london", show_default=True, help="Puzzle mode: the map.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+def cordon_cmd(game: str | None, moves: int, after: str | None, time_limit: float, workers: int | None,
+               around: str | None, dets: str | None, tickets: str | None, mrx_tickets: str | None,
+               map_spec: str, fmt: str) -> None:
+    """The smallest detective cordon that traps Mr. X, and the moves that reach it (CP-SAT).
+
+    Give a GAME record, or --around STATIONS for a puzzle.  Exit 0 with an answer (even when
+    no plan seals everything), 1 when the record is illegal or over, 2 for bad input.
+    """
+    from .board import Ticket
+    from .cordon import cordon as run_cordon
+    from .cordon import puzzle
+    from .output import dumps
+
+    if (game is None) == (around is None):
+        raise InputError("give either a GAME record or --around STATIONS (not both)")
+    if game is not None:
+        if dets or tickets or mrx_tickets:
+            raise InputError("--detectives, --tickets and --mrx-tickets are for puzzle mode (--around)")
+        from .record import load_record
+
+        result = run_cordon(load_record(game), moves, Ticket(after) if after else None, time_limit, workers)
+    else:
+        if after:
+            raise InputError("--after needs a GAME record")
+        from .validate import load_board
+
+        result = puzzle(
+            load_board(map_spec),
+            _station_list(around or "", "--around"),
+            _named_stations(dets, "--detectives") if dets else (),
+            _ticket_counts(tickets, "--tickets", ("taxi", "bus", "underground")) if tickets else None,
+            _ticket_counts(mrx_tickets, "--mrx-tickets", ("taxi", "bus", "underground", "black", "double"))
+            if mrx_tickets else None,
+            moves, time_limit, workers,
+        )
+    if fmt == "json":
+        click.echo(dumps(result.to_dict()))
+        return
+    click.echo(_cordon_text(result))
+
+
+def _cordon_text(r: Any) -> str:
+    from .output import table
+
+    ctx = r.context
+    lines = []
+    when = ""
+    if "round" in ctx:
+        who = "Mr. X moves next" if ctx["to_move"] == "mrx" else f"{ctx['to_move']} is to move"
+        when = f" (round {ctx['round']}, {who})"
+    lines.append(f"Mr. X may be at {len(r.target)} station{'s' if len(r.target) != 1 else ''}"
+                 f"{' after ' + str(r.moves - 1) + ' more move(s)' if r.moves > 1 else ''}{when}: "
+                 + " ".join(map(str, r.target)))
+    if r.cordon_size is None:
+        lines.append(f"cordon size: not found within the time limit ({r.cordon_status})")
+    else:
+        need = f"; {r.detectives_available} detectives available" if r.detectives_available else ""
+        lines.append(f"cordon size: {r.cordon_size} ({r.cordon_status}){need}")
+        lines.append("one minimal cordon: " + " ".join(map(str, r.cordon)))
+    if r.plan:
+        verdict = "seals every possible station" if r.feasible else "cannot seal everything"
+        lines.append(f"plan for {r.moves} turn{'s' if r.moves != 1 else ''}: {verdict}")
+        rows = [[p.name, p.describe(), "yes" if p.on_duty else ""] for p in r.plan]
+        lines.append(table(["detective", "moves", "on duty"], rows, right=[False, False, False]))
+        if r.open:
+            lines.append(f"open stations ({len(r.open)}): " + " ".join(map(str, r.open)))
+        lines.append(f"sealed probability: {r.sealed_probability:.4f}")
+    elif r.detectives_available:
+        lines.append(f"no plan found within the time limit ({r.status})")
+    lines.append(f"solver: {r.status}, {r.wall_time:.2f} s")
+    return "\n".join(lines)

@@ -64,12 +64,24 @@ class Status:
 
 
 @dataclass(frozen=True)
+class GameState:
+    """The position at the end of the record, as the detectives see it."""
+
+    positions: dict[str, Station]
+    detective_tickets: dict[str, dict[str, int]]
+    mrx_tickets: dict[str, int]
+    out: frozenset[str]  # detectives stuck for good
+    mrx_at: Station | None  # known only on a full record
+
+
+@dataclass(frozen=True)
 class CheckResult:
     """Everything ``check`` found.  ``legal`` means no errors (warnings allowed)."""
 
     file: str | None
     problems: tuple[Problem, ...]
     status: Status
+    state: GameState | None = None
 
     @property
     def legal(self) -> bool:
@@ -268,7 +280,14 @@ def check(record: Record) -> CheckResult:
             status = Status("detectives-won", "trapped", n_rounds, st.moves, station=trapped_at)
         else:
             status = Status("in-progress", "mrx-to-move", n_rounds + 1, st.moves, to_move="mrx")
-    return CheckResult(record.file, tuple(probs), status)
+    final = GameState(
+        positions=dict(st.pos),
+        detective_tickets={n: {k: max(0, v) for k, v in c.items()} for n, c in st.tickets.items()},
+        mrx_tickets={k: max(0, v) for k, v in st.mrx_tickets.items()},
+        out=frozenset(st.out),
+        mrx_at=st.mrx_at,
+    )
+    return CheckResult(record.file, tuple(probs), status, final)
 
 
 def _trapped(st: _State) -> Station | None | bool:

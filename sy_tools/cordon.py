@@ -1,0 +1,479 @@
+"""The smallest detective cordon around Mr. X, and the detective moves that reach it (CP-SAT).
+
+Definitions (README, "cordon"):
+
+* ``P``: Mr. X's possible stations when the detectives are to move (expanded by his next move
+  first when the record ends on the detectives' moves).
+* ``exits(p)``: stations Mr. X can move to from ``p`` with the tickets he holds.
+* ``p`` is *sealed* by an occupied set ``C`` when ``p`` is in ``C`` (capture) or every exit of
+  ``p`` is in ``C`` (trapped).
+* cordon size: the minimum ``|C|`` sealing every station of the target.
+* plan (``moves`` = k turns): a legal move sequence per detective such that the final stations
+  seal the target: ``P`` expanded by k - 1 moves of Mr. X with any ticket he holds.  Objective:
+  seal the most probability (all of it when possible), then fewest detectives on cordon duty,
+  then fewest bus/underground tickets.
+
+ortools is imported only inside the solving functions.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board import DETECTIVE_TICKETS, Board, Station, StationMask, Ticket, mask_of, stations_of
+from .errors import AnalysisError, InputError
+from .record import Record
+
+SCALE = 1_000_000  # probability -> integer weight
+STATUS_NAMES = {"OPTIMAL": "optimal", "FEASIBLE": "feasible", "INFEASIBLE": "infeasible",
+                "MODEL_INVALID": "model-invalid", "UNKNOWN": "unknown"}
+
+
+@dataclass(frozen=True)
+class DetectiveState:
+    """A detective as the plan starts: where, with which tickets, and whether it moves in the
+    first planned turn (False when it already moved in the current round)."""
+
+    name: str
+    station: Station
+    tickets: Mapping[str, int]
+    moves_first: bool = True
+
+
+@dataclass(frozen=True)
+class Option:
+    """One way a detective can spend its next k turns."""
+
+    path: tuple[Station, ...]  # k + 1 stations, the first where it stands now
+    tickets: tuple[Ticket | None, ...]  # per turn; None = no move
+    blocked: tuple[StationMask | None, ...]  # per turn: a stay needs all these destinations occupied
+    cost: int  # bus + underground tickets used
+
+
+@dataclass(frozen=True)
+class DetectivePlan:
+    name: str
+    path: tuple[Station, ...]
+    tickets: tuple[str | None, ...]
+    on_duty: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "path": list(self.path), "tickets": list(self.tickets), "on_duty": self.on_duty}
+
+    def describe(self) -> str:
+        parts = [str(self.path[0])]
+        for t, s in zip(self.tickets, self.path[1:]):
+            parts.append(f"-{_LETTER[t]}-> {s}" if t else "(no move)")
+        return " ".join(parts)
+
+
+_LETTER = {"taxi": "T", "bus": "B", "underground": "U", None: "-"}
+
+
+@dataclass(frozen=True)
+class CordonResult:
+    """What ``cordon`` found.  ``feasible`` is None when no detectives were given (puzzle mode
+    asks only for the cordon size)."""
+
+    target: tuple[Station, ...]
+    probabilities: dict[Station, float]
+    moves: int
+    cordon_size: int | None
+    cordon: tuple[Station, ...]
+    cordon_status: str
+    feasible: bool | None
+    plan: tuple[DetectivePlan, ...]
+    open: tuple[Station, ...]
+    sealed_probability: float
+    status: str
+    wall_time: float
+    detectives_available: int = 0
+    context: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stable JSON form (README, "cordon --format json")."""
+        return {
+            "moves": self.moves,
+            "target": list(self.target),
+            "cordon_size": self.cordon_size,
+            "cordon": list(self.cordon),
+            "cordon_status": self.cordon_status,
+            "feasible": self.feasible,
+            "plan": [p.to_dict() for p in self.plan],
+            "open": list(self.open),
+            "sealed_probability": self.sealed_probability,
+            "status": self.status,
+            "wall_time": round(self.wall_time, 4),
+            "detectives": self.detectives_available,
+            **self.context,
+        }
+
+
+# ---- geometry ---------------------------------------------------------------------------------
+
+
+def held_tickets(mrx_tickets: Mapping[str, int]) -> tuple[Ticket, ...]:
+    """The move tickets Mr. X holds at least one of."""
+    return tuple(t for t in Ticket if mrx_tickets.get(t.value, 0) > 0)
+
+
+def exits(board: Board, station: Station, tickets: Iterable[Ticket]) -> StationMask:
+    """Stations Mr. X can move to from ``station`` with ``tickets`` (detectives not excluded)."""
+    m = 0
+    for t in tickets:
+        m |= board.neighbours[t][station]
+    return m
+
+
+def is_sealed(board: Board, p: Station, occupied: StationMask, tickets: Sequence[Ticket]) -> bool:
+    """``p`` is in ``occupied`` or every exit of ``p`` is."""
+    return bool(occupied >> p & 1) or not (exits(board, p, tickets) & ~occupied)
+
+
+def expand(board: Board, weights: Mapping[Station, int], tickets: Sequence[Ticket], times: int,
+           blocked: StationMask = 0) -> dict[Station, int]:
+    """Route counts after ``times`` more Mr. X moves with any of ``tickets`` (no pruning but
+    ``blocked`` stations)."""
+    cur = dict(weights)
+    for _ in range(times):
+        nxt: dict[Station, int] = {}
+        for s, c in cur.items():
+            for d in stations_of(exits(board, s, tickets) & ~blocked):
+                nxt[d] = nxt.get(d, 0) + c
+        cur = nxt
+    return cur
+
+
+# ---- options ---------------------------------------------------------------------------------
+
+
+def detective_options(board: Board, det: DetectiveState, k: int, others: int) -> list[Option]:
+    """Every legal way for ``det`` to spend its next ``k`` turns with its own tickets, ignoring
+    the other detectives except that a stay (no move) is kept only when at most ``others``
+    destinations would need blocking."""
+    start = (tuple([det.station]), (), (), Counter(det.tickets), 0)
+    opts: list[tuple[tuple[Station, ...], tuple[Ticket | None, ...], tuple[StationMask | None, ...],
+                     Counter[str], int]] = [start]
+    for j in range(k):
+        nxt = []
+        for path, tks, blk, left, cost in opts:
+            here = path[-1]
+            if j == 0 and not det.moves_first:
+                nxt.append((path + (here,), tks + (None,), blk + (None,), left, cost))
+                continue
+            dests = 0
+            for t in DETECTIVE_TICKETS:
+                if left[t.value] <= 0:
+                    continue
+                for d in board.moves(here, t):
+                    dests |= 1 << d
+                    l2 = left.copy()
+                    l2[t.value] -= 1
+                    nxt.append((path + (d,), tks + (t,), blk + (None,), l2, cost + (t is not Ticket.TAXI)))
+            if dests.bit_count() <= others:
+                nxt.append((path + (here,), tks + (None,), blk + (dests,), left, cost))
+        opts = nxt
+    return [Option(p, t, b, c) for p, t, b, _, c in opts]
+
+
+# ---- the CP-SAT models ------------------------------------------------------------------------
+
+
+def _solver(time_limit: float, workers: int | None):
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.max_time_in_seconds = float(time_limit)
+    if workers:
+        solver.parameters.num_workers = int(workers)
+    return solver
+
+
+def min_cordon(board: Board, target: Sequence[Station], tickets: Sequence[Ticket], time_limit: float = 10.0,
+               workers: int | None = None) -> tuple[int | None, tuple[Station, ...], str]:
+    """The smallest set of stations sealing every station of ``target``: (size, one such set,
+    solver status)."""
+    from ortools.sat.python import cp_model
+
+    if not target:
+        return 0, (), "optimal"
+    ex = {p: exits(board, p, tickets) for p in target}
+    places = sorted(set(target) | {s for m in ex.values() for s in stations_of(m)})
+
+    model = cp_model.CpModel()
+    # variables: x[s] = a detective stands on s
+    x = {s: model.new_bool_var(f"x[{s}]") for s in places}
+    # every possible station is sealed: caught there, or every exit is covered
+    for p in target:
+        trap = model.new_bool_var(f"trap[{p}]")
+        for e in stations_of(ex[p]):
+            model.add_implication(trap, x[e])
+        model.add_bool_or([x[p], trap])
+    model.minimize(sum(x.values()))
+
+    solver = _solver(time_limit, workers)
+    status = solver.solve(model)
+    name = STATUS_NAMES.get(solver.status_name(status), "unknown")
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None, (), name
+    chosen = tuple(s for s in places if solver.boolean_value(x[s]))
+    return len(chosen), chosen, name
+
+
+def plan_cordon(
+    board: Board,
+    detectives: Sequence[DetectiveState],
+    target_weights: Mapping[Station, int],
+    tickets: Sequence[Ticket],
+    k: int = 1,
+    time_limit: float = 10.0,
+    workers: int | None = None,
+) -> tuple[list[Option] | None, list[bool], str]:
+    """Choose one option per detective: seal the most weight of ``target_weights`` (route counts
+    or any positive weights), then fewest detectives on duty, then fewest bus/underground
+    tickets.  Returns (chosen options or None, on-duty flags, solver status)."""
+    from ortools.sat.python import cp_model
+
+    n = len(detectives)
+    order = {d.name: i for i, d in enumerate(detectives)}
+    options = [detective_options(board, d, k, n - 1) for d in detectives]
+    target = sorted(target_weights)
+    total = sum(target_weights.values()) or 1
+    weight = {p: max(1, round(SCALE * target_weights[p] / total)) for p in target}
+    ex = {p: exits(board, p, tickets) for p in target}
+
+    model = cp_model.CpModel()
+    # variables: z[d, o] = detective d follows option o
+    z = {(d, o): model.new_bool_var(f"z[{detectives[d].name},{o}]")
+         for d in range(n) for o in range(len(options[d]))}
+    for d in range(n):
+        model.add_exactly_one(z[d, o] for o in range(len(options[d])))
+
+    # at[d][j][s]: the option literals that put detective d on s after turn j (j = 0 .. k)
+    at: list[list[dict[Station, list[Any]]]] = [[{} for _ in range(k + 1)] for _ in range(n)]
+    moving: list[list[dict[Station, list[Any]]]] = [[{} for _ in range(k + 1)] for _ in range(n)]
+    for d in range(n):
+        for o, opt in enumerate(options[d]):
+            for j, s in enumerate(opt.path):
+                at[d][j].setdefault(s, []).append(z[d, o])
+                if j and opt.tickets[j - 1] is not None:
+                    moving[d][j].setdefault(s, []).append(z[d, o])
+
+    def when(e: int, d: int, j: int) -> int:
+        """Which of e's positions stands while d makes its turn-j move."""
+        return j if order[detectives[e].name] < order[detectives[d].name] else j - 1
+
+    # never onto a station another detective occupies at that moment
+    for d in range(n):
+        for j in range(1, k + 1):
+            for s, lits in moving[d][j].items():
+                for e in range(n):
+                    if e != d and s in at[e][when(e, d, j)]:
+                        model.add(sum(lits) + sum(at[e][when(e, d, j)][s]) <= 1)
+
+    # a detective that can move must move: a stay needs every destination occupied then
+    for d in range(n):
+        for o, opt in enumerate(options[d]):
+            for j, blk in enumerate(opt.blocked, 1):
+                if not blk:
+                    continue
+                for x in stations_of(blk):
+                    blockers = [lit for e in range(n) if e != d for lit in at[e][when(e, d, j)].get(x, [])]
+                    if blockers:
+                        model.add_bool_or(blockers).only_enforce_if(z[d, o])
+                    else:
+                        model.add(z[d, o] == 0)
+
+    # final stations of detectives on cordon duty
+    duty = [model.new_bool_var(f"duty[{detectives[d].name}]") for d in range(n)]
+    places = set(target) | {s for m in ex.values() for s in stations_of(m)}
+    guard: dict[Station, list[Any]] = {}
+    for d in range(n):
+        for s, lits in at[d][k].items():
+            if s in places:
+                g = model.new_bool_var(f"guard[{detectives[d].name},{s}]")
+                model.add(g <= sum(lits))
+                model.add_implication(g, duty[d])
+                guard.setdefault(s, []).append(g)
+
+    # sealed[p]: a guard on p, or on every exit of p
+    sealed = {}
+    for p in target:
+        sealed[p] = model.new_bool_var(f"sealed[{p}]")
+        trap = model.new_bool_var(f"trap[{p}]")
+        for e in stations_of(ex[p]):
+            if e in guard:
+                model.add(trap <= sum(guard[e]))
+            else:
+                model.add(trap == 0)
+        model.add(sealed[p] <= sum(guard.get(p, [])) + trap)
+
+    # objective: sealed weight, then fewest on duty, then fewest bus/underground tickets
+    cost = sum(opt.cost * z[d, o] for d in range(n) for o, opt in enumerate(options[d]))
+    model.maximize(1000 * sum(weight[p] * sealed[p] for p in target) - 100 * sum(duty) - cost)
+
+    solver = _solver(time_limit, workers)
+    status = solver.solve(model)
+    name = STATUS_NAMES.get(solver.status_name(status), "unknown")
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None, [], name
+    chosen = [next(options[d][o] for o in range(len(options[d])) if solver.boolean_value(z[d, o]))
+              for d in range(n)]
+    return chosen, [bool(solver.boolean_value(v)) for v in duty], name
+
+
+# ---- entry points -----------------------------------------------------------------------------
+
+
+def solve(
+    board: Board,
+    possible_weights: Mapping[Station, int],
+    mrx_tickets: Mapping[str, int],
+    detectives: Sequence[DetectiveState] = (),
+    moves: int = 1,
+    time_limit: float = 10.0,
+    workers: int | None = None,
+    context: dict[str, Any] | None = None,
+) -> CordonResult:
+    """Cordon size and (with detectives) the best k-turn plan for Mr. X's possible stations
+    ``possible_weights`` (station -> route count or any positive weight) at the moment the
+    detectives are to move."""
+    if moves < 1:
+        raise InputError(f"--moves must be at least 1, got {moves}")
+    if time_limit <= 0:
+        raise InputError(f"--time-limit must be positive, got {time_limit}")
+    t0 = time.perf_counter()
+    tickets = held_tickets(mrx_tickets)
+    target_w = expand(board, possible_weights, tickets, moves - 1)
+    target = tuple(sorted(target_w))
+    total = sum(target_w.values())
+    probs = {s: target_w[s] / total for s in target} if total else {}
+    size, cordon, c_status = min_cordon(board, target, tickets, time_limit, workers)
+    plan: tuple[DetectivePlan, ...] = ()
+    feasible: bool | None = None
+    open_: tuple[Station, ...] = target
+    sealed_p = 0.0
+    status = c_status
+    if detectives:
+        chosen, duty, status = plan_cordon(board, detectives, target_w, tickets, moves, time_limit, workers)
+        if chosen is not None:
+            final = mask_of(o.path[-1] for o in chosen)
+            open_ = tuple(p for p in target if not is_sealed(board, p, final, tickets))
+            feasible = not open_
+            sealed_p = sum(probs[p] for p in target if p not in open_)
+            plan = tuple(
+                DetectivePlan(d.name, o.path, tuple(t.value if t else None for t in o.tickets), on)
+                for d, o, on in zip(detectives, chosen, duty)
+            )
+        if status == "optimal" and c_status != "optimal":
+            status = c_status  # report the weaker of the two proofs
+    elif size is not None:
+        sealed_p = 1.0
+        open_ = ()
+    return CordonResult(
+        target=target,
+        probabilities=probs,
+        moves=moves,
+        cordon_size=size,
+        cordon=cordon,
+        cordon_status=c_status,
+        feasible=feasible,
+        plan=plan,
+        open=open_,
+        sealed_probability=sealed_p,
+        status=status,
+        wall_time=time.perf_counter() - t0,
+        detectives_available=len(detectives),
+        context=context or {},
+    )
+
+
+@dataclass(frozen=True)
+class CordonInputs:
+    """What the solver needs from a record: Mr. X's possible stations (route counts) when the
+    detectives are to move, his tickets, and the detectives as they stand."""
+
+    board: Board
+    weights: dict[Station, int]
+    mrx_tickets: dict[str, int]
+    detectives: tuple[DetectiveState, ...]
+    context: dict[str, Any]
+
+
+def cordon_inputs(record: Record, after: Ticket | None = None) -> CordonInputs:
+    """Replay ``record`` (it must be legal and in progress) and set up the cordon problem."""
+    from .referee import check
+    from .tracker import possible
+
+    result = check(record)
+    if not result.legal:
+        first = result.errors[0]
+        raise AnalysisError(f"the record is illegal: {first.message} (run 'sy-tools check')", record.file,
+                            first.where)
+    status, state = result.status, result.state
+    assert state is not None
+    if status.state != "in-progress":
+        raise AnalysisError(f"the game is over: {status.describe()}", record.file)
+    poss = possible(record, weights="paths")
+    weights = dict(poss.route_counts or {s: 1 for s in poss.stations})
+    active = [d for d in record.detectives if d.name not in state.out]
+    if status.to_move == "mrx":
+        tickets = (after,) if after is not None else held_tickets(state.mrx_tickets)
+        if after is not None and state.mrx_tickets.get(after.value, 0) <= 0:
+            raise InputError(f"--after {after.value}: Mr. X has no {after.value} ticket left", record.file)
+        occupied = mask_of(state.positions.values())
+        weights = expand(record.board, weights, tickets, 1, blocked=occupied)
+        if not weights:
+            raise AnalysisError("Mr. X has no move with that ticket from any possible station", record.file)
+        first_movers = {d.name for d in active}
+    else:
+        if after is not None:
+            raise InputError("--after applies only when Mr. X moves next; the detectives are to move now",
+                             record.file)
+        names = [d.name for d in record.detectives]
+        first_movers = {n for n in names[names.index(status.to_move):] if n not in state.out}
+    dets = tuple(DetectiveState(d.name, state.positions[d.name], dict(state.detective_tickets[d.name]),
+                                d.name in first_movers) for d in active)
+    ctx = {"round": status.round, "mrx_moves": status.move, "to_move": status.to_move, "file": record.file}
+    return CordonInputs(record.board, weights, dict(state.mrx_tickets), dets, ctx)
+
+
+def cordon(record: Record, moves: int = 1, after: Ticket | None = None, time_limit: float = 10.0,
+           workers: int | None = None) -> CordonResult:
+    """The cordon for the position a game record reaches (detectives' point of view).
+
+    Raises :class:`AnalysisError` when the record is illegal or the game is over."""
+    inp = cordon_inputs(record, after)
+    return solve(inp.board, inp.weights, inp.mrx_tickets, inp.detectives, moves, time_limit, workers, inp.context)
+
+
+def puzzle(board: Board, around: Sequence[Station], detectives: Sequence[tuple[str, Station]] = (),
+           detective_tickets: Mapping[str, int] | None = None,
+           mrx_tickets: Mapping[str, int] | None = None, moves: int = 1, time_limit: float = 10.0,
+           workers: int | None = None) -> CordonResult:
+    """Puzzle mode: Mr. X is somewhere in ``around`` (equally likely); how many detectives trap
+    him, and can these ``detectives`` (name, station) do it in ``moves`` turns?"""
+    for s in around:
+        if s not in board:
+            raise InputError(f"station {s} is not on the map {board.name!r}", where="--around")
+    taken = {}
+    for name, s in detectives:
+        if s not in board:
+            raise InputError(f"{name}: station {s} is not on the map {board.name!r}", where="--detectives")
+        if s in taken:
+            raise InputError(f"{name} and {taken[s]} both stand on {s}", where="--detectives")
+        taken[s] = name
+    pos = set(taken)
+    weights = {s: 1 for s in around if s not in pos}
+    if not weights:
+        raise InputError("every --around station is occupied by a detective", where="--around")
+    from .rules import PRESETS
+
+    tickets = dict(detective_tickets or PRESETS["classic"].detective_tickets)
+    mt = dict(mrx_tickets or PRESETS["classic"].mrx_tickets)
+    dets = [DetectiveState(n, s, tickets, True) for n, s in detectives]
+    return solve(board, weights, mt, dets, moves, time_limit, workers, {"around": sorted(weights)})

@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+EX = Path(__file__).resolve().parent.parent / "examples"
+
+
+def test_cordon_record_json(cli):
+    r = cli("cordon", str(EX / "in-progress.json"), "--format", "json", "--time-limit", "20")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    for key in ("cordon_size", "cordon", "feasible", "plan", "sealed_probability", "status", "open", "target"):
+        assert key in d
+    assert d["status"] == "optimal" and d["cordon_size"] == len(d["cordon"])
+    assert [p["name"] for p in d["plan"]] == ["Red", "Blue", "Green", "Yellow", "Black"]
+    assert all(set(p) == {"name", "path", "tickets", "on_duty"} for p in d["plan"])
+    assert d["to_move"] == "mrx" and d["round"] == 11
+
+
+def test_cordon_puzzle_text(cli):
+    r = cli("cordon", "--around", "83", "--detectives", "Red=100,Blue=114,Green=82", "--moves", "2",
+            "--mrx-tickets", "taxi=4,bus=0,underground=0,black=0")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0] == "Mr. X may be at 2 stations after 1 more move(s): 101 102"
+    assert "plan for 2 turns: seals every possible station" in r.output
+    assert "sealed probability: 1.0000" in r.output
+
+
+def test_cordon_puzzle_size_only(cli):
+    r = cli("cordon", "--around", "194", "--mrx-tickets", "taxi=1,black=0")
+    assert r.exit_code == 0
+    assert "cordon size: 1 (optimal)" in r.output
+
+
+def test_cordon_bad_input(cli):
+    r = cli("cordon")
+    assert r.exit_code == 2 and r.stderr.strip() == "error: give either a GAME record or --around STATIONS (not both)"
+    r = cli("cordon", "--around", "1,500")
+    assert r.exit_code == 2 and r.stderr.strip() == "error: --around: station 500 is not on the map 'london'"
+    r = cli("cordon", "--around", "1", "--detectives", "Red=x")
+    assert r.exit_code == 2 and "--detectives: expected NAME=STATION" in r.stderr
+    r = cli("cordon", "--around", "1", "--tickets", "boat=3")
+    assert r.exit_code == 2 and "--tickets" in r.stderr
+
+
+def test_cordon_game_over_exit_1(cli):
+    r = cli("cordon", str(EX / "capture.json"))
+    assert r.exit_code == 1
+    assert r.stderr.strip().endswith("the game is over: detectives won: Yellow caught Mr. X at 155 in round 14")
+    r = cli("cordon", str(EX / "broken" / "wrong-ticket.json"))
+    assert r.exit_code == 1 and "the record is illegal" in r.stderr

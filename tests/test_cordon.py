@@ -1,0 +1,240 @@
+"""cordon: CP-SAT against brute force on small states, legality of every plan, and hand-made
+positions (a corner trap, the ferry breaking a cordon, a position that needs two turns)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+
+from helpers import small_board
+from sy_tools.board import DETECTIVE_TICKETS, Ticket, mask_of, stations_of
+from sy_tools.cordon import (SCALE, DetectiveState, exits, expand, held_tickets, is_sealed, puzzle, solve)
+from sy_tools.record import parse_record
+from sy_tools.referee import check
+from sy_tools.rules import PRESETS
+from sy_tools.simulate import detectives_view, random_game
+
+ALL_X = {"taxi": 4, "bus": 3, "underground": 3, "black": 5}
+
+
+def brute_cordon_size(board, target, tickets):
+    places = sorted(set(target) | {s for p in target for s in stations_of(exits(board, p, tickets))})
+    for size in range(len(places) + 1):
+        for combo in itertools.combinations(places, size):
+            occ = mask_of(combo)
+            if all(is_sealed(board, p, occ, tickets) for p in target):
+                return size
+    raise AssertionError("unreachable")
+
+
+def brute_k1(board, dets, weights, tickets):
+    """Every joint detective move in turn order (stuck detectives stay): best sealed weight,
+    whether a full seal exists, and the fewest detectives on duty among full seals."""
+    total = sum(weights.values())
+    w = {p: max(1, round(SCALE * weights[p] / total)) for p in weights}
+    best, full_duty = -1, None
+    finals = []
+
+    def go(i, pos):
+        if i == len(dets):
+            finals.append(dict(pos))
+            return
+        d = dets[i]
+        if not d.moves_first:
+            go(i + 1, pos)
+            return
+        occ = {s for n, s in pos.items() if n != d.name}
+        moves = [(t, x) for t in DETECTIVE_TICKETS if d.tickets.get(t.value, 0) > 0
+                 for x in board.moves(pos[d.name], t) if x not in occ]
+        if not moves:
+            go(i + 1, pos)
+        for _, x in moves:
+            go(i + 1, {**pos, d.name: x})
+
+    go(0, {d.name: d.station for d in dets})
+    for fin in finals:
+        occ = mask_of(fin.values())
+        got = sum(w[p] for p in weights if is_sealed(board, p, occ, tickets))
+        best = max(best, got)
+        if all(is_sealed(board, p, occ, tickets) for p in weights):
+            for size in range(len(fin) + 1):
+                if any(all(is_sealed(board, p, mask_of(c), tickets) for p in weights)
+                       for c in itertools.combinations(fin.values(), size)):
+                    full_duty = size if full_duty is None else min(full_duty, size)
+                    break
+    return best, full_duty, w
+
+
+def _sealed_weight(board, plan, w, tickets):
+    occ = mask_of(p.path[-1] for p in plan)
+    return sum(w[p] for p in w if is_sealed(board, p, occ, tickets))
+
+
+def _random_state(rng, board):
+    n_det = rng.randint(1, 4)
+    stations = rng.sample(board.stations, n_det + 3)
+    dets = [DetectiveState(f"D{i}", s, {"taxi": rng.randint(0, 3), "bus": rng.randint(0, 2),
+                                         "underground": rng.randint(0, 1)}, rng.random() < 0.85)
+            for i, s in enumerate(stations[:n_det])]
+    target = {s: rng.randint(1, 5) for s in stations[n_det:] if rng.random() < 0.9} or {stations[-1]: 1}
+    xt = {k: (v if rng.random() < 0.7 else 0) for k, v in ALL_X.items()}
+    return dets, target, xt
+
+
+def test_against_brute_force_small_boards():
+    checked = 0
+    for seed in range(80):
+        rng = random.Random(seed)
+        board = small_board(rng)
+        dets, target, xt = _random_state(rng, board)
+        tickets = held_tickets(xt)
+        res = solve(board, target, xt, dets, moves=1, time_limit=20)
+        assert res.status == "optimal"
+        assert res.cordon_size == brute_cordon_size(board, sorted(target), tickets)
+        assert all(is_sealed(board, p, mask_of(res.cordon), tickets) for p in target)
+        best, full_duty, w = brute_k1(board, dets, target, tickets)
+        assert _sealed_weight(board, res.plan, w, tickets) == best
+        assert res.feasible == (full_duty is not None)
+        if res.feasible:
+            assert sum(p.on_duty for p in res.plan) == full_duty
+        _assert_legal_plan(board, dets, res.plan, 1)
+        checked += 1
+    assert checked == 80
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_multi_turn_plans_are_legal_and_seal(k):
+    for seed in range(25):
+        rng = random.Random(100 + seed)
+        board = small_board(rng)
+        dets, target, xt = _random_state(rng, board)
+        tickets = held_tickets(xt)
+        res = solve(board, target, xt, dets, moves=k, time_limit=20)
+        assert res.status in ("optimal", "feasible")
+        expanded = expand(board, target, tickets, k - 1)
+        assert res.target == tuple(sorted(expanded))
+        _assert_legal_plan(board, dets, res.plan, k)
+        final = mask_of(p.path[-1] for p in res.plan)
+        assert res.open == tuple(p for p in res.target if not is_sealed(board, p, final, tickets))
+        assert res.feasible == (not res.open)
+
+
+def _assert_legal_plan(board, dets, plan, k):
+    """Independent replay: fixed turn order, own tickets, real connections, never onto another
+    detective, and a detective that can move does move."""
+    assert [p.name for p in plan] == [d.name for d in dets]
+    pos = {d.name: d.station for d in dets}
+    left = {d.name: Counter(d.tickets) for d in dets}
+    for j in range(k):
+        for d, p in zip(dets, plan):
+            assert p.path[j] == pos[d.name]
+            if j == 0 and not d.moves_first:
+                assert p.tickets[0] is None and p.path[1] == pos[d.name]
+                continue
+            occ = {s for n, s in pos.items() if n != d.name}
+            legal = [(t.value, x) for t in DETECTIVE_TICKETS if left[d.name][t.value] > 0
+                     for x in board.moves(pos[d.name], t) if x not in occ]
+            t = p.tickets[j]
+            if t is None:
+                assert not legal, f"{d.name} stays although it could move: {legal}"
+                assert p.path[j + 1] == pos[d.name]
+            else:
+                assert (t, p.path[j + 1]) in legal
+                left[d.name][t] -= 1
+                pos[d.name] = p.path[j + 1]
+
+
+def test_plans_replay_through_the_referee(london):
+    """Full records stopped right after a Mr. X move near a reveal: the k = 1 plan, appended as
+    the detectives' round (a capture marked), replays legally through the referee."""
+    from sy_tools.cordon import cordon
+
+    rules = PRESETS["classic"]
+    done = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        doc = random_game(london, rules, rng, n_detectives=rng.randint(2, 5))
+        n = 0
+        for cut, rnd in enumerate(doc["rounds"]):
+            n += len(rnd["mrx"])
+            if n not in (3, 4, 8, 9):
+                continue
+            rec_doc = dict(doc, rounds=doc["rounds"][:cut] + [{"mrx": rnd["mrx"], "detectives": []}])
+            rec = parse_record(rec_doc)
+            st = check(rec)
+            if not st.legal or st.status.state != "in-progress" or st.status.to_move == "mrx":
+                continue
+            res = cordon(rec, moves=1, time_limit=20)
+            assert res.status == "optimal"
+            mrx_at = rnd["mrx"][-1]["to"]
+            moves = []
+            for p in res.plan:
+                if p.tickets[0] is None:
+                    continue
+                moves.append({"name": p.name, "ticket": p.tickets[0], "to": p.path[1]})
+                if p.path[1] == mrx_at:
+                    moves[-1]["capture"] = True
+                    break
+            replay = dict(rec_doc, rounds=rec_doc["rounds"][:-1] + [{"mrx": rnd["mrx"], "detectives": moves}])
+            r = check(parse_record(replay))
+            assert r.legal and not [p for p in r.problems if p.code == "det-absent"], \
+                [p.line(None) for p in r.problems]
+            final = mask_of(p.path[-1] for p in res.plan)
+            tickets = held_tickets(st.state.mrx_tickets)
+            assert res.feasible == all(is_sealed(london, p, final, tickets) for p in res.target)
+            done += 1
+            break
+    assert done >= 25
+
+
+# ---- hand-made positions -----------------------------------------------------------------------
+
+
+def test_one_detective_traps_mrx_in_a_corner(london):
+    # Mr. X holds only bus tickets and stands where the bus has a single next stop: one detective
+    # moving onto that stop traps him (without catching him)
+    corner = next(s for s in london.stations if len(london.moves(s, Ticket.BUS)) == 1)
+    (exit_,) = london.moves(corner, Ticket.BUS)
+    start = next(s for s in london.moves(exit_, Ticket.TAXI) if s != corner)
+    res = puzzle(london, [corner], [("Red", start)], mrx_tickets={"taxi": 0, "bus": 3, "underground": 0, "black": 0})
+    assert res.cordon_size == 1 and res.cordon == (exit_,)
+    assert res.feasible and res.plan[0].path == (start, exit_)
+    assert res.sealed_probability == 1.0
+
+
+def test_ferry_breaks_the_cordon(london):
+    # Mr. X known on 194 (taxi exits 192, 193, 195; the ferry to 157 with a black ticket); the
+    # detectives can close the three taxi exits but not reach 194 or 157 in one move
+    dets = [("Red", 190), ("Blue", 181), ("Green", 197)]
+    assert all(194 not in london.moves(s, t) and 157 not in london.moves(s, t)
+               for _, s in dets for t in DETECTIVE_TICKETS)
+    no_black = {"taxi": 4, "bus": 3, "underground": 3, "black": 0}
+    res = puzzle(london, [194], dets, mrx_tickets=no_black)
+    assert res.feasible and sorted(p.path[-1] for p in res.plan) == [192, 193, 195]
+    with_black = dict(no_black, black=2)
+    res = puzzle(london, [194], dets, mrx_tickets=with_black)
+    assert not res.feasible and res.open == (194,) and res.sealed_probability == 0.0
+
+
+def test_a_position_that_needs_two_turns(london):
+    # Mr. X (taxi only) on 83; three detectives two taxi hops away: no single turn seals 83
+    # (brute force agrees), two turns seal wherever his next taxi move takes him (101 or 102)
+    xt = {"taxi": 4, "bus": 0, "underground": 0, "black": 0}
+    dets = [("Red", 100), ("Blue", 114), ("Green", 82)]
+    one = puzzle(london, [83], dets, moves=1, mrx_tickets=xt)
+    assert not one.feasible
+    states = [DetectiveState(n, s, dict(PRESETS["classic"].detective_tickets)) for n, s in dets]
+    _, full_duty, _ = brute_k1(london, states, {83: 1}, held_tickets(xt))
+    assert full_duty is None
+    two = puzzle(london, [83], dets, moves=2, mrx_tickets=xt)
+    assert two.target == (101, 102)
+    assert two.feasible and two.status == "optimal" and two.open == ()
+    _assert_legal_plan(london, states, two.plan, 2)
+
+
+def test_timeout_returns_best_found_or_unknown(london):
+    res = puzzle(london, list(range(1, 60)), [("Red", 100), ("Blue", 120)], time_limit=0.01)
+    assert res.status in ("optimal", "feasible", "unknown")

@@ -22,11 +22,18 @@ demo: $(STAMP)
 	$(BIN)/sy-tools map info london
 	$(BIN)/sy-tools check examples/capture.json
 	$(BIN)/sy-tools possible examples/in-progress.json --history --top 8
+	$(BIN)/sy-tools cordon examples/in-progress.json --time-limit 5
 	$(BIN)/sy-tools cordon --around 83 --detectives Red=100,Blue=114,Green=82 --moves 2 --mrx-tickets taxi=4,bus=0,underground=0,black=0
+	mkdir -p demo-out
+	$(BIN)/sy-tools heatmap examples/in-progress.json -o demo-out/possible.png
+	$(BIN)/sy-tools heatmap examples/in-progress.json --layer history -o demo-out/history.png
+	$(BIN)/sy-tools heatmap examples/in-progress.json --layer coverage -o demo-out/coverage.png
+	$(BIN)/sy-tools heatmap examples/in-progress.json --layer cordon --round 7 --moves 2 -o demo-out/cordon.png
+	$(BIN)/sy-tools heatmap --layer reach --from 13 --tickets taxi=10,bus=8,underground=4 -o demo-out/reach.png
+	@echo "heatmaps written to demo-out/"
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
-
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

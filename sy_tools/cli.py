@@ -17,7 +17,32 @@ from .errors import InputError, SyToolsError
 FORMAT_TJ = click.Choice(["table", "json"])
 
 
+_NO_ARGS: Any = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
 class _Group(click.Group):
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        """Like click's, but a usage error is one line on stderr (exit 2), never a usage dump."""
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except _NO_ARGS as e:
+            click.echo(e.ctx.get_help() if e.ctx is not None else str(e))
+            sys.exit(0)
+        except click.UsageError as e:
+            where = e.ctx.command_path if e.ctx is not None else "sy-tools"
+            click.echo(f"error: {e.format_message()} (see '{where} --help')", err=True)
+            sys.exit(2)
+        except click.Abort:
+            click.echo("error: aborted", err=True)
+            sys.exit(1)
+        except click.ClickException as e:
+            click.echo(f"error: {e.format_message()}", err=True)
+            sys.exit(e.exit_code)
+        if not standalone_mode:
+            return rv
+        sys.exit(rv if isinstance(rv, int) else 0)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -232,7 +257,7 @@ def check(game: str, fmt: str) -> None:
 # ---- possible -------------------------------------------------------------------------------
 
 
-@main.command()
+@main.command(short_help="Where Mr. X can be now (and was), with probabilities.")
 @click.argument("games", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv", "jsonl"]), default="table",
               help="table (default), json (one object), csv (station table), jsonl (one line per record).")
@@ -366,7 +391,7 @@ def _ticket_counts(value: str, option: str, kinds: tuple[str, ...]) -> dict[str,
     return out
 
 
-@main.command("cordon")
+@main.command("cordon", short_help="The smallest cordon that traps Mr. X, and the moves to it.")
 @click.argument("game", required=False)
 @click.option("--moves", "-k", type=click.IntRange(min=1, max=6), default=1, show_default=True,
               help="Detective turns to reach the seal.")
@@ -453,3 +478,81 @@ def _cordon_text(r: Any) -> str:
         lines.append(f"no plan found within the time limit ({r.status})")
     lines.append(f"solver: {r.status}, {r.wall_time:.2f} s")
     return "\n".join(lines)
+
+
+# ---- heatmap --------------------------------------------------------------------------------
+
+
+def _size(value: str | None) -> tuple[float, float] | None:
+    if value is None:
+        return None
+    w, x, h = value.lower().partition("x")
+    try:
+        size = (float(w), float(h))
+    except ValueError:
+        raise InputError(f"expected WIDTHxHEIGHT in inches (e.g. 16x12), got {value!r}", where="--size") from None
+    if not all(0.5 <= v <= 100 for v in size):
+        raise InputError(f"each side must be 0.5 to 100 inches, got {value!r}", where="--size")
+    return size
+
+
+@main.command(short_help="Heatmaps over the board: possible, history, reach, coverage, cordon.")
+@click.argument("game", required=False)
+@click.option("--layer", type=click.Choice(["possible", "history", "reach", "coverage", "cordon"]),
+              default="possible", show_default=True)
+@click.option("-o", "--output", "out", default=None, help="Output file (.png, .svg, .pdf). Default: LAYER.png")
+@click.option("--round", "round_", type=int, default=None, help="Draw the state as it was after round N.")
+@click.option("--weights", type=click.Choice(["paths", "uniform", "moves"]), default="paths")
+@click.option("--from", "from_", type=int, default=None, help="reach: the starting station.")
+@click.option("--tickets", default=None, help="reach: ticket limits, e.g. taxi=10,bus=8,underground=4 (black=N for Mr. X).")
+@click.option("--moves", "-k", type=click.IntRange(min=1, max=6), default=1, help="cordon: detective turns.")
+@click.option("--time-limit", type=click.FloatRange(min=0.01), default=10.0, help="cordon: seconds per solve.")
+@click.option("--map", "map_spec", default="london", show_default=True, help="reach without a GAME: the map.")
+@click.option("--dpi", type=click.IntRange(min=20, max=600), default=None, help="Dots per inch (default 100).")
+@click.option("--size", default=None, help="Figure size in inches, WIDTHxHEIGHT (default 16x12).")
+def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, weights: str, from_: int | None,
+            tickets: str | None, moves: int, time_limit: float, map_spec: str, dpi: int | None,
+            size: str | None) -> None:
+    """Draw the board coloured by an analysis and write an image; prints its path.
+
+    Layers: possible (default), history, reach --from STATION, coverage, cordon.
+    """
+    fig_size = _size(size)
+    out = out or f"{layer}.png"
+    from pathlib import Path
+
+    if Path(out).suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise InputError(f"unknown image format {Path(out).suffix or '(none)'!r}, expected .png, .svg or .pdf",
+                         out)
+    if layer == "reach":
+        if from_ is None:
+            raise InputError("the reach layer needs --from STATION")
+        limits = _ticket_counts(tickets, "--tickets", ("taxi", "bus", "underground", "black")) if tickets else None
+        from .plot import reach_figure, save
+        from .validate import load_board
+
+        board = load_board(map_spec)
+        if game is not None:
+            from .record import load_record
+
+            board = load_record(game).board
+        fig = reach_figure(board, from_, limits, black=bool(limits and limits.get("black")), size=fig_size, dpi=dpi)
+    else:
+        if game is None:
+            raise InputError(f"the {layer} layer needs a GAME record")
+        if from_ is not None or tickets is not None:
+            raise InputError("--from and --tickets belong to the reach layer")
+        from . import plot
+        from .record import load_record
+
+        rec = load_record(game)
+        if layer == "possible":
+            fig = plot.possible_figure(rec, weights, round_, fig_size, dpi)
+        elif layer == "history":
+            fig = plot.history_figure(rec, weights, round_, fig_size, dpi)
+        elif layer == "coverage":
+            fig = plot.coverage_figure(rec, round_, fig_size, dpi)
+        else:
+            fig = plot.cordon_figure(rec, moves, round_, time_limit, fig_size, dpi)
+        save = plot.save
+    click.echo(str(save(fig, out, dpi)))

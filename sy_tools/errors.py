@@ -4,14 +4,8 @@ from __future__ import annotations
 
 
 class SyToolsError(Exception):
-    """Base class of every error sy-tools raises on purpose."""
-
-    exit_code = 2
-
-
-class InputError(SyToolsError):
-    """The input can't be used: a file that can't be read, a value of the wrong type or out of
-    range.  ``str(err)`` is one line naming the file, the place inside it and the value."""
+    """Base class of every error sy-tools raises on purpose.  ``str(err)`` is one line:
+    the file, the place inside it, and what is wrong (with the value)."""
 
     exit_code = 2
 
@@ -19,8 +13,14 @@ class InputError(SyToolsError):
         self.file = file
         self.where = where
         self.detail = message
-        parts = [p for p in (file, where) if p]
-        super().__init__(": ".join([*parts, message]))
+        super().__init__(": ".join([p for p in (file, where) if p] + [message]))
+
+
+class InputError(SyToolsError):
+    """The input can't be used: a file that can't be read, a value of the wrong type or out of
+    range.  Exit code 2."""
+
+    exit_code = 2
 
 
 class MapError(InputError):
@@ -33,13 +33,6 @@ class RecordError(InputError):
 
 class AnalysisError(SyToolsError):
     """The input is well-formed but the analysis finds it impossible (an illegal or
-    self-contradictory record).  Exit code 1."""
+    self-contradictory record, a finished game).  Exit code 1."""
 
     exit_code = 1
-
-    def __init__(self, message: str, file: str | None = None, where: str | None = None) -> None:
-        self.file = file
-        self.where = where
-        self.detail = message
-        parts = [p for p in (file, where) if p]
-        super().__init__(": ".join([*parts, message]))

@@ -34,6 +34,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
+from . import jsonutil
 from .board import Board, Transport
 from .errors import MapError
 from .files import atomic_write_text, read_text
@@ -217,25 +218,13 @@ def _is_num(v: object) -> bool:
     return (isinstance(v, (int, float)) and not isinstance(v, bool)) and math.isfinite(v)
 
 
-def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    d: dict[str, Any] = {}
-    dups = []
-    for k, v in pairs:
-        if k in d:
-            dups.append(k)
-        d[k] = v
-    if dups:
-        d["\x00duplicate-keys"] = dups
-    return d
-
-
 def parse_json_text(text: str) -> Any:
-    """``json.loads`` that marks duplicate keys (under ``"\\x00duplicate-keys"``)."""
-    return json.loads(text, object_pairs_hook=_pairs_hook)
+    """``json.loads`` that marks duplicate keys (see :mod:`sy_tools.jsonutil`)."""
+    return jsonutil.loads(text)
 
 
 def _dup_keys(raw: RawMap, obj: dict[str, Any], loc: Location) -> None:
-    for k in obj.pop("\x00duplicate-keys", []):
+    for k in jsonutil.pop_duplicates(obj):
         raw.error("duplicate-key", f"key {k!r} appears more than once", loc.at(k))
 
 
@@ -270,15 +259,11 @@ def read_json(path: Path) -> RawMap:
     for key in ("stations", "connections"):
         if key not in doc:
             raw.error("missing-key", f"missing key {key!r}", root.at(key))
-    stations = doc.get("stations", [])
-    if not isinstance(stations, list):
-        raw.error("type", f"stations must be a list, got {_kind(stations)}", root.at("stations"))
-        stations = []
-    for i, st in enumerate(stations):
-        loc = root.at(f"stations[{i}]")
-        if not isinstance(st, dict):
-            raw.error("type", f"a station must be an object, got {_show(st)}", loc)
-            continue
+    def bad(place: str, message: str) -> None:
+        raw.error("type", message, Location(src, None, place))
+
+    for place, st in jsonutil.objects(doc.get("stations", []), "stations", "a station", bad):
+        loc = Location(src, None, place)
         _dup_keys(raw, st, loc)
         for k in st:
             if k not in _STATION_KEYS:
@@ -302,15 +287,8 @@ def read_json(path: Path) -> RawMap:
                 xy.append(None)
         raw.stations.append(RawStation(sid, xy[0], xy[1], None, loc.at("id")))
 
-    conns = doc.get("connections", [])
-    if not isinstance(conns, list):
-        raw.error("type", f"connections must be a list, got {_kind(conns)}", root.at("connections"))
-        conns = []
-    for i, cn in enumerate(conns):
-        loc = root.at(f"connections[{i}]")
-        if not isinstance(cn, dict):
-            raw.error("type", f"a connection must be an object, got {_show(cn)}", loc)
-            continue
+    for place, cn in jsonutil.objects(doc.get("connections", []), "connections", "a connection", bad):
+        loc = Location(src, None, place)
         _dup_keys(raw, cn, loc)
         ok = True
         for k in cn:
@@ -369,15 +347,8 @@ def _transport(raw: RawMap, name: str, loc: Location, strict_case: bool = False)
     return t
 
 
-def _kind(v: object) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
-        type(v), "a number"
-    )
-
-
-def _show(v: object) -> str:
-    s = json.dumps(v) if not isinstance(v, float) or math.isfinite(v) else repr(v)
-    return s if len(s) <= 40 else s[:37] + "..."
+_kind = jsonutil.kind
+_show = jsonutil.show
 
 
 # ---- text formats ---------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from . import jsonutil
 from .board import Board, Station, Ticket
 from .errors import InputError, RecordError
 from .files import read_text
@@ -126,10 +127,8 @@ def load_record(path: str | os.PathLike[str]) -> Record:
 
 def parse_record_json(text: str, file: str | None = None) -> Record:
     """Parse game.json text."""
-    from .mapio import parse_json_text
-
     try:
-        doc = parse_json_text(text)
+        doc = jsonutil.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})", file) from None
     except RecursionError:
@@ -270,15 +269,7 @@ def parse_record(doc: Any, file: str | None = None) -> Record:
 
     # rounds
     rounds: list[Round] = []
-    raw_rounds = doc.get("rounds", [])
-    if not isinstance(raw_rounds, list):
-        bad("rounds", f"expected a list of rounds, got {_show(raw_rounds)}")
-        raw_rounds = []
-    for r_i, rnd in enumerate(raw_rounds):
-        w = f"rounds[{r_i}]"
-        if not isinstance(rnd, dict):
-            bad(w, f"expected an object with mrx and detectives, got {_show(rnd)}")
-            continue
+    for w, rnd in jsonutil.objects(doc.get("rounds", []), "rounds", "a round", bad):
         keys(rnd, {"mrx", "detectives"}, {"mrx"}, w)
         xs: list[MrXMove] = []
         raw_x = rnd.get("mrx", [])
@@ -297,15 +288,7 @@ def parse_record(doc: Any, file: str | None = None) -> Record:
             if t is not None:
                 xs.append(MrXMove(t, to, mw))
         ds: list[DetectiveMove] = []
-        raw_d = rnd.get("detectives", [])
-        if not isinstance(raw_d, list):
-            bad(f"{w}.detectives", f"expected a list of detective moves, got {_show(raw_d)}")
-            raw_d = []
-        for j, m in enumerate(raw_d):
-            mw = f"{w}.detectives[{j}]"
-            if not isinstance(m, dict):
-                bad(mw, f"expected an object with name, ticket and to, got {_show(m)}")
-                continue
+        for mw, m in jsonutil.objects(rnd.get("detectives", []), f"{w}.detectives", "a detective move", bad):
             keys(m, {"name", "ticket", "to", "capture"}, {"name", "ticket", "to"}, mw)
             name = m.get("name")
             if "name" in m and name not in names:
@@ -526,19 +509,9 @@ def _at(where: str, key: str) -> str:
 
 
 def _dups(obj: dict[str, Any], where: str, bad: Any) -> None:
-    for k in obj.pop("\x00duplicate-keys", []):
+    for k in jsonutil.pop_duplicates(obj):
         bad(_at(where, k), f"key {k!r} appears more than once")
 
 
-def _kind(v: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
-        type(v), "a number"
-    )
-
-
-def _show(v: Any) -> str:
-    try:
-        s = json.dumps(v)
-    except (TypeError, ValueError):
-        s = repr(v)
-    return s if len(s) <= 40 else s[:37] + "..."
+_kind = jsonutil.kind
+_show = jsonutil.show

@@ -17,7 +17,7 @@ counts of the ``paths`` weights are exact Python integers.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
@@ -27,6 +27,8 @@ from .errors import AnalysisError, RecordError
 from .record import Record
 
 Weights = Literal["paths", "uniform", "moves"]
+Weight = int | Fraction
+Share = Callable[[Board, Station, "Step"], Weight]
 WEIGHTS: tuple[str, ...] = ("paths", "uniform", "moves")
 
 
@@ -192,14 +194,30 @@ def possible_mask(record: Record) -> StationMask:
 # ---- weights ----------------------------------------------------------------------------------
 
 
-def _forward_counts(board: Board, tr: Trace) -> list[dict[Station, int]]:
-    """Exact counts of consistent route prefixes ending at each station, after each move."""
-    f = {s: 1 for s in stations_of(tr.start)}
+def _legal_count(board: Board, s: Station, ticket: Ticket, occupied: StationMask) -> int:
+    return (board.neighbours[ticket][s] & ~occupied).bit_count()
+
+
+def _path_share(board: Board, s: Station, st: Step) -> int:
+    """``paths`` weights: every next station continues the route once."""
+    return 1
+
+
+def _move_share(board: Board, s: Station, st: Step) -> Fraction:
+    """``moves`` weights: Mr. X picks uniformly among his ticket's legal destinations."""
+    k = _legal_count(board, s, st.ticket, st.occupied)
+    return Fraction(1, k) if k else Fraction(0)  # no legal destination: nothing to share
+
+
+def _forward(board: Board, tr: Trace, start: Weight, share: Share) -> list[dict[Station, Weight]]:
+    """Weight of consistent route prefixes ending at each station, after each move."""
+    f = {s: start for s in stations_of(tr.start)}
     out = []
     for st, allowed in zip(tr.steps, tr.allowed):
         lists = board._lists[st.ticket]
-        g: dict[Station, int] = {}
+        g: dict[Station, Weight] = {}
         for s, c in f.items():
+            c = c * share(board, s, st)
             for d in lists[s]:
                 if allowed >> d & 1:
                     g[d] = g.get(d, 0) + c
@@ -208,66 +226,22 @@ def _forward_counts(board: Board, tr: Trace) -> list[dict[Station, int]]:
     return out
 
 
-def _backward_counts(board: Board, tr: Trace, sets: list[StationMask]) -> list[dict[Station, int]]:
-    """Exact counts of consistent route continuations from each station after each move."""
+def _backward(board: Board, tr: Trace, sets: list[StationMask], share: Share) -> list[dict[Station, Weight]]:
+    """Weight of consistent route continuations from each station after each move."""
     n = len(tr.steps)
-    b: list[dict[Station, int]] = [dict() for _ in range(n)]
+    b: list[dict[Station, Weight]] = [dict() for _ in range(n)]
     if not n:
         return b
     b[-1] = {s: 1 for s in stations_of(tr.sets[-1])}
     for i in range(n - 2, -1, -1):
-        lists = board._lists[tr.steps[i + 1].ticket]
-        nxt = b[i + 1]
-        cur: dict[Station, int] = {}
-        for s in stations_of(sets[i]):
-            c = 0
-            for d in lists[s]:
-                c += nxt.get(d, 0)
-            if c:
-                cur[s] = c
-        b[i] = cur
-    return b
-
-
-def _legal_count(board: Board, s: Station, ticket: Ticket, occupied: StationMask) -> int:
-    return (board.neighbours[ticket][s] & ~occupied).bit_count()
-
-
-def _forward_moves(board: Board, tr: Trace) -> list[dict[Station, Fraction]]:
-    """Behavioural model: Mr. X picks uniformly among the destinations his shown ticket allows."""
-    start = stations_of(tr.start)
-    f = {s: Fraction(1, len(start)) for s in start}
-    out = []
-    for st, allowed in zip(tr.steps, tr.allowed):
-        g: dict[Station, Fraction] = {}
-        for s, p in f.items():
-            k = _legal_count(board, s, st.ticket, st.occupied)
-            if not k:
-                continue
-            share = p / k
-            for d in board._lists[st.ticket][s]:
-                if allowed >> d & 1:
-                    g[d] = g.get(d, 0) + share
-        out.append(g)
-        f = g
-    return out
-
-
-def _backward_moves(board: Board, tr: Trace, sets: list[StationMask]) -> list[dict[Station, Fraction]]:
-    n = len(tr.steps)
-    b: list[dict[Station, Fraction]] = [dict() for _ in range(n)]
-    if not n:
-        return b
-    b[-1] = {s: Fraction(1) for s in stations_of(tr.sets[-1])}
-    for i in range(n - 2, -1, -1):
         st = tr.steps[i + 1]
+        lists = board._lists[st.ticket]
         nxt = b[i + 1]
-        cur: dict[Station, Fraction] = {}
+        cur: dict[Station, Weight] = {}
         for s in stations_of(sets[i]):
-            k = _legal_count(board, s, st.ticket, st.occupied)
-            v = sum((nxt.get(d, 0) for d in board._lists[st.ticket][s]), Fraction(0))
-            if v:
-                cur[s] = v / k
+            c = sum(nxt.get(d, 0) for d in lists[s])
+            if c:
+                cur[s] = c * share(board, s, st)
         b[i] = cur
     return b
 
@@ -395,13 +369,15 @@ def possible(record: Record, weights: str = "paths", history: bool = False) -> P
         probs = {s: 1 / len(stations) for s in stations}
         hist_p = () if history else None
     else:
-        fwd = _forward_counts(board, tr) if weights == "paths" else _forward_moves(board, tr)
+        share = _path_share if weights == "paths" else _move_share
+        start = 1 if weights == "paths" else Fraction(1, tr.start.bit_count())
+        fwd = _forward(board, tr, start, share)
         final = fwd[-1]
         if weights == "paths":
             counts = {s: int(final[s]) for s in stations}
         probs = _normalise({s: final[s] for s in stations})
         if smoothed is not None:
-            bwd = (_backward_counts if weights == "paths" else _backward_moves)(board, tr, smoothed)
+            bwd = _backward(board, tr, smoothed, share)
             hist_p = tuple(
                 _normalise({s: fwd[i][s] * bwd[i][s] for s in stations_of(smoothed[i])})
                 for i in range(len(smoothed))

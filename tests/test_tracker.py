@@ -252,3 +252,17 @@ def test_counts_are_exact_big_integers():
     assert abs(sum(p.probabilities.values()) - 1) < 1e-12
     total = sum(p.route_counts.values())
     assert all(p.probabilities[s] == float(Fraction(c, total)) for s, c in p.route_counts.items())
+
+
+def test_no_capture_on_the_way():
+    """A bus/underground hop passes over stations without stopping there: with a detective on
+    154, Mr. X may still take the underground 153 -> 140 (the cut-off rule is a variant)."""
+    rounds = [{"mrx": x("underground")}]
+    p = possible(rec_of(rounds, detectives=[{"name": "Red", "start": 154}], candidates=[153]))
+    assert 140 in p.stations
+
+
+def test_moving_back_is_allowed():
+    rules = {"preset": "classic", "reveal_moves": [2]}
+    p = possible(rec_of([{"mrx": x("taxi")}, {"mrx": x(("taxi", 194))}], rules=rules))
+    assert p.stations == (194,)

@@ -288,6 +288,15 @@ def plan_cordon(
                     else:
                         model.add(z[d, o] == 0)
 
+    # two detectives never end on one station (implied by the rule above; stated for propagation)
+    finals: dict[Station, list[Any]] = {}
+    for d in range(n):
+        for s, lits in at[d][k].items():
+            finals.setdefault(s, []).extend(lits)
+    for s, lits in finals.items():
+        if len(lits) > 1:
+            model.add(sum(lits) <= 1)
+
     # final stations of detectives on cordon duty
     duty = [model.new_bool_var(f"duty[{detectives[d].name}]") for d in range(n)]
     places = set(target) | {s for m in ex.values() for s in stations_of(m)}

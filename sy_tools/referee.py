@@ -183,7 +183,9 @@ def check(record: Record) -> CheckResult:
                 break
         # ---- Mr. X ---------------------------------------------------------------------------
         if len(rnd.mrx) == 2:
-            if st.doubles >= double_allowance:
+            if rules.double_moves_per_round < 1:
+                error("double-allowance", rnd.mrx[0].where, "these rules allow no double move in a round")
+            elif st.doubles >= double_allowance:
                 error("double-allowance", rnd.mrx[0].where,
                       f"a double move beyond the allowance ({double_allowance} per game, "
                       f"{st.doubles} used; double tickets held {st.mrx_tickets['double']})")

@@ -151,6 +151,12 @@ def test_double_move_allowance():
     assert codes(r) == [("double-allowance", "rounds[1].mrx[0]")]
 
 
+def test_no_double_moves_when_the_rules_say_so():
+    r = game([{"mrx": X("taxi", "taxi")}], mrx={"start_candidates": [194], "tickets": {"taxi": 9}},
+             rules={"preset": "classic", "double_moves_per_round": 0})
+    assert codes(r) == [("double-allowance", "rounds[0].mrx[0]")]
+
+
 def test_reveal_needs_to():
     rounds = [{"mrx": X("taxi")}, {"mrx": X("taxi")}, {"mrx": X("taxi")}]
     assert codes(game(rounds)) == [("reveal-missing", "rounds[2].mrx[0].to")]

@@ -14,7 +14,14 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     a reader never sees a half-written file and a failed write leaves the old file intact."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    if target.is_dir() or str(path).endswith(("/", os.sep)):
+        raise IsADirectoryError(21, "is a folder, expected a file name", str(path))
+    if not folder.is_dir():
+        raise FileNotFoundError(2, "no such folder to write into", str(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, str(path)) from None
     try:
         # mkstemp makes the file private (0600); give it the mode a plain open() would
         try:

@@ -170,7 +170,7 @@ def parse_record(doc: Any, file: str | None = None) -> Record:
     try:
         board = load_board(resolved)
     except InputError as e:
-        raise RecordErrors([("map", f"{_show(map_spec)}: {e}")], file) from None
+        raise RecordErrors([("map", f"cannot use map {map_spec!r}: {e}")], file) from None
     try:
         rules = rules_from_json(doc.get("rules"), "rules", None)
     except InputError as e:

@@ -118,3 +118,11 @@ def test_inputs_never_modified(cli, tmp_path):
         cli("check", str(p))
         cli("possible", str(p), "--history")
     assert all(p.read_bytes() == b for p, b in before.items())
+
+
+def test_output_errors_name_the_target(cli, tmp_path):
+    r = cli("record", "convert", str(EX / "capture.json"), str(tmp_path / "no" / "x.json"))
+    assert r.exit_code == 2
+    assert r.stderr.strip() == f"error: {tmp_path / 'no' / 'x.json'}: no such folder to write into"
+    r = cli("record", "convert", str(EX / "capture.json"), str(tmp_path))
+    assert r.exit_code == 2 and "is a folder" in r.stderr

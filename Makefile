@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench install clean
+.PHONY: demo test lint bench install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,11 @@ demo: $(STAMP)
 	$(BIN)/sy-tools heatmap --layer reach --from 13 --tickets taxi=10,bus=8,underground=4 -o demo-out/reach.png
 	@echo "heatmaps written to demo-out/"
 
-test: $(STAMP)
+lint: $(STAMP)
+	$(BIN)/ruff check sy_tools tests benchmarks tools
+	$(BIN)/mypy
+
+test: lint
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

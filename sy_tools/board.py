@@ -8,11 +8,11 @@ lists, arrays and DataFrames appear only at the edges (output and plotting).
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from functools import reduce as _reduce
 from operator import getitem as _getitem
 from operator import or_ as _or
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -164,11 +164,11 @@ class Board:
         tables: dict[Ticket, tuple[tuple[StationMask, ...], ...]] = {}
         for ticket, d in nb.items():
             chunks = []
-            for c in range(n_chunks):
+            for chunk in range(n_chunks):
                 row = [0] * (1 << _CHUNK)
                 for byte in range(1, 1 << _CHUNK):
                     low = byte & -byte
-                    s = c * _CHUNK + low.bit_length() - 1
+                    s = chunk * _CHUNK + low.bit_length() - 1
                     row[byte] = row[byte ^ low] | d.get(s, 0)
                 chunks.append(tuple(row))
             tables[ticket] = tuple(chunks)

@@ -24,7 +24,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import DETECTIVE_TICKETS, Board, Station, StationMask, Ticket, mask_of, stations_of
+from .board import (
+    DETECTIVE_TICKETS,
+    Board,
+    Station,
+    StationMask,
+    Ticket,
+    mask_of,
+    stations_of,
+)
 from .errors import AnalysisError, InputError
 from .record import Record
 
@@ -293,7 +301,7 @@ def plan_cordon(
     for d in range(n):
         for s, lits in at[d][k].items():
             finals.setdefault(s, []).extend(lits)
-    for s, lits in finals.items():
+    for lits in finals.values():
         if len(lits) > 1:
             model.add(sum(lits) <= 1)
 
@@ -444,7 +452,8 @@ def cordon_inputs(record: Record, after: Ticket | None = None) -> CordonInputs:
             raise InputError("--after applies only when Mr. X moves next; the detectives are to move now",
                              record.file)
         names = [d.name for d in record.detectives]
-        first_movers = {n for n in names[names.index(status.to_move):] if n not in state.out}
+        turn = names.index(status.to_move or names[0])
+        first_movers = {n for n in names[turn:] if n not in state.out}
     dets = tuple(DetectiveState(d.name, state.positions[d.name], dict(state.detective_tickets[d.name]),
                                 d.name in first_movers) for d in active)
     ctx = {"round": status.round, "mrx_moves": status.move, "to_move": status.to_move, "file": record.file}
@@ -469,7 +478,7 @@ def puzzle(board: Board, around: Sequence[Station], detectives: Sequence[tuple[s
     for s in around:
         if s not in board:
             raise InputError(f"station {s} is not on the map {board.name!r}", where="--around")
-    taken = {}
+    taken: dict[Station, str] = {}
     for name, s in detectives:
         if s not in board:
             raise InputError(f"{name}: station {s} is not on the map {board.name!r}", where="--detectives")

@@ -268,7 +268,7 @@ def read_json(path: Path) -> RawMap:
         for k in st:
             if k not in _STATION_KEYS:
                 raw.error("unknown-key", f"unknown key {k!r} (expected id, x, y)", loc.at(k))
-        sid = st.get("id")
+        sid: Any = st.get("id")
         if "id" not in st:
             raw.error("missing-key", "missing key 'id'", loc.at("id"))
             continue
@@ -281,7 +281,7 @@ def read_json(path: Path) -> RawMap:
             if v is None and c not in st:
                 xy.append(None)
             elif _is_num(v):
-                xy.append(float(v))
+                xy.append(float(v))  # type: ignore[arg-type]
             else:
                 raw.error("type", f"{c} must be a finite number, got {_show(v)}", loc.at(c))
                 xy.append(None)

@@ -73,7 +73,7 @@ class BoardAxes:
                  labels: bool = True, scale: float = 1.0) -> None:
         self.board = board
         self.coords = coords
-        self.ax = ax = fig.add_axes(rect)
+        self.ax = ax = fig.add_axes((rect[0], rect[1], rect[2], rect[3]))
         xs = [p[0] for p in coords.values()]
         ys = [p[1] for p in coords.values()]
         pad = 0.03 * max(max(xs) - min(xs), max(ys) - min(ys), 1)
@@ -188,7 +188,7 @@ def _finish(fig: Figure, title: str, handles: list[Line2D], computed: bool) -> N
 
 
 def _colorbar(fig: Figure, cmap: Any, norm: Any, label: str, ticks: Sequence[float] | None = None) -> None:
-    cax = fig.add_axes(CBAR_RECT)
+    cax = fig.add_axes(CBAR_RECT)  # a 4-tuple
     sm = matplotlib.cm.ScalarMappable(norm=norm, cmap=cmap)
     cb = fig.colorbar(sm, cax=cax, ticks=ticks)
     cb.set_label(label)

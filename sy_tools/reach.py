@@ -26,11 +26,11 @@ def reach(board: Board, start: Station, tickets: Mapping[str, int] | None = None
         n = 0
         while frontier and n < max_moves:
             n += 1
-            nxt = board.step_any(frontier, kinds) & ~seen
-            for s in _bits(nxt):
+            new = board.step_any(frontier, kinds) & ~seen
+            for s in _bits(new):
                 dist[s] = n
-            seen |= nxt
-            frontier = nxt
+            seen |= new
+            frontier = new
         return dist
     kinds = [t for t in kinds if tickets.get(t.value, 0) > 0]
     layer: dict[Station, list[TicketVector]] = {start: [tuple(tickets.get(t.value, 0) for t in kinds)]}

@@ -445,7 +445,10 @@ def parse_notation(text: str, file: str | None = None) -> dict[str, Any]:
         else:
             pieces = [e]
         for p in pieces:
-            t, to, cap = _move(p.strip(), lambda m: err(x_lineno, f"round {r_i + 1}: {m}"))
+            try:
+                t, to, cap = _move(p.strip())
+            except ValueError as ex:
+                raise err(x_lineno, f"round {r_i + 1}: {ex}") from None
             if cap:
                 raise err(x_lineno, f"round {r_i + 1}: '!' marks a detective's capture, not Mr. X's move")
             legs.append({"ticket": t, **({"to": to} if to is not None else {})})
@@ -456,7 +459,10 @@ def parse_notation(text: str, file: str | None = None) -> dict[str, Any]:
         for r_i, e in enumerate(entries):
             if e == "-":
                 continue
-            t, to, cap = _move(e, lambda m: err(n, f"{name}, round {r_i + 1}: {m}"))
+            try:
+                t, to, cap = _move(e)
+            except ValueError as ex:
+                raise err(n, f"{name}, round {r_i + 1}: {ex}") from None
             if to is None:
                 raise err(n, f"{name}, round {r_i + 1}: a detective move needs its station, e.g. 'T 23'")
             rounds[r_i]["detectives"].append({"name": name, "ticket": t, "to": to, **({"capture": True} if cap else {})})
@@ -464,10 +470,11 @@ def parse_notation(text: str, file: str | None = None) -> dict[str, Any]:
     return doc
 
 
-def _move(text: str, err: Any) -> tuple[str, int | None, bool]:
+def _move(text: str) -> tuple[str, int | None, bool]:
+    """``(ticket, station or None, capture?)`` of one move like ``U 46`` or ``T23!``."""
     m = _MOVE.match(text)
     if not m or m.group(1).upper() not in _LETTERS:
-        raise err(f"cannot read move {text!r}; expected a ticket T, B, U or K and an optional station")
+        raise ValueError(f"cannot read move {text!r}; expected a ticket T, B, U or K and an optional station")
     return _LETTERS[m.group(1).upper()], int(m.group(2)) if m.group(2) else None, bool(m.group(3))
 
 

@@ -192,7 +192,7 @@ def check(record: Record) -> CheckResult:
             st.doubles += 1
             st.mrx_tickets["double"] -= 1
         occupied = st.occupied()
-        for leg, m in enumerate(rnd.mrx, 1):
+        for m in rnd.mrx:
             st.moves += 1
             n = st.moves
             if n > rules.log_length:

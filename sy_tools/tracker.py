@@ -246,7 +246,8 @@ def _backward(board: Board, tr: Trace, sets: list[StationMask], share: Share) ->
     return b
 
 
-def _normalise(weights: dict[Station, int] | dict[Station, Fraction]) -> dict[Station, float]:
+def _normalise(weights: dict[Station, Weight]) -> dict[Station, float]:
+    """Exact shares as floats (each the float nearest to weight / total)."""
     total = sum(weights.values())
     if not total:
         return {}
@@ -370,7 +371,7 @@ def possible(record: Record, weights: str = "paths", history: bool = False) -> P
         hist_p = () if history else None
     else:
         share = _path_share if weights == "paths" else _move_share
-        start = 1 if weights == "paths" else Fraction(1, tr.start.bit_count())
+        start: Weight = 1 if weights == "paths" else Fraction(1, tr.start.bit_count())
         fwd = _forward(board, tr, start, share)
         final = fwd[-1]
         if weights == "paths":

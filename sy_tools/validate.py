@@ -167,12 +167,12 @@ def check_raw(raw: RawMap) -> list[Finding]:
         if labels != have:
             extra = sorted(labels - have)
             lacking = sorted(have - labels)
-            parts = []
+            what = []
             if extra:
-                parts.append(f"labelled {', '.join(extra)} but has no such connection")
+                what.append(f"labelled {', '.join(extra)} but has no such connection")
             if lacking:
-                parts.append(f"has {', '.join(lacking)} connections but no such label")
-            err("label-mismatch", f"station {st.id} " + "; ".join(parts), st.loc)
+                what.append(f"has {', '.join(lacking)} connections but no such label")
+            err("label-mismatch", f"station {st.id} " + "; ".join(what), st.loc)
 
     # coordinates
     with_xy = [st for st in raw.stations if st.x is not None and st.y is not None and st.id in defined]
@@ -184,13 +184,13 @@ def check_raw(raw: RawMap) -> list[Finding]:
             f"{len(with_xy)} stations have coordinates and {len(without)} do not ({shown})",
             without[0].loc,
         )
-    at: dict[tuple[float, float], int] = {}
+    at: dict[tuple[float | None, float | None], int] = {}
     for st in with_xy:
-        key = (st.x, st.y)  # type: ignore[assignment]
-        if key in at and at[key] != st.id:
-            warn("same-coordinates", f"stations {at[key]} and {st.id} are both at ({st.x:g}, {st.y:g})", st.loc)
+        point = (st.x, st.y)
+        if point in at and at[point] != st.id:
+            warn("same-coordinates", f"stations {at[point]} and {st.id} are both at ({st.x:g}, {st.y:g})", st.loc)
         else:
-            at[key] = st.id
+            at[point] = st.id
 
     # start decks
     for dname, cards in raw.start_decks.items():

@@ -2,8 +2,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 
 def test_validate_london(cli):
     r = cli("validate", "london")
@@ -68,7 +66,7 @@ def test_map_convert_and_diff(cli, tmp_path, london):
     out.write_text("\n".join(lines) + "\n")
     r = cli("map", "diff", "london", str(out))
     assert r.exit_code == 1
-    assert r.output.splitlines() == [f"taxi         only in london: 13-14"]
+    assert r.output.splitlines() == ["taxi         only in london: 13-14"]
     d = json.loads(cli("map", "diff", "london", str(out), "--format", "json").output)
     assert d["connections_only_in_a"] == [{"a": 13, "b": 14, "transport": "taxi"}]
     assert d["connections_only_in_b"] == [] and d["stations_only_in_a"] == []

@@ -8,14 +8,23 @@ import random
 from collections import Counter
 
 import pytest
-
 from helpers import small_board
+
 from sy_tools.board import DETECTIVE_TICKETS, Ticket, mask_of, stations_of
-from sy_tools.cordon import (SCALE, DetectiveState, exits, expand, held_tickets, is_sealed, puzzle, solve)
+from sy_tools.cordon import (
+    SCALE,
+    DetectiveState,
+    exits,
+    expand,
+    held_tickets,
+    is_sealed,
+    puzzle,
+    solve,
+)
 from sy_tools.record import parse_record
 from sy_tools.referee import check
 from sy_tools.rules import PRESETS
-from sy_tools.simulate import detectives_view, random_game
+from sy_tools.simulate import random_game
 
 ALL_X = {"taxi": 4, "bus": 3, "underground": 3, "black": 5}
 

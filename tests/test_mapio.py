@@ -10,7 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sy_tools.errors import MapError
-from sy_tools.mapio import read_map, to_bristol_text, to_json_text, to_pair_texts, write_map
+from sy_tools.mapio import (
+    read_map,
+    to_json_text,
+    write_map,
+)
 from sy_tools.validate import check_raw, load_board
 
 

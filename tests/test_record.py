@@ -11,8 +11,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sy_tools.errors import InputError, RecordError
-from sy_tools.record import (RecordErrors, load_record, parse_notation, parse_record, parse_record_json,
-                             record_json_text, to_notation)
+from sy_tools.record import (
+    RecordErrors,
+    load_record,
+    parse_notation,
+    parse_record,
+    parse_record_json,
+    record_json_text,
+    to_notation,
+)
 from sy_tools.rules import PRESETS, preset, rules_from_json
 from sy_tools.simulate import detectives_view, random_game
 

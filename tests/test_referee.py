@@ -6,8 +6,6 @@ from __future__ import annotations
 import copy
 import random
 
-import pytest
-
 from sy_tools.board import Ticket
 from sy_tools.record import parse_record
 from sy_tools.referee import check
@@ -331,7 +329,7 @@ def test_single_corruptions_fail_at_the_right_place(london):
         # missing reveal
         n = 0
         for ri, rnd in enumerate(doc["rounds"]):
-            for lj, leg in enumerate(rnd["mrx"]):
+            for lj, _ in enumerate(rnd["mrx"]):
                 n += 1
                 if n == 3:
                     bad = copy.deepcopy(doc)

@@ -8,13 +8,13 @@ import random
 from fractions import Fraction
 
 import pytest
-
 from helpers import oracle_answer, small_board
+
+from sy_tools.board import stations_of
 from sy_tools.errors import RecordError
 from sy_tools.record import parse_record
 from sy_tools.rules import PRESETS, rules_from_json
 from sy_tools.simulate import detectives_view, random_game
-from sy_tools.board import stations_of
 from sy_tools.tracker import InconsistentRecord, possible, possible_mask
 
 

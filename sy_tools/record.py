@@ -186,7 +186,7 @@ def parse_record(doc: Any, file: str | None = None) -> Record:
         return v
 
     def ticket(v: Any, where: str) -> Ticket | None:
-        if v not in TICKETS:
+        if not isinstance(v, str) or v not in TICKETS:
             bad(where, f"unknown ticket {_show(v)}, expected one of taxi, bus, underground, black")
             return None
         return TICKETS[v]
@@ -291,7 +291,7 @@ def parse_record(doc: Any, file: str | None = None) -> Record:
         for mw, m in jsonutil.objects(rnd.get("detectives", []), f"{w}.detectives", "a detective move", bad):
             keys(m, {"name", "ticket", "to", "capture"}, {"name", "ticket", "to"}, mw)
             name = m.get("name")
-            if "name" in m and name not in names:
+            if "name" in m and (not isinstance(name, str) or name not in names):
                 bad(f"{mw}.name", f"unknown detective {_show(name)} (detectives: {', '.join(sorted(names)) or 'none'})")
             t = ticket(m["ticket"], f"{mw}.ticket") if "ticket" in m else None
             to = station(m["to"], f"{mw}.to") if "to" in m else None
@@ -299,7 +299,7 @@ def parse_record(doc: Any, file: str | None = None) -> Record:
             if not isinstance(cap, bool):
                 bad(f"{mw}.capture", f"expected true or false, got {_show(cap)}")
                 cap = False
-            if name in names and t is not None and to is not None:
+            if isinstance(name, str) and name in names and t is not None and to is not None:
                 ds.append(DetectiveMove(name, t, to, mw, cap))
         rounds.append(Round(tuple(xs), tuple(ds), w))
 

@@ -109,7 +109,7 @@ def rules_from_json(value: Any, where: str = "rules", file: str | None = None) -
     if not isinstance(value, dict):
         raise bad(f"expected a preset name or an object, got {type(value).__name__}")
     base_name = value.get("preset", "classic")
-    if base_name not in PRESETS:
+    if not isinstance(base_name, str) or base_name not in PRESETS:
         raise bad(f"unknown rules preset {base_name!r}, expected one of {', '.join(PRESETS)}", ".preset")
     base = PRESETS[base_name]
     names = {f.name for f in fields(Rules)} - {"name"}

@@ -1,10 +1,20 @@
 from __future__ import annotations
 
+import os
+
 import pytest
 from click.testing import CliRunner
+from hypothesis import settings
 
 from sy_tools.board import Board
 from sy_tools.validate import load_board
+
+
+# CI replays the same examples every run (a red CI means a change broke something); locally each
+# run explores new ones.
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 @pytest.fixture(scope="session")

@@ -55,20 +55,21 @@ def exhaustive_k1(inp: CordonInputs) -> int:
     best = -1
     dets = inp.detectives
 
-    def go(i: int, pos: dict[str, int]) -> None:
+    def go(i: int, pos: dict[str, int], used: frozenset = frozenset()) -> None:
         nonlocal best
         if i == len(dets):
             occ = mask_of(pos.values())
-            best = max(best, sum(1 for p in target if is_sealed(board, p, occ, tickets)))
+            now = tuple(set(tickets) | used)  # the detectives' tickets pass to Mr. X
+            best = max(best, sum(1 for p in target if is_sealed(board, p, occ, now)))
             return
         d = dets[i]
         occ = {s for n, s in pos.items() if n != d.name}
-        moves = {x for t in DETECTIVE_TICKETS if d.tickets.get(t.value, 0) > 0
+        moves = {(t, x) for t in DETECTIVE_TICKETS if d.tickets.get(t.value, 0) > 0
                  for x in board.moves(pos[d.name], t) if x not in occ} if d.moves_first else set()
         if not moves:
-            go(i + 1, pos)
-        for x in moves:
-            go(i + 1, {**pos, d.name: x})
+            go(i + 1, pos, used)
+        for t, x in moves:
+            go(i + 1, {**pos, d.name: x}, used | {t})
 
     go(0, {d.name: d.station for d in dets})
     return best

@@ -137,6 +137,14 @@ def exits(board: Board, station: Station, tickets: Iterable[Ticket]) -> StationM
     return m
 
 
+def tickets_after(tickets: Sequence[Ticket], plan: Sequence[Option], tickets_to_mrx: bool = True) -> tuple[Ticket, ...]:
+    """The kinds Mr. X holds once the detectives have played ``plan`` (their tickets go to him)."""
+    if not tickets_to_mrx:
+        return tuple(tickets)
+    used = {t for o in plan for t in o.tickets if t is not None}
+    return tuple(t for t in Ticket if t in tickets or t in used)
+
+
 def is_sealed(board: Board, p: Station, occupied: StationMask, tickets: Sequence[Ticket]) -> bool:
     """``p`` is in ``occupied`` or every exit of ``p`` is."""
     return bool(occupied >> p & 1) or not (exits(board, p, tickets) & ~occupied)
@@ -240,10 +248,13 @@ def plan_cordon(
     k: int = 1,
     time_limit: float = 10.0,
     workers: int | None = None,
+    tickets_to_mrx: bool = True,
 ) -> tuple[list[Option] | None, list[bool], str]:
     """Choose one option per detective: seal the most weight of ``target_weights`` (route counts
     or any positive weights), then fewest detectives on duty, then fewest bus/underground
-    tickets.  Returns (chosen options or None, on-duty flags, solver status)."""
+    tickets.  With ``tickets_to_mrx``, a kind of ticket Mr. X lacks but a planned move uses is
+    his afterwards, so its connections count as exits too.  Returns (chosen options or None,
+    on-duty flags, solver status)."""
     from ortools.sat.python import cp_model
 
     n = len(detectives)
@@ -305,9 +316,23 @@ def plan_cordon(
         if len(lits) > 1:
             model.add(sum(lits) <= 1)
 
+    # tickets the plan hands to Mr. X: gained[t] is true when some planned move uses t
+    gained: dict[Ticket, Any] = {}
+    if tickets_to_mrx:
+        for t in DETECTIVE_TICKETS:
+            if t in tickets:
+                continue
+            users = [z[d, o] for d in range(n) for o, opt in enumerate(options[d]) if t in opt.tickets]
+            if users:
+                gained[t] = model.new_bool_var(f"gained[{t.value}]")
+                for lit in users:
+                    model.add_implication(lit, gained[t])
+    extra = {(p, t): board.neighbours[t][p] & ~ex[p] for p in target for t in gained}
+
     # final stations of detectives on cordon duty
     duty = [model.new_bool_var(f"duty[{detectives[d].name}]") for d in range(n)]
     places = set(target) | {s for m in ex.values() for s in stations_of(m)}
+    places |= {s for m in extra.values() for s in stations_of(m)}
     guard: dict[Station, list[Any]] = {}
     for d in range(n):
         for s, lits in at[d][k].items():
@@ -327,6 +352,12 @@ def plan_cordon(
                 model.add(trap <= sum(guard[e]))
             else:
                 model.add(trap == 0)
+        for t, got in gained.items():  # exits opened by a ticket the plan hands him
+            for e in stations_of(extra[p, t]):
+                if e in guard:
+                    model.add(sum(guard[e]) >= 1).only_enforce_if([trap, got])
+                else:
+                    model.add_bool_or([trap.Not(), got.Not()])
         model.add(sealed[p] <= sum(guard.get(p, [])) + trap)
 
     # objective: sealed weight, then fewest on duty, then fewest bus/underground tickets
@@ -355,10 +386,12 @@ def solve(
     time_limit: float = 10.0,
     workers: int | None = None,
     context: dict[str, Any] | None = None,
+    tickets_to_mrx: bool = True,
 ) -> CordonResult:
     """Cordon size and (with detectives) the best k-turn plan for Mr. X's possible stations
     ``possible_weights`` (station -> route count or any positive weight) at the moment the
-    detectives are to move."""
+    detectives are to move.  ``tickets_to_mrx``: the tickets the plan uses pass to him (so a
+    kind he lacks can open exits)."""
     if moves < 1:
         raise InputError(f"--moves must be at least 1, got {moves}")
     if time_limit <= 0:
@@ -376,10 +409,12 @@ def solve(
     sealed_p = 0.0
     status = c_status
     if detectives:
-        chosen, duty, status = plan_cordon(board, detectives, target_w, tickets, moves, time_limit, workers)
+        chosen, duty, status = plan_cordon(board, detectives, target_w, tickets, moves, time_limit, workers,
+                                           tickets_to_mrx)
         if chosen is not None:
             final = mask_of(o.path[-1] for o in chosen)
-            open_ = tuple(p for p in target if not is_sealed(board, p, final, tickets))
+            after = tickets_after(tickets, chosen, tickets_to_mrx)
+            open_ = tuple(p for p in target if not is_sealed(board, p, final, after))
             feasible = not open_
             sealed_p = sum(probs[p] for p in target if p not in open_)
             plan = tuple(
@@ -419,6 +454,7 @@ class CordonInputs:
     mrx_tickets: dict[str, int]
     detectives: tuple[DetectiveState, ...]
     context: dict[str, Any]
+    tickets_to_mrx: bool = True
 
 
 def cordon_inputs(record: Record, after: Ticket | None = None) -> CordonInputs:
@@ -457,7 +493,7 @@ def cordon_inputs(record: Record, after: Ticket | None = None) -> CordonInputs:
     dets = tuple(DetectiveState(d.name, state.positions[d.name], dict(state.detective_tickets[d.name]),
                                 d.name in first_movers) for d in active)
     ctx = {"round": status.round, "mrx_moves": status.move, "to_move": status.to_move, "file": record.file}
-    return CordonInputs(record.board, weights, dict(state.mrx_tickets), dets, ctx)
+    return CordonInputs(record.board, weights, dict(state.mrx_tickets), dets, ctx, record.rules.tickets_to_mrx)
 
 
 def cordon(record: Record, moves: int = 1, after: Ticket | None = None, time_limit: float = 10.0,
@@ -466,13 +502,14 @@ def cordon(record: Record, moves: int = 1, after: Ticket | None = None, time_lim
 
     Raises :class:`AnalysisError` when the record is illegal or the game is over."""
     inp = cordon_inputs(record, after)
-    return solve(inp.board, inp.weights, inp.mrx_tickets, inp.detectives, moves, time_limit, workers, inp.context)
+    return solve(inp.board, inp.weights, inp.mrx_tickets, inp.detectives, moves, time_limit, workers, inp.context,
+                 inp.tickets_to_mrx)
 
 
 def puzzle(board: Board, around: Sequence[Station], detectives: Sequence[tuple[str, Station]] = (),
            detective_tickets: Mapping[str, int] | None = None,
            mrx_tickets: Mapping[str, int] | None = None, moves: int = 1, time_limit: float = 10.0,
-           workers: int | None = None) -> CordonResult:
+           workers: int | None = None, tickets_to_mrx: bool = True) -> CordonResult:
     """Puzzle mode: Mr. X is somewhere in ``around`` (equally likely); how many detectives trap
     him, and can these ``detectives`` (name, station) do it in ``moves`` turns?"""
     for s in around:
@@ -494,4 +531,4 @@ def puzzle(board: Board, around: Sequence[Station], detectives: Sequence[tuple[s
     tickets = dict(detective_tickets or PRESETS["classic"].detective_tickets)
     mt = dict(mrx_tickets or PRESETS["classic"].mrx_tickets)
     dets = [DetectiveState(n, s, tickets, True) for n, s in detectives]
-    return solve(board, weights, mt, dets, moves, time_limit, workers, {"around": sorted(weights)})
+    return solve(board, weights, mt, dets, moves, time_limit, workers, {"around": sorted(weights)}, tickets_to_mrx)

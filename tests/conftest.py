@@ -9,7 +9,6 @@ from hypothesis import settings
 from sy_tools.board import Board
 from sy_tools.validate import load_board
 
-
 # CI replays the same examples every run (a red CI means a change broke something); locally each
 # run explores new ones.
 settings.register_profile("ci", derandomize=True)

@@ -47,30 +47,31 @@ def brute_k1(board, dets, weights, tickets):
     best, full_duty = -1, None
     finals = []
 
-    def go(i, pos):
+    def go(i, pos, used=frozenset()):
         if i == len(dets):
-            finals.append(dict(pos))
+            finals.append((dict(pos), used))
             return
         d = dets[i]
         if not d.moves_first:
-            go(i + 1, pos)
+            go(i + 1, pos, used)
             return
         occ = {s for n, s in pos.items() if n != d.name}
         moves = [(t, x) for t in DETECTIVE_TICKETS if d.tickets.get(t.value, 0) > 0
                  for x in board.moves(pos[d.name], t) if x not in occ]
         if not moves:
-            go(i + 1, pos)
-        for _, x in moves:
-            go(i + 1, {**pos, d.name: x})
+            go(i + 1, pos, used)
+        for t, x in moves:
+            go(i + 1, {**pos, d.name: x}, used | {t})
 
     go(0, {d.name: d.station for d in dets})
-    for fin in finals:
+    for fin, used in finals:
         occ = mask_of(fin.values())
-        got = sum(w[p] for p in weights if is_sealed(board, p, occ, tickets))
+        now = tuple(set(tickets) | used)  # used detective tickets pass to Mr. X
+        got = sum(w[p] for p in weights if is_sealed(board, p, occ, now))
         best = max(best, got)
-        if all(is_sealed(board, p, occ, tickets) for p in weights):
+        if all(is_sealed(board, p, occ, now) for p in weights):
             for size in range(len(fin) + 1):
-                if any(all(is_sealed(board, p, mask_of(c), tickets) for p in weights)
+                if any(all(is_sealed(board, p, mask_of(c), now) for p in weights)
                        for c in itertools.combinations(fin.values(), size)):
                     full_duty = size if full_duty is None else min(full_duty, size)
                     break
@@ -79,7 +80,8 @@ def brute_k1(board, dets, weights, tickets):
 
 def _sealed_weight(board, plan, w, tickets):
     occ = mask_of(p.path[-1] for p in plan)
-    return sum(w[p] for p in w if is_sealed(board, p, occ, tickets))
+    now = tuple(set(tickets) | {Ticket(t) for p in plan for t in p.tickets if t})
+    return sum(w[p] for p in w if is_sealed(board, p, occ, now))
 
 
 def _random_state(rng, board):
@@ -127,8 +129,14 @@ def test_multi_turn_plans_are_legal_and_seal(k):
         assert res.target == tuple(sorted(expanded))
         _assert_legal_plan(board, dets, res.plan, k)
         final = mask_of(p.path[-1] for p in res.plan)
-        assert res.open == tuple(p for p in res.target if not is_sealed(board, p, final, tickets))
+        after = _after(tickets, res.plan)
+        assert res.open == tuple(p for p in res.target if not is_sealed(board, p, final, after))
         assert res.feasible == (not res.open)
+
+
+def _after(tickets, plan):
+    """Mr. X's ticket kinds once the plan's detective tickets are his."""
+    return tuple(set(tickets) | {Ticket(t) for p in plan for t in p.tickets if t})
 
 
 def _assert_legal_plan(board, dets, plan, k):
@@ -192,7 +200,7 @@ def test_plans_replay_through_the_referee(london):
             assert r.legal and not [p for p in r.problems if p.code == "det-absent"], \
                 [p.line(None) for p in r.problems]
             final = mask_of(p.path[-1] for p in res.plan)
-            tickets = held_tickets(st.state.mrx_tickets)
+            tickets = _after(held_tickets(st.state.mrx_tickets), res.plan)
             assert res.feasible == all(is_sealed(london, p, final, tickets) for p in res.target)
             done += 1
             break
@@ -242,6 +250,17 @@ def test_a_position_that_needs_two_turns(london):
     assert two.target == (101, 102)
     assert two.feasible and two.status == "optimal" and two.open == ()
     _assert_legal_plan(london, states, two.plan, 2)
+
+
+def test_a_ticket_handed_to_mrx_opens_an_exit(london):
+    # Mr. X on 74 holds only taxi tickets.  The one way to close exit 58 is Red's bus 1 -> 58,
+    # and that bus ticket becomes his: he then escapes by bus to 94.
+    xt = {"taxi": 4, "bus": 0, "underground": 0, "black": 0}
+    dets = [("Red", 1), ("Blue", 57), ("Green", 59), ("Yellow", 93)]
+    handed = puzzle(london, [74], dets, mrx_tickets=xt)
+    assert not handed.feasible and handed.open == (74,)
+    kept = puzzle(london, [74], dets, mrx_tickets=xt, tickets_to_mrx=False)
+    assert kept.feasible and kept.plan[0].path == (1, 58) and kept.plan[0].tickets == ("bus",)
 
 
 def test_timeout_returns_best_found_or_unknown(london):

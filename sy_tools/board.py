@@ -8,7 +8,7 @@ lists, arrays and DataFrames appear only at the edges (output and plotting).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import reduce as _reduce
 from operator import getitem as _getitem
@@ -73,19 +73,6 @@ def stations_of(mask: StationMask) -> list[Station]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def iter_stations(mask: StationMask) -> Iterator[Station]:
-    """Iterate over the stations in ``mask``, ascending."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
-def popcount(mask: StationMask) -> int:
-    """Number of stations in ``mask``."""
-    return mask.bit_count()
 
 
 @dataclass(frozen=True, order=True)

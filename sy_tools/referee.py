@@ -218,8 +218,6 @@ def check(record: Record) -> CheckResult:
                           f"record so far reaches {m.to} with a {m.ticket.value} ticket")
                 if reveal:
                     st.possible = 1 << m.to
-                elif st.possible >> m.to & 1:
-                    pass
                 st.mrx_at = m.to
             else:
                 st.mrx_at = None

@@ -17,7 +17,7 @@ counts of the ``paths`` weights are exact Python integers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
@@ -401,9 +401,3 @@ def possible(record: Record, weights: str = "paths", history: bool = False) -> P
         history_probabilities=hist_p,
         file=record.file,
     )
-
-
-def iter_moves(record: Record) -> Iterator[tuple[int, int, int]]:
-    """``(move, round, leg)`` for every Mr. X move of the record."""
-    for n, r, leg, _ in record.mrx_moves():
-        yield n, r, leg

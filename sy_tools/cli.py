@@ -87,7 +87,7 @@ def validate(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: 
         except InputError as e:
             if fmt == "json":
                 out.append({"level": "error", "code": "unreadable", "message": e.detail,
-                            "location": str(e).rsplit(": ", 1)[0], "file": m, "line": None, "path": None})
+                            "location": e.file or m, "file": e.file or m, "line": None, "path": None})
             else:
                 click.echo(f"error: {e}", err=True)
             worst = 2

@@ -87,3 +87,10 @@ def test_python_dash_m():
 
     r = subprocess.run([sys.executable, "-m", "sy_tools", "validate", "london"], capture_output=True, text=True)
     assert r.returncode == 0 and "ok" in r.stdout
+
+
+def test_validate_json_unreadable(cli, tmp_path):
+    r = cli("validate", "--format", "json", str(tmp_path / "nope.json"))
+    assert r.exit_code == 2
+    (f,) = json.loads(r.output)
+    assert f["code"] == "unreadable" and f["file"] == str(tmp_path / "nope.json")

@@ -1,0 +1,39 @@
+"""The README's examples are real: its game.json and text-notation blocks parse and check as
+it says."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from sy_tools.record import load_record, parse_notation, parse_record
+from sy_tools.referee import check
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+
+
+def _block(lang: str, after: str) -> str:
+    start = README.index(after)
+    m = re.compile(rf"```{lang}\n(.*?)```", re.S).search(README, start)
+    assert m
+    return m.group(1)
+
+
+def test_readme_json_record_is_the_example_and_legal():
+    doc = json.loads(_block("json", "### game.json"))
+    assert doc == json.loads((ROOT / "examples" / "readme.json").read_text())
+    r = check(parse_record(doc))
+    assert r.legal and r.problems == ()
+
+
+def test_readme_notation_is_the_example_and_checks_as_shown():
+    text = _block("text", "### Text notation")
+    lines = [ln.split("  #")[0].rstrip() for ln in text.splitlines() if not ln.startswith("#")]
+    example = [ln for ln in (ROOT / "examples" / "table.txt").read_text().splitlines() if not ln.startswith("#")]
+    assert lines == example
+    r = check(parse_record(parse_notation(text)))
+    assert r.legal and [p.code for p in r.problems] == ["det-absent"]
+    assert r.status.describe() == "in progress: round 5, Mr. X to move (his move 6)"
+    assert check(load_record(ROOT / "examples" / "table.txt")).status == r.status

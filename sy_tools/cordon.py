@@ -137,6 +137,21 @@ def exits(board: Board, station: Station, tickets: Iterable[Ticket]) -> StationM
     return m
 
 
+def distances_to(board: Board, goal: StationMask, tickets: Sequence[Ticket] = DETECTIVE_TICKETS) -> dict[Station, int]:
+    """Fewest hops (any of ``tickets``, counts ignored) from every station to the nearest
+    station of ``goal``."""
+    out = {s: 0 for s in stations_of(goal)}
+    seen = frontier = goal
+    hops = 0
+    while frontier:
+        hops += 1
+        frontier = board.step_any(frontier, tickets) & ~seen
+        seen |= frontier
+        for s in stations_of(frontier):
+            out[s] = hops
+    return out
+
+
 def tickets_after(tickets: Sequence[Ticket], plan: Sequence[Option], tickets_to_mrx: bool = True) -> tuple[Ticket, ...]:
     """The kinds Mr. X holds once the detectives have played ``plan`` (their tickets go to him)."""
     if not tickets_to_mrx:
@@ -360,9 +375,18 @@ def plan_cordon(
                     model.add_bool_or([trap.Not(), got.Not()])
         model.add(sealed[p] <= sum(guard.get(p, [])) + trap)
 
-    # objective: sealed weight, then fewest on duty, then fewest bus/underground tickets
-    cost = sum(opt.cost * z[d, o] for d in range(n) for o, opt in enumerate(options[d]))
-    model.maximize(1000 * sum(weight[p] * sealed[p] for p in target) - 100 * sum(duty) - cost)
+    # objective, in strict priority: sealed weight; fewest on duty; fewest bus/underground
+    # tickets; detectives ending close to the target (so a partial plan still closes in)
+    near = distances_to(board, mask_of(target))
+    far = max(near.values(), default=0) + 1
+    tickets_used = sum(opt.cost * z[d, o] for d in range(n) for o, opt in enumerate(options[d]))
+    distance = sum(min(near.get(opt.path[-1], far), far) * z[d, o]
+                   for d in range(n) for o, opt in enumerate(options[d]))
+    w_ticket = n * far + 1  # one ticket outweighs any distance total
+    w_duty = w_ticket * (3 * k * n + 1)  # one detective on duty outweighs any ticket total
+    w_seal = w_duty * (n + 1)  # one unit of sealed weight outweighs everything below it
+    model.maximize(w_seal * sum(weight[p] * sealed[p] for p in target) - w_duty * sum(duty)
+                   - w_ticket * tickets_used - distance)
 
     solver = _solver(time_limit, workers)
     status = solver.solve(model)

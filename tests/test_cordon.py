@@ -234,6 +234,8 @@ def test_ferry_breaks_the_cordon(london):
     with_black = dict(no_black, black=2)
     res = puzzle(london, [194], dets, mrx_tickets=with_black)
     assert not res.feasible and res.open == (194,) and res.sealed_probability == 0.0
+    # no seal, but the plan still closes in: everyone ends next to 194
+    assert sorted(p.path[-1] for p in res.plan) == [192, 193, 195]
 
 
 def test_a_position_that_needs_two_turns(london):

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 EX = Path(__file__).resolve().parent.parent / "examples"
+FUZZ_EXAMPLES = int(os.environ.get("SY_FUZZ_EXAMPLES", "60"))  # raise it for a long local hunt
 
 
 def test_check_examples(cli):
@@ -126,3 +131,34 @@ def test_output_errors_name_the_target(cli, tmp_path):
     assert r.stderr.strip() == f"error: {tmp_path / 'no' / 'x.json'}: no such folder to write into"
     r = cli("record", "convert", str(EX / "capture.json"), str(tmp_path))
     assert r.exit_code == 2 and "is a folder" in r.stderr
+
+
+# ---- fuzz through the real CLI: never a traceback, exit codes only 0, 1, 2 ------------------
+
+_near_valid = st.fixed_dictionaries({
+    "detectives": st.lists(st.fixed_dictionaries({"name": st.sampled_from(["Red", "Blue", "Green"]),
+                                                  "start": st.integers(0, 200)}), min_size=1, max_size=3),
+    "mrx": st.fixed_dictionaries({"start_candidates": st.one_of(st.just("any"),
+                                                                st.lists(st.integers(1, 199), min_size=1,
+                                                                         max_size=4))}),
+    "rounds": st.lists(st.fixed_dictionaries({
+        "mrx": st.lists(st.fixed_dictionaries({"ticket": st.sampled_from(["taxi", "bus", "underground", "black"]),
+                                               "to": st.integers(1, 199)}), min_size=1, max_size=2),
+        "detectives": st.lists(st.fixed_dictionaries({"name": st.sampled_from(["Red", "Blue", "Green"]),
+                                                      "ticket": st.sampled_from(["taxi", "bus", "underground"]),
+                                                      "to": st.integers(1, 199)}), max_size=3),
+    }), max_size=4),
+})
+
+
+@settings(max_examples=FUZZ_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(doc=_near_valid)
+def test_fuzz_cli_never_tracebacks(cli, tmp_path, doc):
+    p = tmp_path / "g.json"
+    p.write_text(json.dumps(doc))
+    for args in (["check", str(p)], ["possible", "--history", str(p)],
+                 ["cordon", "--time-limit", "1", str(p)], ["possible", "--format", "jsonl", str(p), str(p)]):
+        r = cli(*args)
+        assert r.exit_code in (0, 1, 2), (args, r.output)
+        if r.exit_code:
+            assert r.stderr.count("\n") <= 2 or args[0] == "check" or "jsonl" in args

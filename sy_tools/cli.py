@@ -266,7 +266,10 @@ def check(game: str, fmt: str) -> None:
               help="paths: every consistent route equally likely; uniform: every station; "
                    "moves: Mr. X picks uniformly among his ticket's destinations.")
 @click.option("--top", type=click.IntRange(min=1), default=None, help="Show only the N most likely stations.")
-def possible(games: tuple[str, ...], fmt: str, history: bool, weights: str, top: int | None) -> None:
+@click.option("--round", "round_", type=click.IntRange(min=0), default=None,
+              help="Analyse the record as it stood after round N.")
+def possible(games: tuple[str, ...], fmt: str, history: bool, weights: str, top: int | None,
+             round_: int | None) -> None:
     """Where Mr. X can be now, with probabilities, from game records (detectives' view).
 
     Exit 1 if a record contradicts itself (the move that emptied the set is named), 2 if it
@@ -279,7 +282,7 @@ def possible(games: tuple[str, ...], fmt: str, history: bool, weights: str, top:
     failed = 0
     for game in games:
         try:
-            result = run_possible(load_record(game), weights=weights, history=history)
+            result = run_possible(load_record(game).at_round(round_), weights=weights, history=history)
         except SyToolsError as e:
             failed = max(failed, e.exit_code) if len(games) == 1 else 1
             if fmt == "jsonl":

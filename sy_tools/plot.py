@@ -194,15 +194,6 @@ def _colorbar(fig: Figure, cmap: Any, norm: Any, label: str, ticks: Sequence[flo
     cb.set_label(label)
 
 
-def _at_round(record: Record, round_: int | None) -> Record:
-    if round_ is None:
-        return record
-    if not 0 <= round_ <= len(record.rounds):
-        raise InputError(f"--round {round_} is out of range: the record has rounds 0..{len(record.rounds)}",
-                         record.file)
-    return record.truncated(round_)
-
-
 def _name(record: Record) -> str:
     return Path(record.file).name if record.file else "record"
 
@@ -215,7 +206,7 @@ def possible_figure(record: Record, weights: str = "paths", round: int | None = 
     """Mr. X's probability per station, detectives as pawns, his last reveal marked."""
     from .tracker import possible
 
-    rec = _at_round(record, round)
+    rec = record.at_round(round)
     res = possible(rec, weights=weights)
     coords, computed = layout(rec.board)
     fig = _figure(size, dpi)
@@ -242,7 +233,7 @@ def history_figure(record: Record, weights: str = "paths", round: int | None = N
     """Small multiples: where Mr. X could have been after each move, given the whole record."""
     from .tracker import possible
 
-    rec = _at_round(record, round)
+    rec = record.at_round(round)
     res = possible(rec, weights=weights, history=True)
     hist = res.history or ()
     probs = res.history_probabilities or ()
@@ -310,7 +301,7 @@ def coverage_figure(record: Record, round: int | None = None, size: tuple[float,
     from .reach import coverage
     from .referee import check
 
-    rec = _at_round(record, round)
+    rec = record.at_round(round)
     res = check(rec)
     st = res.state
     assert st is not None
@@ -334,7 +325,7 @@ def cordon_figure(record: Record, moves: int = 1, round: int | None = None, time
     """The minimal cordon, the plan's moves as arrows, open stations highlighted."""
     from .cordon import cordon
 
-    rec = _at_round(record, round)
+    rec = record.at_round(round)
     res = cordon(rec, moves=moves, time_limit=time_limit)
     coords, computed = layout(rec.board)
     fig = _figure(size, dpi)

@@ -90,6 +90,16 @@ class Record:
                 n += 1
                 yield n, r_i, leg, m
 
+    def at_round(self, n_rounds: int | None) -> Record:
+        """The record as it stood after round ``n_rounds`` (None: all of it); a round outside
+        0..len(rounds) is an :class:`InputError` naming ``--round``."""
+        if n_rounds is None:
+            return self
+        if not 0 <= n_rounds <= len(self.rounds):
+            raise InputError(f"--round {n_rounds} is out of range: the record has rounds 0..{len(self.rounds)}",
+                             self.file)
+        return self.truncated(n_rounds)
+
     def truncated(self, n_rounds: int, n_detective_moves: int | None = None) -> Record:
         """The record as it was after ``n_rounds`` rounds (the last one keeping only its first
         ``n_detective_moves`` detective moves when given)."""

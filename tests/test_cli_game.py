@@ -162,3 +162,13 @@ def test_fuzz_cli_never_tracebacks(cli, tmp_path, doc):
         assert r.exit_code in (0, 1, 2), (args, r.output)
         if r.exit_code:
             assert r.stderr.count("\n") <= 2 or args[0] == "check" or "jsonl" in args
+
+
+def test_possible_round(cli):
+    r = cli("possible", "--format", "json", "--round", "3", str(EX / "in-progress.json"))
+    d = json.loads(r.output)
+    assert r.exit_code == 0 and d["round"] == 3 and d["move"] == 4 and d["last_reveal"]["move"] == 3
+    r = cli("possible", "--round", "30", str(EX / "in-progress.json"))
+    assert r.exit_code == 2
+    assert r.stderr.strip() == (f"error: {EX / 'in-progress.json'}: --round 30 is out of range: the record has "
+                                "rounds 0..10")

@@ -149,11 +149,11 @@ def map_info_cmd(map_spec: str, fmt: str, input_format: str | None) -> None:
               help="Output format (default: from OUT: .json, .graphml, .txt = bristol, a folder = pair).")
 def map_convert(src: str, dst: str, from_fmt: str | None, to_fmt: str | None) -> None:
     """Convert a map between formats (the input must validate)."""
-    from .mapio import write_map
+    from .mapio import source_files, write_map
     from .validate import load_board
 
     board = load_board(src, from_fmt)
-    for p in write_map(board, dst, to_fmt):
+    for p in write_map(board, dst, to_fmt, keep=source_files(src, from_fmt)):
         click.echo(str(p))
 
 
@@ -211,9 +211,12 @@ def record_group() -> None:
 @click.argument("dst", metavar="OUT")
 def record_convert(src: str, dst: str) -> None:
     """Convert a record: OUT ending in .json gets game.json, anything else the text notation."""
-    from .files import atomic_write_text
+    from pathlib import Path
+
+    from .files import atomic_write_text, refuse_overwrite
     from .record import load_record, record_json_text, to_notation
 
+    refuse_overwrite([Path(dst)], [Path(src)])
     rec = load_record(src)
     text = record_json_text(rec) if dst.lower().endswith(".json") else to_notation(rec)
     atomic_write_text(dst, text)

@@ -44,6 +44,22 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         raise
 
 
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two paths name the same file (also through links); False if either is missing."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def refuse_overwrite(outputs: list[Path], inputs: list[Path]) -> None:
+    """Raise :class:`InputError` if writing ``outputs`` would replace one of the ``inputs``."""
+    for out in outputs:
+        for src in inputs:
+            if same_file(out, src):
+                raise InputError("refusing to overwrite an input file; choose another output", str(out))
+
+
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """:func:`atomic_write_bytes` for UTF-8 text."""
     atomic_write_bytes(path, text.encode("utf-8"))

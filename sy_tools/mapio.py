@@ -37,7 +37,7 @@ from typing import Any, Literal
 from . import jsonutil
 from .board import Board, Transport
 from .errors import MapError
-from .files import atomic_write_text, read_text
+from .files import atomic_write_text, read_text, refuse_overwrite
 
 Level = Literal["error", "warning"]
 FORMATS = ("json", "pair", "bristol")
@@ -552,17 +552,33 @@ def output_format(out: str | os.PathLike[str], fmt: str | None = None) -> str:
     raise MapError(f"cannot tell the output format from the suffix {suffix!r}; pass --to", str(out))
 
 
-def write_map(board: Board, out: str | os.PathLike[str], fmt: str | None = None) -> list[Path]:
-    """Write ``board`` to ``out`` (atomically).  Returns the files written."""
+def source_files(spec: str | os.PathLike[str], fmt: str | None = None) -> list[Path]:
+    """The files a map spec reads (none for a built-in name)."""
+    p = Path(spec)
+    if not p.exists():
+        return []
+    if p.is_dir() or (fmt or "") == "pair" or p.name in ("stations.txt", "connections.txt"):
+        folder = p if p.is_dir() else p.parent
+        return [folder / "stations.txt", folder / "connections.txt"]
+    return [p]
+
+
+def write_map(board: Board, out: str | os.PathLike[str], fmt: str | None = None,
+              keep: list[Path] | None = None) -> list[Path]:
+    """Write ``board`` to ``out`` (atomically), never over a file in ``keep`` (the inputs).
+    Returns the files written."""
     fmt = output_format(out, fmt)
     p = Path(out)
     if fmt == "pair":
         folder = p if (p.is_dir() or not p.suffix) else p.parent
+        targets = [folder / "stations.txt", folder / "connections.txt"]
+        refuse_overwrite(targets, keep or [])
         s_text, c_text = to_pair_texts(board)
         folder.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(folder / "stations.txt", s_text)
-        atomic_write_text(folder / "connections.txt", c_text)
-        return [folder / "stations.txt", folder / "connections.txt"]
+        atomic_write_text(targets[0], s_text)
+        atomic_write_text(targets[1], c_text)
+        return targets
+    refuse_overwrite([p], keep or [])
     text = {"json": to_json_text, "bristol": to_bristol_text, "graphml": to_graphml_text}[fmt](board)
     atomic_write_text(p, text)
     return [p]

@@ -94,3 +94,20 @@ def test_validate_json_unreadable(cli, tmp_path):
     assert r.exit_code == 2
     (f,) = json.loads(r.output)
     assert f["code"] == "unreadable" and f["file"] == str(tmp_path / "nope.json")
+
+
+def test_convert_never_overwrites_its_input(cli, tmp_path):
+    src = tmp_path / "m.json"
+    assert cli("map", "convert", "london", str(src)).exit_code == 0
+    before = src.read_bytes()
+    r = cli("map", "convert", str(src), str(src))
+    assert r.exit_code == 2 and "refusing to overwrite an input file" in r.stderr
+    pair = tmp_path / "pair"
+    assert cli("map", "convert", "london", str(pair)).exit_code == 0
+    r = cli("map", "convert", str(pair), str(pair))
+    assert r.exit_code == 2 and "refusing to overwrite" in r.stderr
+    assert src.read_bytes() == before
+    rec = tmp_path / "g.json"
+    rec.write_text('{"detectives": [{"name": "Red", "start": 13}], "rounds": []}')
+    r = cli("record", "convert", str(rec), str(rec))
+    assert r.exit_code == 2 and "refusing to overwrite" in r.stderr

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .board import Board, Station, StationMask, Ticket, mask_of, stations_of
 from .errors import AnalysisError, RecordError
@@ -52,9 +52,8 @@ class Capture:
     where: str
 
 
-@dataclass(frozen=True)
-class Step:
-    """One Mr. X move as the filter saw it."""
+class Step(NamedTuple):
+    """One Mr. X move as the filter saw it (a NamedTuple: made once per move, so cheap)."""
 
     move: int
     round: int
@@ -89,7 +88,9 @@ class Trace:
 def trace(record: Record) -> Trace:
     """Run the possible-set filter over ``record`` (raises :class:`InconsistentRecord`)."""
     board = record.board
-    rules = record.rules
+    step = board.step
+    everywhere = board.all_mask
+    reveals = frozenset(record.rules.reveal_moves)
     pos = {d.name: d.start for d in record.detectives}
     occupied = mask_of(pos.values())
     start = mask_of(record.start_candidates) & ~occupied
@@ -103,10 +104,10 @@ def trace(record: Record) -> Trace:
         tr.round = r_i
         for leg, m in enumerate(rnd.mrx, 1):
             n += 1
-            S = board.step(S, m.ticket) & ~occupied
-            allowed = ~occupied & board.all_mask
+            S = step(S, m.ticket) & ~occupied
+            allowed = ~occupied & everywhere
             shown = None
-            if rules.is_reveal(n):
+            if n in reveals:
                 if m.to is None:
                     raise RecordError(f"move {n} is a reveal move: 'to' (the station Mr. X showed) is required",
                                       record.file, f"{m.where}.to")
@@ -198,26 +199,26 @@ def _legal_count(board: Board, s: Station, ticket: Ticket, occupied: StationMask
     return (board.neighbours[ticket][s] & ~occupied).bit_count()
 
 
-def _path_share(board: Board, s: Station, st: Step) -> int:
-    """``paths`` weights: every next station continues the route once."""
-    return 1
-
-
 def _move_share(board: Board, s: Station, st: Step) -> Fraction:
     """``moves`` weights: Mr. X picks uniformly among his ticket's legal destinations."""
     k = _legal_count(board, s, st.ticket, st.occupied)
     return Fraction(1, k) if k else Fraction(0)  # no legal destination: nothing to share
 
 
-def _forward(board: Board, tr: Trace, start: Weight, share: Share) -> list[dict[Station, Weight]]:
-    """Weight of consistent route prefixes ending at each station, after each move."""
+def _forward(board: Board, tr: Trace, start: Weight, share: Share | None,
+             keep: list[StationMask]) -> list[dict[Station, Weight]]:
+    """Weight of consistent route prefixes ending at each station of ``keep[i]`` after move i.
+
+    ``keep`` is the smoothed history: a prefix through a station outside it can never become a
+    whole consistent route, so dropping it changes no count that matters and saves the work."""
     f = {s: start for s in stations_of(tr.start)}
     out = []
-    for st, allowed in zip(tr.steps, tr.allowed):
+    for st, allowed in zip(tr.steps, keep):
         lists = board._lists[st.ticket]
         g: dict[Station, Weight] = {}
         for s, c in f.items():
-            c = c * share(board, s, st)
+            if share is not None:
+                c = c * share(board, s, st)
             for d in lists[s]:
                 if allowed >> d & 1:
                     g[d] = g.get(d, 0) + c
@@ -226,7 +227,7 @@ def _forward(board: Board, tr: Trace, start: Weight, share: Share) -> list[dict[
     return out
 
 
-def _backward(board: Board, tr: Trace, sets: list[StationMask], share: Share) -> list[dict[Station, Weight]]:
+def _backward(board: Board, tr: Trace, sets: list[StationMask], share: Share | None) -> list[dict[Station, Weight]]:
     """Weight of consistent route continuations from each station after each move."""
     n = len(tr.steps)
     b: list[dict[Station, Weight]] = [dict() for _ in range(n)]
@@ -241,7 +242,7 @@ def _backward(board: Board, tr: Trace, sets: list[StationMask], share: Share) ->
         for s in stations_of(sets[i]):
             c = sum(nxt.get(d, 0) for d in lists[s])
             if c:
-                cur[s] = c * share(board, s, st)
+                cur[s] = c if share is None else c * share(board, s, st)
         b[i] = cur
     return b
 
@@ -251,6 +252,8 @@ def _normalise(weights: dict[Station, Weight]) -> dict[Station, float]:
     total = sum(weights.values())
     if not total:
         return {}
+    if isinstance(total, int):  # int / int is correctly rounded in Python, however big
+        return {s: float(w / total) for s, w in sorted(weights.items())}
     return {s: float(Fraction(w) / total) for s, w in sorted(weights.items())}
 
 
@@ -359,7 +362,7 @@ def possible(record: Record, weights: str = "paths", history: bool = False) -> P
     stations = tuple(stations_of(current))
     counts = None
     hist = hist_p = None
-    smoothed = smooth(board, tr) if history else None
+    smoothed = smooth(board, tr) if history or weights != "uniform" else None
     if weights == "uniform":
         probs = {s: 1 / len(stations) for s in stations}
         if smoothed is not None:
@@ -370,20 +373,21 @@ def possible(record: Record, weights: str = "paths", history: bool = False) -> P
         probs = {s: 1 / len(stations) for s in stations}
         hist_p = () if history else None
     else:
-        share = _path_share if weights == "paths" else _move_share
+        share = None if weights == "paths" else _move_share  # paths: each next station once
         start: Weight = 1 if weights == "paths" else Fraction(1, tr.start.bit_count())
-        fwd = _forward(board, tr, start, share)
+        assert smoothed is not None
+        fwd = _forward(board, tr, start, share, smoothed)
         final = fwd[-1]
         if weights == "paths":
             counts = {s: int(final[s]) for s in stations}
         probs = _normalise({s: final[s] for s in stations})
-        if smoothed is not None:
+        if history:
             bwd = _backward(board, tr, smoothed, share)
             hist_p = tuple(
                 _normalise({s: fwd[i][s] * bwd[i][s] for s in stations_of(smoothed[i])})
                 for i in range(len(smoothed))
             )
-    if smoothed is not None:
+    if history and smoothed is not None:
         hist = tuple(tuple(stations_of(m)) for m in smoothed)
     n = len(tr.steps)
     return Possible(

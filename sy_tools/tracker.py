@@ -20,13 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
 from .board import Board, Station, StationMask, Ticket, mask_of, stations_of
 from .errors import AnalysisError, RecordError
 from .record import Record
 
-Weights = Literal["paths", "uniform", "moves"]
 Weight = int | Fraction
 Share = Callable[[Board, Station, "Step"], Weight]
 WEIGHTS: tuple[str, ...] = ("paths", "uniform", "moves")
@@ -150,9 +149,9 @@ def _inconsistent(record: Record, where: str, move: int, round: int, leg: int | 
     if leg is None:
         at = f"round {round}, detectives' move ({ticket.value})"
     else:
-        at = f"round {round}, Mr. X's move {move}" + (f" (leg {leg} of a double move)" if leg == 2 or
-                                                        len(record.rounds[round - 1].mrx) == 2 else "") + \
-             f", {ticket.value} ticket"
+        double = len(record.rounds[round - 1].mrx) == 2
+        part = f" (leg {leg} of a double move)" if double else ""
+        at = f"round {round}, Mr. X's move {move}{part}, {ticket.value} ticket"
     return InconsistentRecord(f"the record is inconsistent at {at}: {why}", record.file, where, move, round, leg)
 
 

@@ -267,7 +267,7 @@ def plan_cordon(
 ) -> tuple[list[Option] | None, list[bool], str]:
     """Choose one option per detective: seal the most weight of ``target_weights`` (route counts
     or any positive weights), then fewest detectives on duty, then fewest bus/underground
-    tickets.  With ``tickets_to_mrx``, a kind of ticket Mr. X lacks but a planned move uses is
+    tickets, then final stations closest to the target.  With ``tickets_to_mrx``, a kind of ticket Mr. X lacks but a planned move uses is
     his afterwards, so its connections count as exits too.  Returns (chosen options or None,
     on-duty flags, solver status)."""
     from ortools.sat.python import cp_model

@@ -336,7 +336,8 @@ def _possible_table(result: Any, top: int | None) -> str:
     if result.last_reveal:
         head += f"; last seen at {result.last_reveal[1]} (move {result.last_reveal[0]})"
     n = len(result.stations)
-    lines = [head, f"{n} possible station{'s' if n != 1 else ''} (weights: {result.weights})", ""]
+    dets = ", ".join(f"{name} {s}" for name, s in result.detectives.items())
+    lines = [head, f"{n} possible station{'s' if n != 1 else ''} (weights: {result.weights}); detectives: {dets}", ""]
     ranked = result.ranked()
     shown = ranked[:top] if top else ranked
     headers = ["station", "probability"]

@@ -37,3 +37,23 @@ def test_readme_notation_is_the_example_and_checks_as_shown():
     assert r.legal and [p.code for p in r.problems] == ["det-absent"]
     assert r.status.describe() == "in progress: round 5, Mr. X to move (his move 6)"
     assert check(load_record(ROOT / "examples" / "table.txt")).status == r.status
+
+
+def test_readme_possible_output_is_current(cli):
+    """The worked `possible` example in the README is what the command prints today."""
+    block = _block("text", "## `sy-tools possible GAME")
+    command, *expected = block.rstrip("\n").splitlines()
+    assert command == "$ sy-tools possible examples/in-progress.json --history --top 5"
+    r = cli("possible", str(ROOT / "examples" / "in-progress.json"), "--history", "--top", "5")
+    assert r.output.rstrip("\n").splitlines() == expected
+
+
+def test_readme_cordon_puzzle_output_is_current(cli):
+    block = _block("text", "## `sy-tools cordon`")
+    lines = block.rstrip("\n").splitlines()
+    assert lines[0].startswith("$ sy-tools cordon --around 83")
+    expected = [ln for ln in lines[2:] if not ln.startswith("solver:")]
+    r = cli("cordon", "--around", "83", "--detectives", "Red=100,Blue=114,Green=82", "--moves", "2",
+            "--mrx-tickets", "taxi=4,bus=0,underground=0,black=0")
+    got = [ln for ln in r.output.rstrip("\n").splitlines() if not ln.startswith("solver:")]
+    assert got == expected

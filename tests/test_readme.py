@@ -49,11 +49,24 @@ def test_readme_possible_output_is_current(cli):
 
 
 def test_readme_cordon_puzzle_output_is_current(cli):
+    """Everything but the routes themselves (several plans can tie; CP-SAT may return any of
+    them) and the wall time must match the README."""
     block = _block("text", "## `sy-tools cordon`")
     lines = block.rstrip("\n").splitlines()
     assert lines[0].startswith("$ sy-tools cordon --around 83")
-    expected = [ln for ln in lines[2:] if not ln.startswith("solver:")]
     r = cli("cordon", "--around", "83", "--detectives", "Red=100,Blue=114,Green=82", "--moves", "2",
             "--mrx-tickets", "taxi=4,bus=0,underground=0,black=0")
-    got = [ln for ln in r.output.rstrip("\n").splitlines() if not ln.startswith("solver:")]
-    assert got == expected
+    got = r.output.rstrip("\n").splitlines()
+
+    def shape(ls):
+        out = []
+        for ln in ls:
+            if ln.startswith("solver:"):
+                out.append(ln.split(",")[0])
+            elif ln.split() and ln.split()[0] in ("Red", "Blue", "Green"):
+                out.append((ln.split()[0], ln.split()[1], ln.rstrip().endswith("yes")))
+            else:
+                out.append(ln)
+        return out
+
+    assert shape(got) == shape(lines[2:])

@@ -71,9 +71,6 @@ class Trace:
     start: StationMask
     steps: list[Step] = field(default_factory=list)
     sets: list[StationMask] = field(default_factory=list)
-    # constraint masks: stations allowed after move i by that move's own evidence (not occupied
-    # at move time, reveal, not stepped on by a detective before the next move)
-    allowed: list[StationMask] = field(default_factory=list)
     positions: dict[str, Station] = field(default_factory=dict)  # detectives now
     capture: Capture | None = None
     round: int = 0
@@ -88,7 +85,6 @@ def trace(record: Record) -> Trace:
     """Run the possible-set filter over ``record`` (raises :class:`InconsistentRecord`)."""
     board = record.board
     step = board.step
-    everywhere = board.all_mask
     reveals = frozenset(record.rules.reveal_moves)
     pos = {d.name: d.start for d in record.detectives}
     occupied = mask_of(pos.values())
@@ -104,14 +100,12 @@ def trace(record: Record) -> Trace:
         for leg, m in enumerate(rnd.mrx, 1):
             n += 1
             S = step(S, m.ticket) & ~occupied
-            allowed = ~occupied & everywhere
             shown = None
             if n in reveals:
                 if m.to is None:
                     raise RecordError(f"move {n} is a reveal move: 'to' (the station Mr. X showed) is required",
                                       record.file, f"{m.where}.to")
                 shown = m.to
-                allowed &= 1 << shown
                 if not S >> shown & 1:
                     raise _inconsistent(record, m.where, n, r_i, leg, m.ticket,
                                         f"Mr. X shows himself at {shown}, which no route fitting the record reaches")
@@ -122,7 +116,6 @@ def trace(record: Record) -> Trace:
                                     "no station is left where Mr. X can be")
             tr.steps.append(Step(n, r_i, leg, m.ticket, occupied, shown, m.where))
             tr.sets.append(S)
-            tr.allowed.append(allowed)
         for dm in rnd.detectives:
             old = pos[dm.name]
             pos[dm.name] = dm.to
@@ -131,11 +124,10 @@ def trace(record: Record) -> Trace:
                 if not S >> dm.to & 1:
                     raise _inconsistent(record, dm.where, n, r_i, None, dm.ticket,
                                         f"{dm.name} is said to catch Mr. X at {dm.to}, where he cannot be")
-                tr.sets[-1] = tr.allowed[-1] = 1 << dm.to
+                tr.sets[-1] = 1 << dm.to
                 tr.capture = Capture(dm.to, dm.name, r_i, dm.where)
                 return tr
             S &= ~(1 << dm.to)
-            tr.allowed[-1] &= ~(1 << dm.to)
             if not S:
                 raise _inconsistent(record, dm.where, n, r_i, None, dm.ticket,
                                     f"{dm.name} moved to {dm.to} without catching Mr. X, and he can be nowhere else")
@@ -212,14 +204,14 @@ def _forward(board: Board, tr: Trace, start: Weight, share: Share | None,
     whole consistent route, so dropping it changes no count that matters and saves the work."""
     f = {s: start for s in stations_of(tr.start)}
     out = []
-    for st, allowed in zip(tr.steps, keep):
+    for st, live in zip(tr.steps, keep):
         lists = board._lists[st.ticket]
         g: dict[Station, Weight] = {}
         for s, c in f.items():
             if share is not None:
                 c = c * share(board, s, st)
             for d in lists[s]:
-                if allowed >> d & 1:
+                if live >> d & 1:
                     g[d] = g.get(d, 0) + c
         out.append(g)
         f = g

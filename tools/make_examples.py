@@ -36,6 +36,11 @@ def find(pred, **kw):
     raise SystemExit("no seed found")
 
 
+def mrx_move(doc: dict, n: int) -> dict:
+    """Mr. X's n-th travel-log entry (1-based) in a game.json document."""
+    return [m for rnd in doc["rounds"] for m in rnd["mrx"]][n - 1]
+
+
 def crosses_ferry(doc):
     prev = doc["mrx"]["start"]
     ferry = {frozenset(p) for p in ((108, 115), (115, 157), (157, 194))}
@@ -73,20 +78,11 @@ def main() -> None:
     b["rounds"][0]["detectives"][1]["to"] = b["rounds"][0]["detectives"][0]["to"]
     write("broken/two-on-one-station.json", b)
     b = detectives_view(copy.deepcopy(cap), RULES)
-    n = 0
-    for rnd in b["rounds"]:
-        for m in rnd["mrx"]:
-            n += 1
-            if n == 3:
-                m.pop("to")
+    mrx_move(b, 3).pop("to")
     atomic_write_text(OUT / "broken/missing-reveal.json", json.dumps(b, indent=1) + "\n")
     b = detectives_view(copy.deepcopy(cap), RULES)
-    n = 0
-    for rnd in b["rounds"]:
-        for m in rnd["mrx"]:
-            n += 1
-            if n == 8:
-                m["to"] = 1 if m["to"] != 1 else 199
+    m = mrx_move(b, 8)
+    m["to"] = 1 if m["to"] != 1 else 199
     write("broken/contradiction.json", b)
     b = copy.deepcopy(view)
     b["rounds"][3]["detectives"][1]["to"] = 200

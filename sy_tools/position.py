@@ -1,0 +1,624 @@
+"""The rules engine: one place that says what is legal.
+
+A :class:`Position` is an immutable point in a game (python-chess's ``Board`` is the model): the
+board and rules, each detective's station and tickets in turn order, who is out, Mr. X's tickets
+and (when known) his station, the move and round numbers, and whose turn it is.  It offers
+:meth:`Position.legal_moves`, :meth:`Position.is_legal`, :meth:`Position.problems` (why a move is
+illegal), :meth:`Position.push` and :attr:`Position.outcome`.
+
+Every command asks this module what is legal: the referee replays records through
+:class:`Position`, the possible-set filter steps with :func:`mrx_targets`, cordon plans and reach
+enumerate :func:`detective_hops`, and the simulator, advisor and solver pick from
+:meth:`Position.legal_moves`.
+
+The rules, as implemented (README, "The rules engine"):
+
+* A round: Mr. X moves (one travel-log entry, or two with a double move), then every detective
+  in turn order.  Every piece must move if it can.
+* Mr. X moves with a ticket he holds along a connection it rides (black rides all four
+  transports and is the only ticket for the ferry), never onto a detective.  A double move spends
+  a double ticket and is two such moves against the same detective stations; it is allowed while
+  ``rules.double_moves_per_round >= 1``, he holds a double ticket, fewer than
+  ``rules.double_moves_per_game`` were used, and his log has room for both entries.
+* A detective moves with its own taxi, bus or underground ticket, never onto another detective.
+  A detective with no such move when its turn comes is stuck and out for good.  Used detective
+  tickets pass to Mr. X when ``rules.tickets_to_mrx``; he may use them from his next move on.
+* The game ends when a detective moves onto Mr. X (capture); when Mr. X is to move and has no
+  legal move (trapped: the detectives win under ``rules.trapped_loses``, otherwise he passes);
+  after the round in which his log filled (log full: Mr. X wins); or when no detective can move
+  any more (Mr. X wins).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .board import DETECTIVE_TICKETS, Board, Station, StationMask, Ticket, Transport
+from .rules import Rules
+
+#: The name the engine, the CLI and JSON use for Mr. X.
+MRX = "Mr. X"
+
+#: Mr. X's move tickets in the order moves are listed.
+MRX_MOVE_TICKETS: tuple[Ticket, ...] = (Ticket.TAXI, Ticket.BUS, Ticket.UNDERGROUND, Ticket.BLACK)
+
+#: Every kind of ticket a player can hold: the four move tickets and the double-move card.
+TICKET_KINDS: tuple[str, ...] = ("taxi", "bus", "underground", "black", "double")
+
+
+# ---- tickets ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Tickets:
+    """A player's ticket counts (a value: :meth:`spend` and :meth:`gain` return new ones)."""
+
+    taxi: int = 0
+    bus: int = 0
+    underground: int = 0
+    black: int = 0
+    double: int = 0
+
+    @classmethod
+    def of(cls, counts: Mapping[str, int] | Tickets | None) -> Tickets:
+        """From a mapping such as ``{"taxi": 10, "bus": 8}`` (missing kinds are 0)."""
+        if isinstance(counts, Tickets):
+            return counts
+        if not counts:
+            return cls()
+        return cls(*(int(counts.get(k, 0)) for k in TICKET_KINDS))
+
+    def __getitem__(self, kind: Ticket | str) -> int:
+        return int(getattr(self, kind.value if isinstance(kind, Ticket) else kind))
+
+    def get(self, kind: Ticket | str, default: int = 0) -> int:
+        """Mapping-style access (the count is never missing, so ``default`` is unused)."""
+        return self[kind]
+
+    def spend(self, kind: Ticket | str, n: int = 1) -> Tickets:
+        """These tickets less ``n`` of ``kind`` (never below zero: the referee replays illegal
+        moves and reports them itself)."""
+        k = kind.value if isinstance(kind, Ticket) else kind
+        return _replace_count(self, k, max(0, getattr(self, k) - n))
+
+    def gain(self, kind: Ticket | str, n: int = 1) -> Tickets:
+        """These tickets plus ``n`` of ``kind``."""
+        k = kind.value if isinstance(kind, Ticket) else kind
+        return _replace_count(self, k, getattr(self, k) + n)
+
+    def held(self, kinds: Iterable[Ticket] = MRX_MOVE_TICKETS) -> tuple[Ticket, ...]:
+        """The move tickets of ``kinds`` held at least once."""
+        return tuple(t for t in kinds if getattr(self, t.value) > 0)
+
+    @property
+    def total(self) -> int:
+        """All move tickets (the double-move card not counted)."""
+        return self.taxi + self.bus + self.underground + self.black
+
+    def to_dict(self, kinds: Iterable[str] = TICKET_KINDS) -> dict[str, int]:
+        """``{kind: count}`` for ``kinds`` (detectives: ``("taxi", "bus", "underground")``)."""
+        return {k: getattr(self, k) for k in kinds}
+
+    def __repr__(self) -> str:
+        return "Tickets(" + ", ".join(f"{k}={v}" for k, v in self.to_dict().items() if v) + ")"
+
+
+def _replace_count(t: Tickets, kind: str, value: int) -> Tickets:
+    counts = [t.taxi, t.bus, t.underground, t.black, t.double]
+    counts[TICKET_KINDS.index(kind)] = value
+    return Tickets(*counts)
+
+
+DETECTIVE_KINDS: tuple[str, ...] = tuple(t.value for t in DETECTIVE_TICKETS)
+
+
+# ---- the movement tables --------------------------------------------------------------------------
+
+
+def mrx_targets(board: Board, mask: StationMask, ticket: Ticket, occupied: StationMask) -> StationMask:
+    """Where Mr. X may go from any station of ``mask`` with ``ticket`` while detectives stand on
+    ``occupied``: the ticket's connections (black: every transport, the ferry included), never
+    onto a detective.  The possible-set filter's step."""
+    return board.step(mask, ticket) & ~occupied
+
+
+def detective_hops(board: Board, station: Station, tickets: Tickets) -> Iterator[tuple[Ticket, Station]]:
+    """``(ticket, destination)`` for each hop a detective at ``station`` holding ``tickets`` may
+    make, other detectives ignored (detectives ride taxi, bus and underground only)."""
+    for t in DETECTIVE_TICKETS:
+        if getattr(tickets, t.value) > 0:
+            for d in board.moves(station, t):
+                yield t, d
+
+
+# ---- moves and outcomes --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move of one piece: a ticket and a station per hop (a double move has two of each).
+
+    ``stations`` holds None for a hop whose destination is unknown (Mr. X's hidden moves in a
+    detectives' record).  A move with no tickets is a pass (Mr. X trapped, where the rules let
+    him pass)."""
+
+    piece: str
+    tickets: tuple[Ticket, ...]
+    stations: tuple[Station | None, ...]
+
+    @classmethod
+    def mrx(cls, *hops: tuple[Ticket | str, Station | None]) -> Move:
+        """Mr. X's move: ``Move.mrx((Ticket.TAXI, 86))`` or two hops for a double move."""
+        return cls(MRX, tuple(Ticket(t) for t, _ in hops), tuple(s for _, s in hops))
+
+    @classmethod
+    def detective(cls, name: str, ticket: Ticket | str, to: Station) -> Move:
+        """A detective's move."""
+        return cls(name, (Ticket(ticket),), (to,))
+
+    @property
+    def is_double(self) -> bool:
+        return len(self.tickets) == 2
+
+    @property
+    def is_pass(self) -> bool:
+        return not self.tickets
+
+    @property
+    def to(self) -> Station | None:
+        """Where the piece ends up (None when unknown or a pass)."""
+        return self.stations[-1] if self.stations else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"tickets": [...], "stations": [...]}`` (the ``moves`` JSON entry)."""
+        return {"tickets": [t.value for t in self.tickets], "stations": list(self.stations)}
+
+    def __str__(self) -> str:
+        if self.is_pass:
+            return f"{self.piece}: pass"
+        hops = " ".join(f"-{_LETTER[t]}-> {s if s is not None else '?'}" for t, s in zip(self.tickets, self.stations))
+        return f"{self.piece} {'2X ' if self.is_double else ''}{hops}"
+
+
+_LETTER = {Ticket.TAXI: "T", Ticket.BUS: "B", Ticket.UNDERGROUND: "U", Ticket.BLACK: "K"}
+
+
+class OutcomeKind(str, enum.Enum):
+    """How a game stands."""
+
+    IN_PROGRESS = "in-progress"
+    CAPTURE = "capture"
+    TRAPPED = "trapped"
+    DETECTIVES_STUCK = "detectives-stuck"
+    LOG_FULL = "log-full"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def winner(self) -> str | None:
+        """``"detectives"``, ``"mrx"``, or None while in progress."""
+        if self is OutcomeKind.IN_PROGRESS:
+            return None
+        return "detectives" if self in (OutcomeKind.CAPTURE, OutcomeKind.TRAPPED) else "mrx"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How the game stands: its kind, who (the capturing detective, or who is to move), where
+    (capture or trap station, when known) and when (round, Mr. X's move count)."""
+
+    kind: OutcomeKind
+    round: int
+    move: int
+    by: str | None = None
+    station: Station | None = None
+    to_move: str | None = None  # in progress: MRX or a detective's name
+
+    @property
+    def over(self) -> bool:
+        return self.kind is not OutcomeKind.IN_PROGRESS
+
+    @property
+    def winner(self) -> str | None:
+        return self.kind.winner
+
+    @property
+    def state(self) -> str:
+        """``in-progress``, ``detectives-won`` or ``mrx-won``."""
+        w = self.winner
+        return "in-progress" if w is None else f"{w}-won"
+
+    @property
+    def reason(self) -> str:
+        """The kind, or in progress ``mrx-to-move`` / ``detective-to-move``."""
+        if self.kind is OutcomeKind.IN_PROGRESS:
+            return "mrx-to-move" if self.to_move == MRX else "detective-to-move"
+        return self.kind.value
+
+    def describe(self) -> str:
+        """One line a player can read."""
+        k = self.kind
+        if k is OutcomeKind.IN_PROGRESS:
+            if self.to_move == MRX:
+                return f"in progress: round {self.round}, Mr. X to move (his move {self.move + 1})"
+            return f"in progress: round {self.round}, {self.to_move} to move"
+        if k is OutcomeKind.CAPTURE:
+            return f"detectives won: {self.by} caught Mr. X at {self.station} in round {self.round}"
+        if k is OutcomeKind.TRAPPED:
+            at = f" at {self.station}" if self.station is not None else ""
+            return f"detectives won: Mr. X trapped{at} in round {self.round} (no legal move)"
+        if k is OutcomeKind.LOG_FULL:
+            return f"Mr. X won: his travel log is full ({self.move} moves, round {self.round})"
+        return f"Mr. X won: no detective can move any more (round {self.round})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stable JSON form (``check --format json``'s ``status``)."""
+        return {"state": self.state, "reason": self.reason, "round": self.round, "move": self.move,
+                "to_move": self.to_move if self.kind is OutcomeKind.IN_PROGRESS else None,
+                "by": self.by, "station": self.station, "text": self.describe()}
+
+
+# ---- the position ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Position:
+    """A point in a game.  Build the start with :meth:`Position.start`; move with :meth:`push`.
+
+    ``turn`` is 0 when Mr. X is to move and ``i + 1`` when detective ``i`` is.  ``round`` counts
+    Mr. X's turns begun; ``move`` his travel-log entries.  ``mrx_at`` is None when his station
+    is not known (a detectives' record): then only ticket and turn rules can be checked, and the
+    caller (the referee, the tracker) follows his possible set.
+    """
+
+    board: Board
+    rules: Rules
+    names: tuple[str, ...]
+    stations: tuple[Station, ...]
+    tickets: tuple[Tickets, ...]
+    out: frozenset[str]
+    mrx_tickets: Tickets
+    mrx_at: Station | None
+    move: int = 0
+    round: int = 0
+    doubles: int = 0
+    turn: int = 0
+    ended: Outcome | None = None
+
+    # ---- construction -----------------------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        board: Board,
+        rules: Rules,
+        detectives: Iterable[tuple[str, Station]] | Mapping[str, Station],
+        mrx_at: Station | None = None,
+        detective_tickets: Mapping[str, Mapping[str, int] | Tickets] | None = None,
+        mrx_tickets: Mapping[str, int] | Tickets | None = None,
+    ) -> Position:
+        """The position before Mr. X's first move.  Tickets default to the rules' (Mr. X's
+        black tickets follow ``rules.black_per_detective``)."""
+        pairs = list(detectives.items()) if isinstance(detectives, Mapping) else list(detectives)
+        names = tuple(n for n, _ in pairs)
+        per = detective_tickets or {}
+        tks = tuple(Tickets.of(per.get(n, rules.detective_tickets)) for n in names)
+        mt = Tickets.of(mrx_tickets if mrx_tickets is not None else rules.mrx_start_tickets(len(names)))
+        return cls(board, rules, names, tuple(s for _, s in pairs), tks, frozenset(), mt, mrx_at)
+
+    def _with(self, **changes: Any) -> Position:
+        """A copy with ``changes`` (cheaper than ``dataclasses.replace``)."""
+        new = object.__new__(Position)
+        for name in Position.__slots__:  # type: ignore[attr-defined]
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
+
+    # ---- queries ----------------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> str | None:
+        """``MRX``, a detective's name, or None when the game is over."""
+        if self.ended is not None:
+            return None
+        return MRX if self.turn == 0 else self.names[self.turn - 1]
+
+    @property
+    def occupied(self) -> StationMask:
+        """The detectives' stations as a mask."""
+        m = 0
+        for s in self.stations:
+            m |= 1 << s
+        return m
+
+    def detective(self, name: str) -> tuple[Station, Tickets]:
+        """A detective's station and tickets."""
+        i = self.names.index(name)
+        return self.stations[i], self.tickets[i]
+
+    def positions(self) -> dict[str, Station]:
+        """Detective name -> station."""
+        return dict(zip(self.names, self.stations))
+
+    def ticket_table(self) -> dict[str, dict[str, int]]:
+        """Every player's tickets: each detective's taxi/bus/underground, Mr. X's all five kinds."""
+        out = {n: t.to_dict(DETECTIVE_KINDS) for n, t in zip(self.names, self.tickets)}
+        out[MRX] = self.mrx_tickets.to_dict()
+        return out
+
+    def can_double(self) -> bool:
+        """Whether Mr. X may make a double move now (tickets, allowances, room in his log)."""
+        r = self.rules
+        return (r.double_moves_per_round >= 1 and self.mrx_tickets.double > 0
+                and self.doubles < r.double_moves_per_game and self.move + 2 <= r.log_length)
+
+    def mrx_exits(self, station: Station) -> StationMask:
+        """Stations Mr. X may move to from ``station`` now (single moves)."""
+        occ = self.occupied
+        out = 0
+        for t in self.mrx_tickets.held():
+            out |= mrx_targets(self.board, 1 << station, t, occ)
+        return out
+
+    def mrx_can_move_from(self, station: Station) -> bool:
+        """Whether Mr. X standing at ``station`` has a legal move (a double move needs a legal
+        first leg, so single moves decide it)."""
+        return self.move < self.rules.log_length and bool(self.mrx_exits(station))
+
+    # ---- legal moves ------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the piece to move: one per distinct ticket and station sequence.
+
+        For Mr. X his station must be known (``mrx_at``); a trapped Mr. X under rules that let
+        him pass has the single pass move."""
+        if self.ended is not None:
+            return []
+        if self.turn == 0:
+            return self._mrx_moves()
+        i = self.turn - 1
+        return [Move(self.names[i], (t,), (d,)) for t, d in self._detective_hops(i)]
+
+    def _detective_hops(self, i: int) -> list[tuple[Ticket, Station]]:
+        blocked = self.occupied & ~(1 << self.stations[i])
+        return [(t, d) for t, d in detective_hops(self.board, self.stations[i], self.tickets[i])
+                if not blocked >> d & 1]
+
+    def detective_moves(self, name: str) -> list[Move]:
+        """The moves detective ``name`` could make from where it stands, the others where they
+        are now (whether or not it is its turn)."""
+        i = self.names.index(name)
+        return [Move(name, (t,), (d,)) for t, d in self._detective_hops(i)]
+
+    def _mrx_moves(self) -> list[Move]:
+        at = self.mrx_at
+        if at is None:
+            raise ValueError("Mr. X's station is not known in this position: give it (mrx_at) to list his moves")
+        if self.move >= self.rules.log_length:
+            return []
+        board, occ, held = self.board, self.occupied, self.mrx_tickets.held()
+        out: list[Move] = []
+        firsts: list[tuple[Ticket, Station]] = []
+        for t in held:
+            dests = mrx_targets(board, 1 << at, t, occ)
+            for d in board.moves(at, t):
+                if dests >> d & 1:
+                    firsts.append((t, d))
+                    out.append(Move(MRX, (t,), (d,)))
+        if not out:
+            return [Move(MRX, (), ())] if not self.rules.trapped_loses else []
+        if self.can_double():
+            for t1, d1 in firsts:
+                left = self.mrx_tickets.spend(t1)
+                for t2 in left.held():
+                    dests = mrx_targets(board, 1 << d1, t2, occ)
+                    for d2 in board.moves(d1, t2):
+                        if dests >> d2 & 1:
+                            out.append(Move(MRX, (t1, t2), (d1, d2)))
+        return out
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal here (``problems`` says why not)."""
+        return not self.problems(move)
+
+    def problems(self, move: Move) -> list[tuple[str, str]]:
+        """Why ``move`` is illegal here, as ``(code, message)`` pairs (empty: legal).
+
+        Codes: ``game-over``, ``turn``, ``mrx-ticket``, ``double-allowance``, ``log-full``,
+        ``mrx-connection``, ``mrx-ferry``, ``mrx-onto-detective``, ``mrx-pass``, ``det-ticket``,
+        ``det-connection``, ``det-collision``, ``det-stuck``.  Mr. X's destinations are checked
+        only when his station is known."""
+        if self.ended is not None:
+            return [("game-over", f"the game is over ({self.ended.describe()})")]
+        if move.piece == MRX:
+            if self.turn != 0:
+                return [("turn", f"it is {self.to_move}'s turn, not Mr. X's")]
+            return self._mrx_problems(move)
+        if move.piece not in self.names:
+            return [("turn", f"unknown piece {move.piece!r}")]
+        if self.turn == 0:
+            return [("turn", f"it is Mr. X's turn, not {move.piece}'s")]
+        return self._detective_problems(move)
+
+    def _mrx_problems(self, move: Move) -> list[tuple[str, str]]:
+        probs: list[tuple[str, str]] = []
+        r = self.rules
+        if move.is_pass:
+            if self.mrx_at is not None and (r.trapped_loses or self.mrx_can_move_from(self.mrx_at)):
+                probs.append(("mrx-pass", "Mr. X must move: he has a legal move"))
+            return probs
+        if len(move.tickets) != len(move.stations) or len(move.tickets) > 2:
+            return [("mrx-shape", "a move is one or two hops, each with a ticket and a station")]
+        if move.is_double:
+            if r.double_moves_per_round < 1:
+                probs.append(("double-allowance", "these rules allow no double move in a round"))
+            elif self.mrx_tickets.double <= 0 or self.doubles >= r.double_moves_per_game:
+                allowance = min(self.mrx_tickets.double + self.doubles, r.double_moves_per_game)
+                probs.append(("double-allowance",
+                              f"a double move beyond the allowance ({allowance} per game, {self.doubles} used; "
+                              f"double tickets held {self.mrx_tickets.double})"))
+        left = self.mrx_tickets
+        here = self.mrx_at
+        occ = self.occupied
+        for leg, (t, to) in enumerate(zip(move.tickets, move.stations)):
+            n = self.move + leg + 1
+            if n > r.log_length:
+                probs.append(("log-full", f"move {n}: the travel log holds only {r.log_length} moves"))
+            if left[t] <= 0:
+                probs.append(("mrx-ticket", f"move {n}: Mr. X has no {t.value} ticket left"))
+            left = left.spend(t)
+            if to is None:
+                here = None
+                continue
+            if here is not None and not self.board.step(1 << here, t) >> to & 1:
+                kinds = self.board.transports_between(here, to)
+                if kinds == {Transport.FERRY}:
+                    probs.append(("mrx-ferry", f"move {n}: {here} -> {to} is a ferry crossing, which needs a black "
+                                  f"ticket, not {t.value}"))
+                else:
+                    has = f" (only {', '.join(sorted(k.value for k in kinds))})" if kinds else ""
+                    probs.append(("mrx-connection", f"move {n}: Mr. X moves {here} -> {to} by {t.value}, "
+                                  f"but there is no such connection{has}"))
+            if occ >> to & 1:
+                probs.append(("mrx-onto-detective", f"move {n}: Mr. X moves onto a detective at {to}"))
+            here = to
+        return probs
+
+    def _detective_problems(self, move: Move) -> list[tuple[str, str]]:
+        name = move.piece
+        i = self.names.index(name)
+        probs: list[tuple[str, str]] = []
+        if len(move.tickets) != 1 or len(move.stations) != 1 or move.stations[0] is None:
+            return [("det-shape", f"{name} moves one hop with one ticket to a known station")]
+        if name in self.out:
+            return [("det-stuck", f"{name} moves after it was stuck (out of the game)")]
+        t, to = move.tickets[0], move.stations[0]
+        here = self.stations[i]
+        if t is Ticket.BLACK:
+            probs.append(("det-ticket", f"{name} moves with a black ticket; detectives have none"))
+        elif self.tickets[i][t] <= 0:
+            probs.append(("det-ticket", f"{name} has no {t.value} ticket left"))
+        if t is Ticket.BLACK or to not in self.board.moves(here, t):
+            kinds = sorted(x.value for x in self.board.transports_between(here, to))
+            has = f" (only {', '.join(kinds)})" if kinds else ""
+            probs.append(("det-connection", f"{name} moves {here} -> {to} by {t.value}, but there is no such "
+                          f"connection{has}"))
+        other = next((n for n, s in zip(self.names, self.stations) if s == to and n != name), None)
+        if other is not None:
+            probs.append(("det-collision", f"{name} moves onto {to}, where {other} stands"))
+        return probs
+
+    # ---- making moves -----------------------------------------------------------------------
+
+    def push(self, move: Move, capture: bool | None = None) -> Position:
+        """The position after ``move``.  Like python-chess, ``push`` does not check legality
+        (ask :meth:`is_legal` first); it applies the move as well as it can (tickets never go
+        below zero), so the referee can report an illegal move and carry on.
+
+        A detective's move captures Mr. X when it lands on his known station; when his station
+        is not known, ``capture`` says whether it did (a record's ``"capture": true``).  A
+        detective move may name a detective later in the order than the one to move: the ones in
+        between pass (the referee warns about it)."""
+        if move.piece == MRX:
+            return self._push_mrx(move)
+        return self._push_detective(move, capture)
+
+    def _push_mrx(self, move: Move) -> Position:
+        mt = self.mrx_tickets
+        doubles = self.doubles
+        if move.is_double:
+            mt = mt.spend("double")
+            doubles += 1
+        for t in move.tickets:
+            mt = mt.spend(t)
+        at = move.stations[-1] if move.stations else self.mrx_at
+        nxt = self._with(mrx_tickets=mt, mrx_at=at, move=self.move + len(move.tickets), round=self.round + 1,
+                         doubles=doubles, turn=0)
+        return nxt._next_detective(0)
+
+    def _push_detective(self, move: Move, capture: bool | None) -> Position:
+        i = self.names.index(move.piece)
+        t, to = move.tickets[0], move.stations[0]
+        assert to is not None
+        stations = list(self.stations)
+        stations[i] = to
+        tickets = list(self.tickets)
+        tickets[i] = tickets[i].spend(t)
+        mt = self.mrx_tickets
+        if self.rules.tickets_to_mrx and t is not Ticket.BLACK:
+            mt = mt.gain(t)
+        caught = capture if capture is not None else self.mrx_at == to
+        out = self.out
+        if self.turn >= 1 and i + 1 > self.turn:  # skipped detectives pass; stuck ones are out
+            out = out | {n for j, n in enumerate(self.names[self.turn - 1:i], self.turn - 1)
+                         if not self._detective_hops(j)}
+        nxt = self._with(stations=tuple(stations), tickets=tuple(tickets), mrx_tickets=mt, out=out)
+        if caught:
+            end = Outcome(OutcomeKind.CAPTURE, self.round, self.move, by=move.piece, station=to)
+            return nxt._with(mrx_at=to, ended=end, turn=i + 1)
+        return nxt._next_detective(i + 1)
+
+    def pass_turn(self) -> Position:
+        """The position after the piece to move passes: a detective that could not (or, in a
+        record, did not) move, or a trapped Mr. X under rules that let him pass.  A detective
+        without a legal move is out for good."""
+        if self.ended is not None:
+            return self
+        if self.turn == 0:
+            return self._with(round=self.round + 1)._next_detective(0)
+        i = self.turn - 1
+        out = self.out | {self.names[i]} if not self._detective_hops(i) else self.out
+        return self._with(out=out)._next_detective(i + 1)
+
+    def _next_detective(self, i: int) -> Position:
+        """Hand the turn to detective ``i`` or the next one that can move (stuck ones are out);
+        after the last, end the round."""
+        out = self.out
+        n = len(self.names)
+        while i < n:
+            name = self.names[i]
+            if name not in out:
+                if self._detective_hops(i):
+                    return self._with(turn=i + 1, out=out)
+                out = out | {name}
+            i += 1
+        return self._with(out=out)._end_round()
+
+    def _end_round(self) -> Position:
+        r = self.rules
+        if self.move >= r.log_length:
+            return self._with(ended=Outcome(OutcomeKind.LOG_FULL, self.round, self.move), turn=0)
+        out = self.out
+        if all(n in out or not self._detective_hops(i) for i, n in enumerate(self.names)):
+            return self._with(ended=Outcome(OutcomeKind.DETECTIVES_STUCK, self.round, self.move), turn=0)
+        nxt = self._with(turn=0)
+        if nxt.mrx_at is not None and r.trapped_loses and not nxt.mrx_can_move_from(nxt.mrx_at):
+            return nxt._with(ended=Outcome(OutcomeKind.TRAPPED, self.round, self.move, station=nxt.mrx_at))
+        return nxt
+
+    def declare_trapped(self, station: Station | None) -> Position:
+        """End the game with Mr. X trapped (the referee's verdict when every station he may be
+        at has no legal move and his exact station is not known)."""
+        return self._with(ended=Outcome(OutcomeKind.TRAPPED, self.round, self.move, station=station), turn=0)
+
+    # ---- the outcome --------------------------------------------------------------------------
+
+    @property
+    def outcome(self) -> Outcome:
+        """How the game stands now."""
+        if self.ended is not None:
+            return self.ended
+        if self.turn == 0:
+            return Outcome(OutcomeKind.IN_PROGRESS, self.round + 1, self.move, to_move=MRX)
+        return Outcome(OutcomeKind.IN_PROGRESS, self.round, self.move, to_move=self.names[self.turn - 1])
+
+    def is_over(self) -> bool:
+        return self.ended is not None
+
+    def __repr__(self) -> str:
+        dets = ", ".join(f"{n} {s}" for n, s in zip(self.names, self.stations))
+        at = "?" if self.mrx_at is None else self.mrx_at
+        return f"<Position round {self.round} move {self.move}: Mr. X {at}; {dets}; {self.outcome.describe()}>"

@@ -12,7 +12,10 @@ from typing import Any
 
 import click
 
+from .board import Ticket as _Ticket
 from .errors import InputError, SyToolsError
+
+_TICKETS = tuple(_Ticket)
 
 FORMAT_TJ = click.Choice(["table", "json"])
 
@@ -157,6 +160,33 @@ def map_convert(src: str, dst: str, from_fmt: str | None, to_fmt: str | None) ->
         click.echo(str(p))
 
 
+@map_group.command("neighbours")
+@click.argument("station", type=int)
+@click.option("--ticket", type=click.Choice([t.value for t in _TICKETS]), default=None,
+              help="Only this ticket (default: every ticket).")
+@click.option("--map", "map_spec", default="london", show_default=True, help="The map.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def map_neighbours(station: int, ticket: str | None, map_spec: str, fmt: str) -> None:
+    """Where a piece can go from STATION, by ticket.
+
+    \b
+    Example (where can I go from 67 by bus?):
+      sy-tools map neighbours 67 --ticket bus
+    """
+    from .board import Ticket
+    from .moves import neighbours
+    from .output import dumps
+    from .validate import load_board
+
+    result = neighbours(load_board(map_spec), station, Ticket(ticket) if ticket else None)
+    if fmt == "json":
+        click.echo(dumps(result.to_dict()))
+        return
+    for t, dests in result.by_ticket.items():
+        note = " (Mr. X only; the only ticket for the ferry)" if t is Ticket.BLACK else ""
+        click.echo(f"{t.value}{note}: {' '.join(map(str, dests)) or '-'}")
+
+
 @map_group.command("diff")
 @click.argument("a")
 @click.argument("b")
@@ -252,9 +282,68 @@ def check(game: str, fmt: str) -> None:
     else:
         for p in result.problems:
             click.echo(p.line(game))
+        click.echo(_tickets_text(result.tickets))
         verdict = "legal" if result.legal else f"ILLEGAL ({len(result.errors)} error(s))"
         click.echo(f"{game}: {verdict}; {result.status.describe()}")
     sys.exit(0 if result.legal else 1)
+
+
+def _tickets_text(tickets: dict[str, dict[str, int]]) -> str:
+    """Tickets left, a line per player."""
+    from .output import table
+
+    kinds = ["taxi", "bus", "underground", "black", "double"]
+    rows = [[name] + [str(t[k]) if k in t else "" for k in kinds] for name, t in tickets.items()]
+    return "tickets left:\n" + table(["player"] + kinds, rows, right=[False] + [True] * len(kinds))
+
+
+@main.command("moves", short_help="The legal moves of the piece to move.")
+@click.argument("game")
+@click.option("--at", type=click.IntRange(min=0), default=None,
+              help="Mr. X's station, when he is to move and the record does not say.")
+@click.option("--all", "show_all", is_flag=True, help="List every double move too (text format).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def moves_cmd(game: str, at: int | None, show_all: bool, fmt: str) -> None:
+    """The legal moves of the piece to move at the end of GAME (a detective, or Mr. X: his
+    station from a full record or --at).
+
+    \b
+    Examples:
+      sy-tools moves examples/in-progress.json --at 91
+      sy-tools moves examples/in-progress.json --at 91 --format json
+    """
+    from .moves import legal_moves
+    from .output import dumps
+    from .record import load_record
+
+    result = legal_moves(load_record(game), at)
+    if fmt == "json":
+        click.echo(dumps(result.to_dict()))
+        return
+    click.echo(_moves_text(result, show_all))
+
+
+def _moves_text(r: Any, show_all: bool) -> str:
+    from .board import Ticket
+
+    n = len(r.moves)
+    lines = [f"{r.piece} at {r.origin} (round {r.round}): {n} legal move{'s' if n != 1 else ''}"]
+    if any(m.is_pass for m in r.moves):
+        lines.append("  pass (no legal move; these rules let Mr. X pass)")
+    for t in Ticket:
+        dests = [m.to for m in r.singles if m.tickets[0] is t]
+        if dests:
+            lines.append(f"  {t.value}: " + " ".join(map(str, dests)))
+    doubles = r.doubles
+    if doubles:
+        if show_all:
+            lines.append(f"  double moves ({len(doubles)}):")
+            lines += [f"    2X {m.tickets[0].value} {m.stations[0]} / {m.tickets[1].value} {m.stations[1]}"
+                      for m in doubles]
+        else:
+            ends = len({m.to for m in doubles})
+            lines.append(f"  double moves: {len(doubles)}, ending on {ends} stations (--all lists them)")
+    return "\n".join(lines)
 
 
 # ---- possible -------------------------------------------------------------------------------

@@ -19,7 +19,6 @@ ortools is imported only inside the solving functions.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +33,7 @@ from .board import (
     stations_of,
 )
 from .errors import AnalysisError, InputError
+from .position import DETECTIVE_KINDS, MRX, Position, Tickets, detective_hops, mrx_targets
 from .record import Record
 
 SCALE = 1_000_000  # probability -> integer weight
@@ -126,14 +126,14 @@ class CordonResult:
 
 def held_tickets(mrx_tickets: Mapping[str, int]) -> tuple[Ticket, ...]:
     """The move tickets Mr. X holds at least one of."""
-    return tuple(t for t in Ticket if mrx_tickets.get(t.value, 0) > 0)
+    return Tickets.of(mrx_tickets).held()
 
 
 def exits(board: Board, station: Station, tickets: Iterable[Ticket]) -> StationMask:
     """Stations Mr. X can move to from ``station`` with ``tickets`` (detectives not excluded)."""
     m = 0
     for t in tickets:
-        m |= board.neighbours[t][station]
+        m |= mrx_targets(board, 1 << station, t, 0)
     return m
 
 
@@ -183,32 +183,32 @@ def expand(board: Board, weights: Mapping[Station, int], tickets: Sequence[Ticke
 
 
 def detective_options(board: Board, det: DetectiveState, k: int, others: int) -> list[Option]:
-    """Every legal way for ``det`` to spend its next ``k`` turns with its own tickets, ignoring
-    the other detectives except that a stay (no move) is kept only when at most ``others``
-    destinations would need blocking."""
-    start = (tuple([det.station]), (), (), Counter(det.tickets), 0)
-    opts: list[tuple[tuple[Station, ...], tuple[Ticket | None, ...], tuple[StationMask | None, ...],
-                     Counter[str], int]] = [start]
+    """Every legal way for ``det`` to spend its next ``k`` turns with its own tickets (the
+    engine's :func:`~sy_tools.position.detective_hops`), ignoring the other detectives except
+    that a stay is kept only when at most ``others`` destinations would need blocking.
+
+    A stay is the engine's "stuck": the detective has no legal move when its turn comes (every
+    destination occupied, or no ticket for any connection), and it is then out for good, so
+    every later turn of that option is a stay too."""
+    Partial = tuple[tuple[Station, ...], tuple[Ticket | None, ...], tuple[StationMask | None, ...], Tickets, int,
+                    bool]
+    opts: list[Partial] = [((det.station,), (), (), Tickets.of(det.tickets), 0, False)]
     for j in range(k):
-        nxt = []
-        for path, tks, blk, left, cost in opts:
+        nxt: list[Partial] = []
+        for path, tks, blk, left, cost, out in opts:
             here = path[-1]
-            if j == 0 and not det.moves_first:
-                nxt.append((path + (here,), tks + (None,), blk + (None,), left, cost))
+            if out or (j == 0 and not det.moves_first):
+                nxt.append((path + (here,), tks + (None,), blk + (None,), left, cost, out))
                 continue
             dests = 0
-            for t in DETECTIVE_TICKETS:
-                if left[t.value] <= 0:
-                    continue
-                for d in board.moves(here, t):
-                    dests |= 1 << d
-                    l2 = left.copy()
-                    l2[t.value] -= 1
-                    nxt.append((path + (d,), tks + (t,), blk + (None,), l2, cost + (t is not Ticket.TAXI)))
+            for t, d in detective_hops(board, here, left):
+                dests |= 1 << d
+                nxt.append((path + (d,), tks + (t,), blk + (None,), left.spend(t), cost + (t is not Ticket.TAXI),
+                            False))
             if dests.bit_count() <= others:
-                nxt.append((path + (here,), tks + (None,), blk + (dests,), left, cost))
+                nxt.append((path + (here,), tks + (None,), blk + (dests,), left, cost, True))
         opts = nxt
-    return [Option(p, t, b, c) for p, t, b, _, c in opts]
+    return [Option(p, t, b, c) for p, t, b, _, c, _ in opts]
 
 
 # ---- the CP-SAT models ------------------------------------------------------------------------
@@ -479,6 +479,7 @@ class CordonInputs:
     detectives: tuple[DetectiveState, ...]
     context: dict[str, Any]
     tickets_to_mrx: bool = True
+    position: Position | None = None  # the engine's position the record reaches
 
 
 def cordon_inputs(record: Record, after: Ticket | None = None) -> CordonInputs:
@@ -491,33 +492,31 @@ def cordon_inputs(record: Record, after: Ticket | None = None) -> CordonInputs:
         first = result.errors[0]
         raise AnalysisError(f"the record is illegal: {first.message} (run 'sy-tools check')", record.file,
                             first.where)
-    status, state = result.status, result.state
-    assert state is not None
-    if status.state != "in-progress":
+    status, pos = result.status, result.position
+    assert pos is not None
+    if status.over:
         raise AnalysisError(f"the game is over: {status.describe()}", record.file)
     poss = possible(record, weights="paths")
     weights = dict(poss.route_counts or {s: 1 for s in poss.stations})
-    active = [d for d in record.detectives if d.name not in state.out]
-    if status.to_move == "mrx":
-        tickets = (after,) if after is not None else held_tickets(state.mrx_tickets)
-        if after is not None and state.mrx_tickets.get(after.value, 0) <= 0:
+    if pos.to_move == MRX:
+        tickets = (after,) if after is not None else pos.mrx_tickets.held()
+        if after is not None and pos.mrx_tickets[after] <= 0:
             raise InputError(f"--after {after.value}: Mr. X has no {after.value} ticket left", record.file)
-        occupied = mask_of(state.positions.values())
-        weights = expand(record.board, weights, tickets, 1, blocked=occupied)
+        weights = expand(record.board, weights, tickets, 1, blocked=pos.occupied)
         if not weights:
             raise AnalysisError("Mr. X has no move with that ticket from any possible station", record.file)
-        first_movers = {d.name for d in active}
+        first_movers = set(pos.names)
     else:
         if after is not None:
             raise InputError("--after applies only when Mr. X moves next; the detectives are to move now",
                              record.file)
-        names = [d.name for d in record.detectives]
-        turn = names.index(status.to_move or names[0])
-        first_movers = {n for n in names[turn:] if n not in state.out}
-    dets = tuple(DetectiveState(d.name, state.positions[d.name], dict(state.detective_tickets[d.name]),
-                                d.name in first_movers) for d in active)
-    ctx = {"round": status.round, "mrx_moves": status.move, "to_move": status.to_move, "file": record.file}
-    return CordonInputs(record.board, weights, dict(state.mrx_tickets), dets, ctx, record.rules.tickets_to_mrx)
+        first_movers = set(pos.names[pos.turn - 1:])
+    dets = tuple(DetectiveState(n, s, t.to_dict(DETECTIVE_KINDS), n in first_movers)
+                 for n, s, t in zip(pos.names, pos.stations, pos.tickets) if n not in pos.out)
+    ctx = {"round": status.round, "mrx_moves": status.move, "to_move": "mrx" if pos.to_move == MRX else pos.to_move,
+           "file": record.file}
+    return CordonInputs(record.board, weights, pos.mrx_tickets.to_dict(), dets, ctx, record.rules.tickets_to_mrx,
+                        pos)
 
 
 def cordon(record: Record, moves: int = 1, after: Ticket | None = None, time_limit: float = 10.0,

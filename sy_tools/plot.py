@@ -303,16 +303,16 @@ def coverage_figure(record: Record, round: int | None = None, size: tuple[float,
 
     rec = record.at_round(round)
     res = check(rec)
-    st = res.state
-    assert st is not None
-    dets = {n: (s, st.detective_tickets[n]) for n, s in st.positions.items() if n not in st.out}
+    pos = res.position
+    assert pos is not None
+    dets = {n: (s, t.to_dict()) for n, s, t in zip(pos.names, pos.stations, pos.tickets) if n not in pos.out}
     cov = coverage(rec.board, dets)
     coords, computed = layout(rec.board)
     fig = _figure(size, dpi)
     ba = BoardAxes(fig, MAIN_RECT, rec.board, coords)
     cmap, norm, ticks = _moves_norm(cov)
     ba.stations(cov, cmap, norm)
-    handles = transport_handles() + ba.detectives(st.positions)
+    handles = transport_handles() + ba.detectives(pos.positions())
     _colorbar(fig, cmap, norm, "fewest detective moves", ticks)
     thin = sum(1 for s in rec.board.stations if cov.get(s, 99) >= 3)
     _finish(fig, f"Detective coverage  {_name(rec)}: round {res.status.round}; {thin} stations 3+ moves away "

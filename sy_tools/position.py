@@ -34,7 +34,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .board import DETECTIVE_TICKETS, Board, Station, StationMask, Ticket, Transport
 from .rules import Rules
@@ -125,6 +125,12 @@ def mrx_targets(board: Board, mask: StationMask, ticket: Ticket, occupied: Stati
     return board.step(mask, ticket) & ~occupied
 
 
+def mrx_sources(board: Board, mask: StationMask, ticket: Ticket) -> StationMask:
+    """Stations from which Mr. X reaches some station of ``mask`` with ``ticket`` (connections
+    are undirected; the smoothing pass of the possible-set filter steps back with this)."""
+    return board.step(mask, ticket)
+
+
 def detective_hops(board: Board, station: Station, tickets: Tickets) -> Iterator[tuple[Ticket, Station]]:
     """``(ticket, destination)`` for each hop a detective at ``station`` holding ``tickets`` may
     make, other detectives ignored (detectives ride taxi, bus and underground only)."""
@@ -184,6 +190,15 @@ class Move:
 
 
 _LETTER = {Ticket.TAXI: "T", Ticket.BUS: "B", Ticket.UNDERGROUND: "U", Ticket.BLACK: "K"}
+
+
+class Illegal(NamedTuple):
+    """Why a move is illegal: a code, a message quoting the move, and which hop (0 or 1 of a
+    double move; None for the move as a whole)."""
+
+    code: str
+    message: str
+    hop: int | None = None
 
 
 class OutcomeKind(str, enum.Enum):
@@ -258,7 +273,8 @@ class Outcome:
     def to_dict(self) -> dict[str, Any]:
         """The stable JSON form (``check --format json``'s ``status``)."""
         return {"state": self.state, "reason": self.reason, "round": self.round, "move": self.move,
-                "to_move": self.to_move if self.kind is OutcomeKind.IN_PROGRESS else None,
+                "to_move": None if self.kind is not OutcomeKind.IN_PROGRESS else
+                "mrx" if self.to_move == MRX else self.to_move,
                 "by": self.by, "station": self.station, "text": self.describe()}
 
 
@@ -424,7 +440,7 @@ class Position:
         """Whether ``move`` is legal here (``problems`` says why not)."""
         return not self.problems(move)
 
-    def problems(self, move: Move) -> list[tuple[str, str]]:
+    def problems(self, move: Move) -> list[Illegal]:
         """Why ``move`` is illegal here, as ``(code, message)`` pairs (empty: legal).
 
         Codes: ``game-over``, ``turn``, ``mrx-ticket``, ``double-allowance``, ``log-full``,
@@ -432,43 +448,45 @@ class Position:
         ``det-connection``, ``det-collision``, ``det-stuck``.  Mr. X's destinations are checked
         only when his station is known."""
         if self.ended is not None:
-            return [("game-over", f"the game is over ({self.ended.describe()})")]
+            return [Illegal("game-over", f"the game is over ({self.ended.describe()})")]
         if move.piece == MRX:
             if self.turn != 0:
-                return [("turn", f"it is {self.to_move}'s turn, not Mr. X's")]
+                return [Illegal("turn", f"it is {self.to_move}'s turn, not Mr. X's")]
             return self._mrx_problems(move)
         if move.piece not in self.names:
-            return [("turn", f"unknown piece {move.piece!r}")]
+            return [Illegal("turn", f"unknown piece {move.piece!r}")]
         if self.turn == 0:
-            return [("turn", f"it is Mr. X's turn, not {move.piece}'s")]
-        return self._detective_problems(move)
+            return [Illegal("turn", f"it is Mr. X's turn, not {move.piece}'s")]
+        turn = [] if self.names[self.turn - 1] == move.piece else \
+            [Illegal("turn", f"it is {self.to_move}'s turn, not {move.piece}'s")]
+        return turn + self._detective_problems(move)
 
-    def _mrx_problems(self, move: Move) -> list[tuple[str, str]]:
-        probs: list[tuple[str, str]] = []
+    def _mrx_problems(self, move: Move) -> list[Illegal]:
+        probs: list[Illegal] = []
         r = self.rules
         if move.is_pass:
             if self.mrx_at is not None and (r.trapped_loses or self.mrx_can_move_from(self.mrx_at)):
-                probs.append(("mrx-pass", "Mr. X must move: he has a legal move"))
+                probs.append(Illegal("mrx-pass", "Mr. X must move: he has a legal move"))
             return probs
         if len(move.tickets) != len(move.stations) or len(move.tickets) > 2:
-            return [("mrx-shape", "a move is one or two hops, each with a ticket and a station")]
+            return [Illegal("mrx-shape", "a move is one or two hops, each with a ticket and a station")]
         if move.is_double:
             if r.double_moves_per_round < 1:
-                probs.append(("double-allowance", "these rules allow no double move in a round"))
+                probs.append(Illegal("double-allowance", "these rules allow no double move in a round"))
             elif self.mrx_tickets.double <= 0 or self.doubles >= r.double_moves_per_game:
                 allowance = min(self.mrx_tickets.double + self.doubles, r.double_moves_per_game)
-                probs.append(("double-allowance",
-                              f"a double move beyond the allowance ({allowance} per game, {self.doubles} used; "
-                              f"double tickets held {self.mrx_tickets.double})"))
+                probs.append(Illegal("double-allowance",
+                                     f"a double move beyond the allowance ({allowance} per game, {self.doubles} used; "
+                                     f"double tickets held {self.mrx_tickets.double})"))
         left = self.mrx_tickets
         here = self.mrx_at
         occ = self.occupied
         for leg, (t, to) in enumerate(zip(move.tickets, move.stations)):
             n = self.move + leg + 1
             if n > r.log_length:
-                probs.append(("log-full", f"move {n}: the travel log holds only {r.log_length} moves"))
+                probs.append(Illegal("log-full", f"move {n}: the travel log holds only {r.log_length} moves", leg))
             if left[t] <= 0:
-                probs.append(("mrx-ticket", f"move {n}: Mr. X has no {t.value} ticket left"))
+                probs.append(Illegal("mrx-ticket", f"move {n}: Mr. X has no {t.value} ticket left", leg))
             left = left.spend(t)
             if to is None:
                 here = None
@@ -476,44 +494,44 @@ class Position:
             if here is not None and not self.board.step(1 << here, t) >> to & 1:
                 kinds = self.board.transports_between(here, to)
                 if kinds == {Transport.FERRY}:
-                    probs.append(("mrx-ferry", f"move {n}: {here} -> {to} is a ferry crossing, which needs a black "
-                                  f"ticket, not {t.value}"))
+                    probs.append(Illegal("mrx-ferry", f"move {n}: {here} -> {to} is a ferry crossing, which needs "
+                                         f"a black ticket, not {t.value}", leg))
                 else:
                     has = f" (only {', '.join(sorted(k.value for k in kinds))})" if kinds else ""
-                    probs.append(("mrx-connection", f"move {n}: Mr. X moves {here} -> {to} by {t.value}, "
-                                  f"but there is no such connection{has}"))
+                    probs.append(Illegal("mrx-connection", f"move {n}: Mr. X moves {here} -> {to} by {t.value}, "
+                                         f"but there is no such connection{has}", leg))
             if occ >> to & 1:
-                probs.append(("mrx-onto-detective", f"move {n}: Mr. X moves onto a detective at {to}"))
+                probs.append(Illegal("mrx-onto-detective", f"move {n}: Mr. X moves onto a detective at {to}", leg))
             here = to
         return probs
 
-    def _detective_problems(self, move: Move) -> list[tuple[str, str]]:
+    def _detective_problems(self, move: Move) -> list[Illegal]:
         name = move.piece
         i = self.names.index(name)
-        probs: list[tuple[str, str]] = []
+        probs: list[Illegal] = []
         if len(move.tickets) != 1 or len(move.stations) != 1 or move.stations[0] is None:
-            return [("det-shape", f"{name} moves one hop with one ticket to a known station")]
+            return [Illegal("det-shape", f"{name} moves one hop with one ticket to a known station")]
         if name in self.out:
-            return [("det-stuck", f"{name} moves after it was stuck (out of the game)")]
+            return [Illegal("det-stuck", f"{name} moves after it was stuck (out of the game)")]
         t, to = move.tickets[0], move.stations[0]
         here = self.stations[i]
         if t is Ticket.BLACK:
-            probs.append(("det-ticket", f"{name} moves with a black ticket; detectives have none"))
+            probs.append(Illegal("det-ticket", f"{name} moves with a black ticket; detectives have none"))
         elif self.tickets[i][t] <= 0:
-            probs.append(("det-ticket", f"{name} has no {t.value} ticket left"))
+            probs.append(Illegal("det-ticket", f"{name} has no {t.value} ticket left"))
         if t is Ticket.BLACK or to not in self.board.moves(here, t):
             kinds = sorted(x.value for x in self.board.transports_between(here, to))
             has = f" (only {', '.join(kinds)})" if kinds else ""
-            probs.append(("det-connection", f"{name} moves {here} -> {to} by {t.value}, but there is no such "
-                          f"connection{has}"))
+            probs.append(Illegal("det-connection", f"{name} moves {here} -> {to} by {t.value}, but there is no "
+                                 f"such connection{has}"))
         other = next((n for n, s in zip(self.names, self.stations) if s == to and n != name), None)
         if other is not None:
-            probs.append(("det-collision", f"{name} moves onto {to}, where {other} stands"))
+            probs.append(Illegal("det-collision", f"{name} moves onto {to}, where {other} stands"))
         return probs
 
     # ---- making moves -----------------------------------------------------------------------
 
-    def push(self, move: Move, capture: bool | None = None) -> Position:
+    def push(self, move: Move, capture: bool | None = None, advance: bool = True) -> Position:
         """The position after ``move``.  Like python-chess, ``push`` does not check legality
         (ask :meth:`is_legal` first); it applies the move as well as it can (tickets never go
         below zero), so the referee can report an illegal move and carry on.
@@ -521,10 +539,11 @@ class Position:
         A detective's move captures Mr. X when it lands on his known station; when his station
         is not known, ``capture`` says whether it did (a record's ``"capture": true``).  A
         detective move may name a detective later in the order than the one to move: the ones in
-        between pass (the referee warns about it)."""
+        between pass (the referee warns about it).  With ``advance=False`` the turn stays where
+        it is (the referee applying a detective's out-of-turn move as written)."""
         if move.piece == MRX:
             return self._push_mrx(move)
-        return self._push_detective(move, capture)
+        return self._push_detective(move, capture, advance)
 
     def _push_mrx(self, move: Move) -> Position:
         mt = self.mrx_tickets
@@ -539,7 +558,7 @@ class Position:
                          doubles=doubles, turn=0)
         return nxt._next_detective(0)
 
-    def _push_detective(self, move: Move, capture: bool | None) -> Position:
+    def _push_detective(self, move: Move, capture: bool | None, advance: bool = True) -> Position:
         i = self.names.index(move.piece)
         t, to = move.tickets[0], move.stations[0]
         assert to is not None
@@ -552,13 +571,15 @@ class Position:
             mt = mt.gain(t)
         caught = capture if capture is not None else self.mrx_at == to
         out = self.out
-        if self.turn >= 1 and i + 1 > self.turn:  # skipped detectives pass; stuck ones are out
+        if advance and self.turn >= 1 and i + 1 > self.turn:  # skipped detectives pass; stuck ones are out
             out = out | {n for j, n in enumerate(self.names[self.turn - 1:i], self.turn - 1)
                          if not self._detective_hops(j)}
         nxt = self._with(stations=tuple(stations), tickets=tuple(tickets), mrx_tickets=mt, out=out)
         if caught:
             end = Outcome(OutcomeKind.CAPTURE, self.round, self.move, by=move.piece, station=to)
             return nxt._with(mrx_at=to, ended=end, turn=i + 1)
+        if not advance:
+            return nxt
         return nxt._next_detective(i + 1)
 
     def pass_turn(self) -> Position:
@@ -598,6 +619,14 @@ class Position:
         if nxt.mrx_at is not None and r.trapped_loses and not nxt.mrx_can_move_from(nxt.mrx_at):
             return nxt._with(ended=Outcome(OutcomeKind.TRAPPED, self.round, self.move, station=nxt.mrx_at))
         return nxt
+
+    def placed(self, station: Station) -> Position:
+        """This position with Mr. X known to stand on ``station`` (the caller checks that he
+        may be there).  If he is to move and has no legal move there, he is trapped."""
+        pos = self._with(mrx_at=station)
+        if pos.ended is None and pos.turn == 0 and self.rules.trapped_loses and not pos.mrx_can_move_from(station):
+            return pos.declare_trapped(station)
+        return pos
 
     def declare_trapped(self, station: Station | None) -> Position:
         """End the game with Mr. X trapped (the referee's verdict when every station he may be

@@ -1,19 +1,25 @@
-"""The referee: replay a record move by move under the rules and the map (``sy-tools check``).
+"""The referee: replay a record move by move through the rules engine (``sy-tools check``).
 
-It reports every problem it finds with the place in the record, keeps going after an illegal
-move (applying it as written) so one run shows them all, and ends with the game's status.
+It asks :class:`~sy_tools.position.Position` what is legal, reports every problem it finds with
+the place in the record, keeps going after an illegal move (applying it as written) so one run
+shows them all, and ends with the game's outcome.  Alongside the position it follows Mr. X's
+possible set (the detectives' view) to judge hidden moves, reveals and captures.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .board import Board, Station, StationMask, Ticket, Transport, mask_of
-from .record import DetectiveMove, Record
+from .board import Station, StationMask, mask_of
+from .position import MRX, Move, Outcome, Position, mrx_targets
+from .record import DetectiveMove, Record, Round
 
 Level = Literal["error", "warning"]
+
+#: Where inside a Mr. X move each engine problem points.
+_MRX_PLACE = {"mrx-ticket": ".ticket", "mrx-connection": ".to", "mrx-ferry": ".to", "mrx-onto-detective": ".to"}
+_DET_PLACE = {"det-ticket": ".ticket", "det-connection": ".to", "det-collision": ".to"}
 
 
 @dataclass(frozen=True)
@@ -32,56 +38,19 @@ class Problem:
         return {"level": self.level, "code": self.code, "where": self.where, "message": self.message}
 
 
-@dataclass(frozen=True)
-class Status:
-    """Where the game stands.  ``state``: ``in-progress``, ``detectives-won`` or ``mrx-won``."""
-
-    state: str
-    reason: str  # in-progress: "mrx-to-move" / "detective-to-move"; won: capture, trapped, log-full, detectives-stuck
-    round: int
-    move: int  # Mr. X moves made
-    to_move: str | None = None  # "mrx" or a detective's name, while in progress
-    by: str | None = None  # the capturing detective
-    station: Station | None = None  # where Mr. X was caught or trapped
-
-    def describe(self) -> str:
-        if self.state == "in-progress":
-            who = "Mr. X" if self.to_move == "mrx" else self.to_move
-            nxt = f" (his move {self.move + 1})" if self.to_move == "mrx" else ""
-            return f"in progress: round {self.round}, {who} to move{nxt}"
-        if self.reason == "capture":
-            return f"detectives won: {self.by} caught Mr. X at {self.station} in round {self.round}"
-        if self.reason == "trapped":
-            at = f" at {self.station}" if self.station is not None else ""
-            return f"detectives won: Mr. X trapped{at} in round {self.round} (no legal move)"
-        if self.reason == "log-full":
-            return f"Mr. X won: his travel log is full ({self.move} moves, round {self.round})"
-        return f"Mr. X won: no detective can move any more (round {self.round})"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"state": self.state, "reason": self.reason, "round": self.round, "move": self.move,
-                "to_move": self.to_move, "by": self.by, "station": self.station, "text": self.describe()}
-
-
-@dataclass(frozen=True)
-class GameState:
-    """The position at the end of the record, as the detectives see it."""
-
-    positions: dict[str, Station]
-    detective_tickets: dict[str, dict[str, int]]
-    mrx_tickets: dict[str, int]
-    out: frozenset[str]  # detectives stuck for good
-    mrx_at: Station | None  # known only on a full record
+#: The game's status as ``check`` reports it (the engine's outcome).
+Status = Outcome
 
 
 @dataclass(frozen=True)
 class CheckResult:
-    """Everything ``check`` found.  ``legal`` means no errors (warnings allowed)."""
+    """Everything ``check`` found.  ``legal`` means no errors (warnings allowed); ``position``
+    is the game as the record leaves it (Mr. X's station known only on a full record)."""
 
     file: str | None
     problems: tuple[Problem, ...]
-    status: Status
-    state: GameState | None = None
+    status: Outcome
+    position: Position | None = None
 
     @property
     def legal(self) -> bool:
@@ -91,280 +60,199 @@ class CheckResult:
     def errors(self) -> list[Problem]:
         return [p for p in self.problems if p.level == "error"]
 
+    @property
+    def tickets(self) -> dict[str, dict[str, int]]:
+        """Tickets left: each detective's taxi/bus/underground and Mr. X's five kinds."""
+        return self.position.ticket_table() if self.position is not None else {}
+
     def to_dict(self) -> dict[str, Any]:
         return {"file": self.file, "legal": self.legal, "problems": [p.to_dict() for p in self.problems],
-                "status": self.status.to_dict()}
+                "status": self.status.to_dict(), "tickets": self.tickets}
 
 
 @dataclass
-class _State:
-    board: Board
-    pos: dict[str, Station]
-    tickets: dict[str, Counter[str]]
-    out: set[str] = field(default_factory=set)  # stuck detectives (out for good)
-    mrx_tickets: Counter[str] = field(default_factory=Counter)
-    mrx_at: Station | None = None
+class _Replay:
+    """The referee's running state: the engine's position, the detectives' view of Mr. X, and
+    the problems found so far."""
+
+    record: Record
+    pos: Position
     possible: StationMask = 0
-    moves: int = 0
-    doubles: int = 0
+    problems: list[Problem] = field(default_factory=list)
 
-    def occupied(self, but: str | None = None) -> StationMask:
-        return mask_of(s for n, s in self.pos.items() if n != but)
+    def error(self, code: str, where: str, msg: str) -> None:
+        self.problems.append(Problem("error", code, where, msg))
 
-    def detective_options(self, name: str) -> list[tuple[Ticket, Station]]:
-        blocked = self.occupied(but=name)
-        here = self.pos[name]
-        return [
-            (t, d)
-            for t in (Ticket.TAXI, Ticket.BUS, Ticket.UNDERGROUND)
-            if self.tickets[name][t.value] > 0
-            for d in self.board.moves(here, t)
-            if not blocked >> d & 1
-        ]
+    def warning(self, code: str, where: str, msg: str) -> None:
+        self.problems.append(Problem("warning", code, where, msg))
 
-    def mrx_exits(self, station: Station) -> StationMask:
-        occ = self.occupied()
-        out = 0
-        for t in Ticket:
-            if self.mrx_tickets[t.value] > 0:
-                out |= self.board.neighbours[t][station]
-        return out & ~occ
+    def lost_track(self, where: str, message: str) -> None:
+        """The record contradicts itself: report it and carry on knowing nothing of Mr. X."""
+        self.error("inconsistent", where, message)
+        self.possible = self.record.board.all_mask & ~self.pos.occupied
 
 
 def check(record: Record) -> CheckResult:
     """Replay ``record`` and report every illegal or suspicious move, then the game's status."""
-    board, rules = record.board, record.rules
-    names = [d.name for d in record.detectives]
-    st = _State(
-        board=board,
-        pos={d.name: d.start for d in record.detectives},
-        tickets={d.name: Counter(d.tickets) for d in record.detectives},
-        mrx_tickets=Counter(record.mrx_tickets),
-    )
-    probs: list[Problem] = []
+    rp = _setup(record)
+    for r_i, rnd in enumerate(record.rounds, 1):
+        _trapped_unseen(rp)
+        if rp.pos.ended is not None:
+            rp.error("after-end", rnd.where, f"round {r_i} comes after the game ended ({rp.pos.ended.describe()})")
+            break
+        _mrx_turn(rp, rnd, r_i)
+        _detectives_turn(rp, rnd, r_i, last=r_i == len(record.rounds))
+    if rp.pos.to_move == MRX:
+        _trapped_unseen(rp)
+    return CheckResult(record.file, tuple(rp.problems), rp.pos.outcome, rp.pos)
 
-    def error(code: str, where: str, msg: str) -> None:
-        probs.append(Problem("error", code, where, msg))
 
-    def warning(code: str, where: str, msg: str) -> None:
-        probs.append(Problem("warning", code, where, msg))
-
-    # ---- set-up --------------------------------------------------------------------------
+def _setup(record: Record) -> _Replay:
+    """The start position, and the set-up checks (shared start stations, Mr. X's start)."""
+    pos = Position.start(record.board, record.rules, [(d.name, d.start) for d in record.detectives],
+                         mrx_at=record.mrx_start, detective_tickets={d.name: d.tickets for d in record.detectives},
+                         mrx_tickets=record.mrx_tickets)
+    rp = _Replay(record, pos)
     seen: dict[Station, str] = {}
     for i, d in enumerate(record.detectives):
         if d.start in seen:
-            error("det-start-shared", f"detectives[{i}].start",
-                  f"{d.name} starts on {d.start}, where {seen[d.start]} already stands")
+            rp.error("det-start-shared", f"detectives[{i}].start",
+                     f"{d.name} starts on {d.start}, where {seen[d.start]} already stands")
         seen.setdefault(d.start, d.name)
-    st.possible = mask_of(record.start_candidates) & ~mask_of(seen)
+    rp.possible = mask_of(record.start_candidates) & ~mask_of(seen)
     if record.mrx_start is not None:
         if record.mrx_start in seen:
-            error("mrx-start", "mrx.start", f"Mr. X starts on {record.mrx_start}, where {seen[record.mrx_start]} stands")
+            rp.error("mrx-start", "mrx.start", f"Mr. X starts on {record.mrx_start}, where {seen[record.mrx_start]} stands")
         elif record.mrx_start not in record.start_candidates:
-            error("mrx-start", "mrx.start", f"Mr. X's start {record.mrx_start} is not among the start candidates")
-        st.mrx_at = record.mrx_start
-    if not st.possible:
-        error("inconsistent", "mrx.start_candidates", "no start candidate is free of detectives")
-
-    status: Status | None = None
-    double_allowance = min(record.mrx_tickets.get("double", 0), rules.double_moves_per_game)
-    n_rounds = len(record.rounds)
-
-    for r_i, rnd in enumerate(record.rounds, 1):
-        if status is not None:
-            error("after-end", rnd.where, f"round {r_i} comes after the game ended ({status.describe()})")
-            break
-        # ---- Mr. X is trapped before he moves? -------------------------------------------
-        trapped_at = _trapped(st)
-        if trapped_at is not False:
-            if rules.trapped_loses:
-                status = Status("detectives-won", "trapped", r_i - 1, st.moves, station=trapped_at)
-                error("after-end", rnd.where, f"round {r_i} comes after the game ended ({status.describe()})")
-                break
-        # ---- Mr. X ---------------------------------------------------------------------------
-        if len(rnd.mrx) == 2:
-            if rules.double_moves_per_round < 1:
-                error("double-allowance", rnd.mrx[0].where, "these rules allow no double move in a round")
-            elif st.doubles >= double_allowance:
-                error("double-allowance", rnd.mrx[0].where,
-                      f"a double move beyond the allowance ({double_allowance} per game, "
-                      f"{st.doubles} used; double tickets held {st.mrx_tickets['double']})")
-            st.doubles += 1
-            st.mrx_tickets["double"] -= 1
-        occupied = st.occupied()
-        for m in rnd.mrx:
-            st.moves += 1
-            n = st.moves
-            if n > rules.log_length:
-                error("log-full", m.where, f"move {n}: the travel log holds only {rules.log_length} moves")
-            if st.mrx_tickets[m.ticket.value] <= 0:
-                error("mrx-ticket", f"{m.where}.ticket",
-                      f"move {n}: Mr. X has no {m.ticket.value} ticket left")
-            st.mrx_tickets[m.ticket.value] -= 1
-            st.possible = board.step(st.possible, m.ticket) & ~occupied
-            reveal = rules.is_reveal(n)
-            if reveal and m.to is None:
-                error("reveal-missing", f"{m.where}.to",
-                      f"move {n} is a reveal move: the station Mr. X showed ('to') is missing")
-            if m.to is not None:
-                if st.mrx_at is not None:
-                    _check_mrx_hop(st, m.ticket, m.to, occupied, n, f"{m.where}.to", error)
-                elif occupied >> m.to & 1:
-                    error("mrx-onto-detective", f"{m.where}.to", f"move {n}: Mr. X moves onto a detective at {m.to}")
-                elif not st.possible >> m.to & 1:
-                    code = "reveal-unreachable" if reveal else "mrx-unreachable"
-                    error(code, f"{m.where}.to",
-                          f"the record contradicts itself at move {n} (round {r_i}): no route fitting the "
-                          f"record so far reaches {m.to} with a {m.ticket.value} ticket")
-                if reveal:
-                    st.possible = 1 << m.to
-                st.mrx_at = m.to
-            else:
-                st.mrx_at = None
-            if not st.possible:
-                error("inconsistent", m.where,
-                      f"the record contradicts itself at move {n} (round {r_i}): no station is left for Mr. X")
-                st.possible = board.all_mask & ~occupied  # carry on with no knowledge
-        # ---- detectives ----------------------------------------------------------------------
-        moved: set[str] = set()
-        turn = 0  # index into names of the next detective due
-        for dm in rnd.detectives:
-            i = names.index(dm.name)
-            if dm.name in st.out:
-                error("det-after-stuck", dm.where, f"{dm.name} moves after it was stuck (out of the game)")
-            elif dm.name in moved:
-                error("det-twice", dm.where, f"{dm.name} moves twice in round {r_i}")
-            elif i < turn:
-                error("det-order", dm.where,
-                      f"{dm.name} moves out of turn (order: {', '.join(names)})")
-            else:
-                for skipped in names[turn:i]:
-                    _absent(st, skipped, rnd.where, r_i, warning)
-                turn = i + 1
-            moved.add(dm.name)
-            capture = _detective_move(st, dm, record, error, warning)
-            if capture:
-                status = Status("detectives-won", "capture", r_i, st.moves, by=dm.name, station=dm.to)
-                break
-            st.possible &= ~(1 << dm.to)
-            if not st.possible:
-                error("inconsistent", dm.where,
-                      f"the record contradicts itself: after {dm.name}'s move to {dm.to} in round {r_i} "
-                      "there is no station left for Mr. X (was he caught? mark the move \"capture\": true)")
-                st.possible = board.all_mask & ~st.occupied()
-        if status is not None:
-            continue
-        last_round = r_i == n_rounds
-        if not last_round:
-            for skipped in names[turn:]:
-                _absent(st, skipped, rnd.where, r_i, warning)
-        else:
-            # remaining detectives have not moved yet, unless they are stuck
-            for nm in names[turn:]:
-                if nm in st.out:
-                    continue
-                if st.detective_options(nm):
-                    status = Status("in-progress", "detective-to-move", r_i, st.moves, to_move=nm)
-                    break
-                st.out.add(nm)
-        if status is not None:
-            break
-        if st.moves >= rules.log_length:
-            status = Status("mrx-won", "log-full", r_i, st.moves)
-        elif all(nm in st.out or not st.detective_options(nm) for nm in names):
-            status = Status("mrx-won", "detectives-stuck", r_i, st.moves)
-
-    if status is None:
-        trapped_at = _trapped(st)
-        if trapped_at is not False and rules.trapped_loses:
-            status = Status("detectives-won", "trapped", n_rounds, st.moves, station=trapped_at)
-        else:
-            status = Status("in-progress", "mrx-to-move", n_rounds + 1, st.moves, to_move="mrx")
-    final = GameState(
-        positions=dict(st.pos),
-        detective_tickets={n: {k: max(0, v) for k, v in c.items()} for n, c in st.tickets.items()},
-        mrx_tickets={k: max(0, v) for k, v in st.mrx_tickets.items()},
-        out=frozenset(st.out),
-        mrx_at=st.mrx_at,
-    )
-    return CheckResult(record.file, tuple(probs), status, final)
+            rp.error("mrx-start", "mrx.start", f"Mr. X's start {record.mrx_start} is not among the start candidates")
+    if not rp.possible:
+        rp.error("inconsistent", "mrx.start_candidates", "no start candidate is free of detectives")
+    return rp
 
 
-def _trapped(st: _State) -> Station | None | bool:
-    """False if Mr. X may have a legal move; else the station he is trapped at (None when only
-    known to lie in the possible set)."""
-    if st.mrx_at is not None:
-        return st.mrx_at if not st.mrx_exits(st.mrx_at) else False
-    if not st.possible:
-        return False
-    m = st.possible
-    while m:
-        low = m & -m
-        if st.mrx_exits(low.bit_length() - 1):
-            return False
-        m ^= low
-    return None
-
-
-def _absent(st: _State, name: str, where: str, r_i: int, warning: Any) -> None:
-    if name in st.out:
+def _trapped_unseen(rp: _Replay) -> None:
+    """Mr. X to move, his station unknown, and no station he may be at has a legal move: trapped
+    (the engine decides this itself when it knows his station)."""
+    pos = rp.pos
+    if pos.ended is not None or pos.to_move != MRX or not pos.rules.trapped_loses:
         return
-    opts = st.detective_options(name)
-    if opts:
-        warning("det-absent", where, f"{name} did not move in round {r_i} although it could "
-                f"(e.g. {opts[0][0].value} to {opts[0][1]})")
-    else:
-        st.out.add(name)
+    if pos.mrx_at is not None:
+        if not pos.mrx_can_move_from(pos.mrx_at):
+            rp.pos = pos.declare_trapped(pos.mrx_at)
+        return
+    if rp.possible and not any(pos.mrx_can_move_from(s) for s in _bits(rp.possible)):
+        rp.pos = pos.declare_trapped(None)
 
 
-def _detective_move(st: _State, dm: DetectiveMove, record: Record, error: Any, warning: Any) -> bool:
-    """Apply one detective move, reporting what is wrong with it.  Returns True on a capture."""
-    board = st.board
-    here = st.pos[dm.name]
-    t = dm.ticket
-    if t is Ticket.BLACK:
-        error("det-ticket", f"{dm.where}.ticket", f"{dm.name} moves with a black ticket; detectives have none")
-    elif st.tickets[dm.name][t.value] <= 0:
-        error("det-ticket", f"{dm.where}.ticket", f"{dm.name} has no {t.value} ticket left")
-    if dm.to not in board.moves(here, t):
-        kinds = sorted(x.value for x in board.transports_between(here, dm.to))
-        has = f" (only {', '.join(kinds)})" if kinds else ""
-        error("det-connection", f"{dm.where}.to",
-              f"{dm.name} moves {here} -> {dm.to} by {t.value}, but there is no such connection{has}")
-    other = next((n for n, s in st.pos.items() if s == dm.to and n != dm.name), None)
-    if other is not None:
-        error("det-collision", f"{dm.where}.to", f"{dm.name} moves onto {dm.to}, where {other} stands")
-    st.tickets[dm.name][t.value] -= 1
-    if record.rules.tickets_to_mrx and t is not Ticket.BLACK:
-        st.mrx_tickets[t.value] += 1
-    st.pos[dm.name] = dm.to
-    if dm.capture:
-        if st.mrx_at is not None and st.mrx_at != dm.to:
-            error("capture-wrong", f"{dm.where}.capture",
-                  f"{dm.name}'s move to {dm.to} is marked a capture, but Mr. X is at {st.mrx_at}")
-        elif not st.possible >> dm.to & 1:
-            error("capture-wrong", f"{dm.where}.capture",
-                  f"{dm.name}'s move to {dm.to} is marked a capture, but Mr. X cannot be there")
-        return True
-    if st.mrx_at is not None and st.mrx_at == dm.to:
-        warning("capture-unmarked", dm.where,
-                f"{dm.name} lands on Mr. X at {dm.to}: a capture (mark it \"capture\": true)")
-        return True
-    return False
-
-
-def _check_mrx_hop(st: _State, t: Ticket, to: Station, occupied: StationMask, n: int, where: str, error: Any) -> None:
-    board = st.board
-    here = st.mrx_at
-    assert here is not None
-    if to not in board.moves(here, t):
-        kinds = board.transports_between(here, to)
-        if kinds == {Transport.FERRY}:
-            error("mrx-ferry", where, f"move {n}: {here} -> {to} is a ferry crossing, which needs a black ticket, "
-                  f"not {t.value}")
+def _mrx_turn(rp: _Replay, rnd: Round, r_i: int) -> None:
+    """Mr. X's entry (or two): the engine's verdict, then the detectives' view of him."""
+    pos, rules, board = rp.pos, rp.record.rules, rp.record.board
+    move = Move(MRX, tuple(m.ticket for m in rnd.mrx), tuple(m.to for m in rnd.mrx))
+    if move.is_pass:
+        for code, msg, _ in pos.problems(move):
+            rp.error(code, f"{rnd.where}.mrx", msg)
+        rp.pos = pos.pass_turn()
+        return
+    for code, msg, hop in pos.problems(move):
+        if code == "double-allowance":
+            rp.error(code, rnd.mrx[0].where, msg)
         else:
-            has = f" (only {', '.join(sorted(k.value for k in kinds))})" if kinds else ""
-            error("mrx-connection", where, f"move {n}: Mr. X moves {here} -> {to} by {t.value}, "
-                  f"but there is no such connection{has}")
-    if occupied >> to & 1:
-        error("mrx-onto-detective", where, f"move {n}: Mr. X moves onto a detective at {to}")
+            rp.error(code, rnd.mrx[hop or 0].where + _MRX_PLACE.get(code, ""), msg)
+    occupied = pos.occupied
+    here = pos.mrx_at
+    for leg, m in enumerate(rnd.mrx):
+        n = pos.move + leg + 1
+        rp.possible = mrx_targets(board, rp.possible, m.ticket, occupied)
+        reveal = rules.is_reveal(n)
+        if reveal and m.to is None:
+            rp.error("reveal-missing", f"{m.where}.to",
+                     f"move {n} is a reveal move: the station Mr. X showed ('to') is missing")
+        if m.to is not None and here is None and not occupied >> m.to & 1 and not rp.possible >> m.to & 1:
+            rp.error("reveal-unreachable" if reveal else "mrx-unreachable", f"{m.where}.to",
+                     f"the record contradicts itself at move {n} (round {r_i}): no route fitting the "
+                     f"record so far reaches {m.to} with a {m.ticket.value} ticket")
+        if reveal and m.to is not None:
+            rp.possible = 1 << m.to
+        here = m.to
+        if not rp.possible:
+            rp.lost_track(m.where, f"the record contradicts itself at move {n} (round {r_i}): no station is left "
+                          "for Mr. X")
+    rp.pos = pos.push(move)
+
+
+def _detectives_turn(rp: _Replay, rnd: Round, r_i: int, last: bool) -> None:
+    """The detectives' moves of one round, in the record's order, checked against the turn order
+    the engine keeps; then the round's end (absent detectives, or who is still to move)."""
+    names = rp.pos.names
+    moved: set[str] = set()
+    for dm in rnd.detectives:
+        pos = rp.pos
+        if pos.ended is not None:
+            break
+        i = names.index(dm.name)
+        in_turn = pos.turn >= 1 and i >= pos.turn - 1 and dm.name not in moved
+        if dm.name in pos.out:
+            rp.error("det-after-stuck", dm.where, f"{dm.name} moves after it was stuck (out of the game)")
+        elif dm.name in moved:
+            rp.error("det-twice", dm.where, f"{dm.name} moves twice in round {r_i}")
+        elif not in_turn:
+            rp.error("det-order", dm.where, f"{dm.name} moves out of turn (order: {', '.join(names)})")
+        else:
+            for j in range(pos.turn - 1, i):
+                _absent(rp, names[j], rnd.where, r_i)
+        moved.add(dm.name)
+        _detective_move(rp, dm, r_i, in_turn and dm.name not in pos.out)
+    pos = rp.pos
+    if pos.ended is not None or pos.turn == 0:
+        return
+    if last:
+        return  # the rest have not moved yet: in progress, the engine says who is to move
+    while rp.pos.ended is None and rp.pos.turn >= 1:
+        _absent(rp, rp.pos.to_move or "", rnd.where, r_i)
+        rp.pos = rp.pos.pass_turn()
+
+
+def _absent(rp: _Replay, name: str, where: str, r_i: int) -> None:
+    """A detective the record skips: fine if it is stuck (out), a warning if it could move."""
+    if name in rp.pos.out:
+        return
+    opts = rp.pos.detective_moves(name)
+    if opts:
+        rp.warning("det-absent", where, f"{name} did not move in round {r_i} although it could "
+                   f"(e.g. {opts[0].tickets[0].value} to {opts[0].to})")
+
+
+def _detective_move(rp: _Replay, dm: DetectiveMove, r_i: int, in_turn: bool) -> None:
+    """One detective move: the engine's verdict, the capture flag, then the view of Mr. X."""
+    pos = rp.pos
+    move = Move.detective(dm.name, dm.ticket, dm.to)
+    if in_turn:
+        for code, msg, _ in pos.problems(move):
+            if code not in ("det-stuck", "turn"):  # the record's turn order is judged above
+                rp.error(code, dm.where + _DET_PLACE.get(code, ""), msg)
+    if dm.capture:
+        if pos.mrx_at is not None and pos.mrx_at != dm.to:
+            rp.error("capture-wrong", f"{dm.where}.capture",
+                     f"{dm.name}'s move to {dm.to} is marked a capture, but Mr. X is at {pos.mrx_at}")
+        elif not rp.possible >> dm.to & 1:
+            rp.error("capture-wrong", f"{dm.where}.capture",
+                     f"{dm.name}'s move to {dm.to} is marked a capture, but Mr. X cannot be there")
+    elif pos.mrx_at is not None and pos.mrx_at == dm.to:
+        rp.warning("capture-unmarked", dm.where,
+                   f"{dm.name} lands on Mr. X at {dm.to}: a capture (mark it \"capture\": true)")
+    rp.pos = pos.push(move, capture=True if dm.capture else None, advance=in_turn)
+    if rp.pos.ended is not None:
+        return
+    rp.possible &= ~(1 << dm.to)
+    if not rp.possible:
+        rp.lost_track(dm.where, f"the record contradicts itself: after {dm.name}'s move to {dm.to} in round {r_i} there is no station "
+                      "left for Mr. X (was he caught? mark the move \"capture\": true)")
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from .board import DETECTIVE_TICKETS, Ticket
+from .board import DETECTIVE_TICKETS
 from .errors import InputError
 
 #: Mr. X's ticket kinds: the four move tickets and the double-move card.
@@ -159,5 +159,3 @@ def ticket_counts(
 def _nat(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
-
-TICKET_OF = {t.value: t for t in Ticket}

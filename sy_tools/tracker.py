@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from .board import Board, Station, StationMask, Ticket, mask_of, stations_of
 from .errors import AnalysisError, RecordError
+from .position import mrx_sources, mrx_targets
 from .record import Record
 
 Weight = int | Fraction
@@ -84,7 +85,6 @@ class Trace:
 def trace(record: Record) -> Trace:
     """Run the possible-set filter over ``record`` (raises :class:`InconsistentRecord`)."""
     board = record.board
-    step = board.step
     reveals = frozenset(record.rules.reveal_moves)
     pos = {d.name: d.start for d in record.detectives}
     occupied = mask_of(pos.values())
@@ -99,7 +99,7 @@ def trace(record: Record) -> Trace:
         tr.round = r_i
         for leg, m in enumerate(rnd.mrx, 1):
             n += 1
-            S = step(S, m.ticket) & ~occupied
+            S = mrx_targets(board, S, m.ticket, occupied)
             shown = None
             if n in reveals:
                 if m.to is None:
@@ -150,7 +150,7 @@ def _inconsistent(record: Record, where: str, move: int, round: int, leg: int | 
 def possible_mask(record: Record) -> StationMask:
     """Just the current possible set, as a mask: the hot path, same semantics as :func:`trace`
     (which it falls back to, to name the move, when the record is inconsistent)."""
-    step = record.board.step
+    board = record.board
     reveals = record.rules.reveal_moves
     pos = {d.name: 1 << d.start for d in record.detectives}
     occupied = 0
@@ -161,7 +161,7 @@ def possible_mask(record: Record) -> StationMask:
     for rnd in record.rounds:
         for m in rnd.mrx:
             n += 1
-            S = step(S, m.ticket) & ~occupied
+            S = mrx_targets(board, S, m.ticket, occupied)
             if n in reveals:
                 S &= 1 << m.to if m.to is not None else 0
             if not S:
@@ -331,7 +331,7 @@ def smooth(board: Board, tr: Trace) -> list[StationMask]:
     the whole record."""
     sets = list(tr.sets)
     for i in range(len(sets) - 2, -1, -1):
-        sets[i] &= board.step(sets[i + 1], tr.steps[i + 1].ticket)
+        sets[i] &= mrx_sources(board, sets[i + 1], tr.steps[i + 1].ticket)
     return sets
 
 

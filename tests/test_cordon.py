@@ -14,6 +14,7 @@ from sy_tools.board import DETECTIVE_TICKETS, Ticket, mask_of, stations_of
 from sy_tools.cordon import (
     SCALE,
     DetectiveState,
+    detective_options,
     exits,
     expand,
     held_tickets,
@@ -24,7 +25,7 @@ from sy_tools.cordon import (
 from sy_tools.record import parse_record
 from sy_tools.referee import check
 from sy_tools.rules import PRESETS
-from sy_tools.simulate import random_game
+from sy_tools.simulate import detectives_view, random_game
 
 ALL_X = {"taxi": 4, "bus": 3, "underground": 3, "black": 5}
 
@@ -145,11 +146,12 @@ def _assert_legal_plan(board, dets, plan, k):
     assert [p.name for p in plan] == [d.name for d in dets]
     pos = {d.name: d.station for d in dets}
     left = {d.name: Counter(d.tickets) for d in dets}
+    out = set()  # stuck once: out for good (RULES.md: "A stuck detective is out")
     for j in range(k):
         for d, p in zip(dets, plan):
             assert p.path[j] == pos[d.name]
-            if j == 0 and not d.moves_first:
-                assert p.tickets[0] is None and p.path[1] == pos[d.name]
+            if (j == 0 and not d.moves_first) or d.name in out:
+                assert p.tickets[j] is None and p.path[j + 1] == pos[d.name]
                 continue
             occ = {s for n, s in pos.items() if n != d.name}
             legal = [(t.value, x) for t in DETECTIVE_TICKETS if left[d.name][t.value] > 0
@@ -158,6 +160,7 @@ def _assert_legal_plan(board, dets, plan, k):
             if t is None:
                 assert not legal, f"{d.name} stays although it could move: {legal}"
                 assert p.path[j + 1] == pos[d.name]
+                out.add(d.name)
             else:
                 assert (t, p.path[j + 1]) in legal
                 left[d.name][t] -= 1
@@ -200,11 +203,52 @@ def test_plans_replay_through_the_referee(london):
             assert r.legal and not [p for p in r.problems if p.code == "det-absent"], \
                 [p.line(None) for p in r.problems]
             final = mask_of(p.path[-1] for p in res.plan)
-            tickets = _after(held_tickets(st.state.mrx_tickets), res.plan)
+            tickets = _after(st.position.mrx_tickets.held(), res.plan)
             assert res.feasible == all(is_sealed(london, p, final, tickets) for p in res.target)
             done += 1
             break
     assert done >= 25
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_multi_turn_plans_replay_through_the_referee(london, k):
+    """k-turn plans, appended to the detectives' record after a reveal (Mr. X's next moves hidden,
+    black), replay through the referee with no detective problem: no illegal move, nobody
+    skipped who could move, a stuck detective stays out."""
+    from sy_tools.cordon import cordon
+
+    rules = PRESETS["classic"]
+    done = 0
+    for seed in range(60):
+        rng = random.Random(1000 + seed)
+        doc = random_game(london, rules, rng, n_detectives=rng.randint(2, 5 if k == 2 else 3))
+        n = 0
+        for cut, rnd in enumerate(doc["rounds"]):
+            n += len(rnd["mrx"])
+            if n not in (3, 8) or len(rnd["mrx"]) != 1:
+                continue
+            rec_doc = detectives_view(dict(doc, rounds=doc["rounds"][:cut] + [{"mrx": rnd["mrx"], "detectives": []}]),
+                                      rules)
+            rec = parse_record(rec_doc)
+            st = check(rec)
+            if not st.legal or st.status.over or st.position.mrx_tickets.black < k:
+                break
+            res = cordon(rec, moves=k, time_limit=20)
+            assert res.status in ("optimal", "feasible") and res.plan
+            rounds = list(rec_doc["rounds"])
+            for j in range(k):
+                moves = [{"name": p.name, "ticket": p.tickets[j], "to": p.path[j + 1]} for p in res.plan
+                         if p.tickets[j] is not None]
+                if j == 0:
+                    rounds[-1] = {"mrx": rounds[-1]["mrx"], "detectives": moves}
+                else:
+                    rounds.append({"mrx": [{"ticket": "black"}], "detectives": moves})
+            r = check(parse_record(dict(rec_doc, rounds=rounds)))
+            bad = [p.line(None) for p in r.problems if p.code.startswith("det-")]
+            assert not bad, (seed, [p.describe() for p in res.plan], bad)
+            done += 1
+            break
+    assert done >= 10
 
 
 # ---- hand-made positions -----------------------------------------------------------------------
@@ -268,3 +312,20 @@ def test_a_ticket_handed_to_mrx_opens_an_exit(london):
 def test_timeout_returns_best_found_or_unknown(london):
     res = puzzle(london, list(range(1, 60)), [("Red", 100), ("Blue", 120)], time_limit=0.01)
     assert res.status in ("optimal", "feasible", "unknown")
+
+
+def test_a_blocked_detective_is_out_for_good_in_plans_as_in_check(london):
+    """Red on 7 holds only bus tickets; its one bus stop, 42, is Blue's.  Red is stuck, so out
+    for good (the referee's det-after-stuck): no plan may let it wait a turn and move on the
+    next (today's disagreement: Red 7 -> 7 -> 42 once Blue has left)."""
+    red = DetectiveState("Red", 7, {"taxi": 0, "bus": 2, "underground": 0})
+    paths = {o.path for o in detective_options(london, red, 2, others=1)}
+    assert (7, 7, 7) in paths and (7, 42, 7) in paths
+    assert (7, 7, 42) not in paths
+    # and the referee agrees: Red moving in round 2 after being stuck in round 1 is illegal
+    doc = {"detectives": [{"name": "Red", "start": 7, "tickets": {"taxi": 0, "bus": 2, "underground": 0}},
+                          {"name": "Blue", "start": 42}],
+           "mrx": {"start_candidates": [194]},
+           "rounds": [{"mrx": [{"ticket": "taxi"}], "detectives": [{"name": "Blue", "ticket": "taxi", "to": 29}]},
+                      {"mrx": [{"ticket": "taxi"}], "detectives": [{"name": "Red", "ticket": "bus", "to": 42}]}]}
+    assert [p.code for p in check(parse_record(doc)).errors] == ["det-after-stuck"]

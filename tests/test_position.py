@@ -1,0 +1,243 @@
+"""The rules engine against a plain, independent referee written here from RULES.md (dicts,
+sets and Counters over the map's connection list, nothing from sy_tools but the map), on random
+games under varied rules: at every ply the same legal moves, tickets, turn and outcome; and
+`sy-tools moves` / `check --format json` on records cut from those games agree with it."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+
+from sy_tools.position import MRX, Move, OutcomeKind, Position, Tickets
+from sy_tools.rules import PRESETS
+
+RIDES = {"taxi": {"taxi"}, "bus": {"bus"}, "underground": {"underground"},
+         "black": {"taxi", "bus", "underground", "ferry"}}
+NAMES = ["Red", "Blue", "Green", "Yellow", "Black"]
+
+
+class Plain:
+    """A plain Scotland Yard game: the oracle."""
+
+    def __init__(self, board, rules, starts, mrx_at):
+        self.adj = {}
+        for c in board.connections:
+            for a, b in ((c.a, c.b), (c.b, c.a)):
+                self.adj.setdefault((a, c.transport.value), set()).add(b)
+        self.rules = rules
+        self.names = NAMES[:len(starts)]
+        self.pos = dict(zip(self.names, starts))
+        self.tk = {n: Counter(rules.detective_tickets) for n in self.names}
+        self.xt = Counter(rules.mrx_start_tickets(len(starts)))
+        self.x = mrx_at
+        self.moves = self.rounds = self.doubles = 0
+        self.out: set[str] = set()
+        self.turn: str | None = MRX
+        self.result: str | None = None
+
+    def dests(self, at, ticket):
+        return set().union(*(self.adj.get((at, tr), set()) for tr in RIDES[ticket]))
+
+    def det_moves(self, name):
+        occ = {s for n, s in self.pos.items() if n != name}
+        return {((t,), (d,)) for t in ("taxi", "bus", "underground") if self.tk[name][t] > 0
+                for d in self.dests(self.pos[name], t) if d not in occ}
+
+    def x_moves(self):
+        occ = set(self.pos.values())
+        if self.moves >= self.rules.log_length:
+            return set()
+        singles = {((t,), (d,)) for t in RIDES if self.xt[t] > 0 for d in self.dests(self.x, t) if d not in occ}
+        out = set(singles)
+        r = self.rules
+        if (singles and r.double_moves_per_round >= 1 and self.xt["double"] > 0
+                and self.doubles < r.double_moves_per_game and self.moves + 2 <= r.log_length):
+            for (t1,), (d1,) in singles:
+                left = self.xt.copy()
+                left[t1] -= 1
+                out |= {((t1, t2), (d1, d2)) for t2 in RIDES if left[t2] > 0 for d2 in self.dests(d1, t2)
+                        if d2 not in occ}
+        if not out and not r.trapped_loses:
+            out = {((), ())}
+        return out
+
+    def legal(self):
+        return self.x_moves() if self.turn == MRX else self.det_moves(self.turn)
+
+    def play(self, tickets, stations):
+        if self.turn == MRX:
+            if len(tickets) == 2:
+                self.xt["double"] -= 1
+                self.doubles += 1
+            for t in tickets:
+                self.xt[t] -= 1
+            self.moves += len(tickets)
+            self.rounds += 1
+            if stations:
+                self.x = stations[-1]
+            self.next_detective(0)
+            return
+        name = self.turn
+        (t,), (d,) = tickets, stations
+        self.tk[name][t] -= 1
+        if self.rules.tickets_to_mrx:
+            self.xt[t] += 1
+        self.pos[name] = d
+        if d == self.x:
+            self.result = "capture"
+            self.turn = None
+            return
+        self.next_detective(self.names.index(name) + 1)
+
+    def next_detective(self, i):
+        for name in self.names[i:]:
+            if name in self.out:
+                continue
+            if self.det_moves(name):
+                self.turn = name
+                return
+            self.out.add(name)
+        self.turn = None
+        if self.moves >= self.rules.log_length:
+            self.result = "log-full"
+        elif all(not self.det_moves(n) for n in self.names):
+            self.result = "detectives-stuck"
+        elif self.rules.trapped_loses and not self.x_moves():
+            self.result = "trapped"
+        else:
+            self.turn = MRX
+
+
+def _rules(rng):
+    r = PRESETS[rng.choice(["classic", "2014"])]
+    changes = rng.choice([{}, {"double_moves_per_round": 0}, {"tickets_to_mrx": False}, {"trapped_loses": False},
+                          {"log_length": rng.randint(4, 12)}, {"double_moves_per_game": 1},
+                          {"detective_tickets": {"taxi": 3, "bus": 2, "underground": 1}},
+                          {"mrx_tickets": {"taxi": 2, "bus": 1, "underground": 1, "black": 1, "double": 2}}])
+    return replace(r, **changes)
+
+
+def _shape(moves):
+    return {(tuple(t.value for t in m.tickets), tuple(m.stations)) for m in moves}
+
+
+def _random_games(board, n, seed):
+    """(rules, starts, mrx start, [(tickets, stations), ...]) played by the oracle."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        rules = _rules(rng)
+        k = rng.randint(1, 5)
+        stations = rng.sample(board.stations, k + 1)
+        plain = Plain(board, rules, stations[:k], stations[k])
+        pos = Position.start(board, rules, list(zip(NAMES, stations[:k])), mrx_at=stations[k])
+        if rules.trapped_loses and not plain.x_moves():
+            continue
+        yield rules, plain, pos, rng
+
+
+def test_engine_matches_the_plain_referee_at_every_ply(london):
+    plies = games = 0
+    seen: Counter[str] = Counter()
+    for _rules, plain, pos, rng in _random_games(london, 150, 7):
+        games += 1
+        while plain.turn is not None:
+            assert pos.to_move == plain.turn
+            legal = plain.legal()
+            assert _shape(pos.legal_moves()) == legal
+            assert pos.ticket_table()[MRX] == {k: plain.xt[k] for k in ("taxi", "bus", "underground", "black",
+                                                                          "double")}
+            for n in plain.names:
+                assert pos.ticket_table()[n] == {k: plain.tk[n][k] for k in ("taxi", "bus", "underground")}
+            assert pos.out == plain.out
+            tickets, stations = rng.choice(sorted(legal))
+            move = Move(plain.turn, tuple(map(__import__("sy_tools").Ticket, tickets)), stations)
+            assert pos.is_legal(move)
+            plain.play(tickets, stations)
+            pos = pos.push(move)
+            plies += 1
+        assert pos.outcome.kind.value == plain.result
+        seen[plain.result] += 1
+    assert plies > 3000 and games > 100
+    assert set(seen) == {"capture", "log-full", "detectives-stuck"} or len(seen) == 4, seen
+
+
+def test_illegal_moves_are_named(london):
+    pos = Position.start(london, PRESETS["classic"], [("Red", 13), ("Blue", 46)], mrx_at=1)
+    codes = lambda m: [p.code for p in pos.problems(m)]  # noqa: E731
+    assert codes(Move.mrx(("taxi", 8))) == []
+    assert codes(Move.mrx(("bus", 8))) == ["mrx-connection"]
+    assert codes(Move.mrx(("underground", 46))) == ["mrx-onto-detective"]
+    assert codes(Move.detective("Red", "taxi", 23)) == ["turn"]
+    no_black = pos._with(mrx_tickets=Tickets(taxi=4, double=0))
+    assert codes(Move.mrx(("black", 8))) == []
+    assert [p.code for p in no_black.problems(Move.mrx(("black", 8)))] == ["mrx-ticket"]
+    assert [p.code for p in no_black.problems(Move.mrx(("taxi", 8), ("taxi", 1)))] == ["double-allowance"]
+    ferry = Position.start(london, PRESETS["classic"], [("Red", 13)], mrx_at=194)
+    assert [p.code for p in ferry.problems(Move.mrx(("taxi", 157)))] == ["mrx-ferry"]
+    assert ferry.is_legal(Move.mrx(("black", 157)))
+
+
+def test_trapped_mrx_passes_only_where_the_rules_say(london):
+    # 194's exits: taxi 192, 193, 195 and the ferry to 157; detectives on all three taxi stops, no black
+    tk = {"taxi": 4, "bus": 0, "underground": 0, "black": 0, "double": 0}
+    dets = [("Red", 192), ("Blue", 193), ("Green", 195)]
+    loses = Position.start(london, PRESETS["classic"], dets, mrx_at=194, mrx_tickets=tk)
+    assert loses.legal_moves() == []
+    assert loses.placed(194).outcome.kind is OutcomeKind.TRAPPED
+    passes = Position.start(london, replace(PRESETS["classic"], trapped_loses=False), dets, mrx_at=194,
+                            mrx_tickets=tk)
+    assert passes.legal_moves() == [Move(MRX, (), ())]
+    after = passes.push(Move(MRX, (), ()))
+    assert after.to_move == "Red" and after.move == 0 and after.round == 1
+
+
+def _cut_record(plain_log, starts, mrx_start, rules, upto):
+    rounds = []
+    for piece, tickets, stations in plain_log[:upto]:
+        if piece == MRX:
+            rounds.append({"mrx": [{"ticket": t, "to": s} for t, s in zip(tickets, stations)], "detectives": []})
+        else:
+            rounds[-1]["detectives"].append({"name": piece, "ticket": tickets[0], "to": stations[0]})
+    doc = {"rules": {"preset": rules.name.rstrip("+"), **{k: v for k, v in rules.to_dict().items()
+                                                          if k != "name" and v != PRESETS[rules.name.rstrip("+")]
+                                                          .to_dict()[k]}},
+           "detectives": [{"name": n, "start": s} for n, s in zip(NAMES, starts)],
+           "mrx": {"start_candidates": "any", "start": mrx_start}, "rounds": rounds}
+    return doc
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_moves_and_check_tickets_agree_with_the_plain_referee(london, cli, tmp_path, seed):
+    """Records cut at random plies (both sides to move): `moves --format json` lists the oracle's
+    legal moves, `check --format json` its tickets."""
+    checked = 0
+    for rules, plain, _pos, rng in _random_games(london, 25, 100 + seed):
+        if any(m == ((), ()) for m in plain.x_moves()) or not rules.trapped_loses:
+            continue  # a pass has no record form yet
+        starts, x0 = list(plain.pos.values()), plain.x
+        log, snapshots = [], []
+        while plain.turn is not None:
+            legal = plain.legal()
+            snapshots.append((len(log), plain.turn, legal, {n: dict(plain.tk[n]) for n in plain.names},
+                              dict(plain.xt)))
+            tickets, stations = rng.choice(sorted(legal))
+            log.append((plain.turn, tickets, stations))
+            plain.play(tickets, stations)
+        for upto, turn, legal, det_tk, x_tk in rng.sample(snapshots, min(3, len(snapshots))):
+            f = tmp_path / f"g{checked}.json"
+            f.write_text(json.dumps(_cut_record(log, starts, x0, rules, upto)))
+            r = cli("moves", str(f), "--format", "json")
+            assert r.exit_code == 0, r.output + r.stderr
+            d = json.loads(r.stdout)
+            assert d["piece"] == turn and d["count"] == len(legal)
+            assert {(tuple(m["tickets"]), tuple(m["stations"])) for m in d["moves"]} == legal
+            c = json.loads(cli("check", str(f), "--format", "json").stdout)
+            assert c["tickets"][MRX] == {k: x_tk.get(k, 0) for k in ("taxi", "bus", "underground", "black", "double")}
+            for n, t in det_tk.items():
+                assert c["tickets"][n] == {k: t.get(k, 0) for k in ("taxi", "bus", "underground")}
+            checked += 1
+    assert checked >= 30

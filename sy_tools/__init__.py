@@ -2,21 +2,24 @@
 
 The library behind the ``sy-tools`` command::
 
-    from sy_tools import load_board, load_record, possible, check, cordon
+    from sy_tools import load_board, load_record, possible, check, Position
+    import sy_tools.cordon
 
     record = load_record("examples/in-progress.json")
     possible(record, history=True).ranked()[:5]
     check(record).status.describe()
-    cordon(record, moves=1).plan
+    sy_tools.cordon.cordon(record, moves=1).plan
 
-Pictures live in :mod:`sy_tools.plot` (imported on demand: it loads matplotlib).
+The package exposes each module under its own name (``sy_tools.cordon`` is the module, never a
+function of it).  Pictures live in :mod:`sy_tools.plot` (imported on demand: it loads
+matplotlib).
 """
 
 from __future__ import annotations
 
 from .board import Board, Connection, Station, StationMask, Ticket, Transport
-from .cordon import cordon, puzzle
 from .errors import AnalysisError, InputError, MapError, RecordError, SyToolsError
+from .position import MRX, Move, Outcome, OutcomeKind, Position, Tickets
 from .record import Record, load_record
 from .referee import check
 from .rules import PRESETS, Rules
@@ -26,12 +29,17 @@ from .validate import load_board, validate_map
 __version__ = "0.1.0"
 
 __all__ = [
+    "MRX",
     "PRESETS",
     "AnalysisError",
     "Board",
     "Connection",
     "InputError",
     "MapError",
+    "Move",
+    "Outcome",
+    "OutcomeKind",
+    "Position",
     "Record",
     "RecordError",
     "Rules",
@@ -39,12 +47,11 @@ __all__ = [
     "StationMask",
     "SyToolsError",
     "Ticket",
+    "Tickets",
     "Transport",
     "check",
-    "cordon",
     "load_board",
     "load_record",
     "possible",
-    "puzzle",
     "validate_map",
 ]

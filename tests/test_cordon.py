@@ -125,7 +125,7 @@ def test_multi_turn_plans_are_legal_and_seal(k):
         dets, target, xt = _random_state(rng, board)
         tickets = held_tickets(xt)
         res = solve(board, target, xt, dets, moves=k, time_limit=20)
-        assert res.status in ("optimal", "feasible")
+        assert res.status == "optimal"
         expanded = expand(board, target, tickets, k - 1)
         assert res.target == tuple(sorted(expanded))
         _assert_legal_plan(board, dets, res.plan, k)
@@ -311,7 +311,11 @@ def test_a_ticket_handed_to_mrx_opens_an_exit(london):
 
 def test_timeout_returns_best_found_or_unknown(london):
     res = puzzle(london, list(range(1, 60)), [("Red", 100), ("Blue", 120)], time_limit=0.01)
-    assert res.status in ("optimal", "feasible", "unknown")
+    if res.status == "unknown":
+        assert res.plan == () and res.feasible is None
+    else:  # whatever was found in time is a whole, consistent answer
+        assert res.status in ("optimal", "feasible") and [p.name for p in res.plan] == ["Red", "Blue"]
+        assert res.cordon_size == len(res.cordon) and res.feasible == (not res.open)
 
 
 def test_a_blocked_detective_is_out_for_good_in_plans_as_in_check(london):

@@ -241,3 +241,11 @@ def test_moves_and_check_tickets_agree_with_the_plain_referee(london, cli, tmp_p
                 assert c["tickets"][n] == {k: t.get(k, 0) for k in ("taxi", "bus", "underground")}
             checked += 1
     assert checked >= 30
+
+
+def test_package_exposes_modules_not_functions_under_module_names():
+    import sy_tools
+    import sy_tools.cordon
+
+    assert callable(sy_tools.cordon.cordon) and callable(sy_tools.cordon.puzzle) and callable(sy_tools.cordon.solve)
+    assert sy_tools.Position is Position

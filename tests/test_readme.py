@@ -71,3 +71,20 @@ def test_readme_cordon_puzzle_output_is_current(cli):
 
     assert shape(got) == shape(lines[2:])
     assert sum(ln.rstrip().endswith("yes") for ln in got) == sum(ln.rstrip().endswith("yes") for ln in lines)
+
+
+def test_readme_position_example_runs_as_commented(capsys):
+    code = _block("python", "## The rules engine")
+    exec(compile(code, "README", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    expected = [ln.split("# ", 1)[1] for ln in code.splitlines() if ln.startswith("print(") and "# " in ln]
+    assert printed[:2] == expected[:2]
+    assert printed[2] == "in-progress"
+
+
+def test_readme_moves_and_neighbours_outputs_are_current(cli):
+    for heading in ("### `sy-tools moves GAME", "### `sy-tools map neighbours"):
+        command, *expected = _block("text", heading).rstrip("\n").splitlines()
+        args = command.removeprefix("$ sy-tools ").split()
+        r = cli(*args)
+        assert r.exit_code == 0 and r.stdout.rstrip("\n").splitlines() == expected

@@ -376,7 +376,7 @@ class Position:
         occ = self.occupied
         out = 0
         for t in self.mrx_tickets.held():
-            out |= mrx_targets(self.board, 1 << station, t, occ)
+            out |= self._mrx_dests(station, t, occ)
         return out
 
     def mrx_can_move_from(self, station: Station) -> bool:
@@ -419,10 +419,11 @@ class Position:
         out: list[Move] = []
         firsts: list[tuple[Ticket, Station]] = []
         for t in held:
-            dests = mrx_targets(board, 1 << at, t, occ)
+            dests = self._mrx_dests(at, t, occ)
             for d in board.moves(at, t):
                 if dests >> d & 1:
-                    firsts.append((t, d))
+                    if not occ >> d & 1:  # onto a detective ("caught" rules) ends the game there
+                        firsts.append((t, d))
                     out.append(Move(MRX, (t,), (d,)))
         if not out:
             return [Move(MRX, (), ())] if not self.rules.trapped_loses else []
@@ -430,11 +431,18 @@ class Position:
             for t1, d1 in firsts:
                 left = self.mrx_tickets.spend(t1)
                 for t2 in left.held():
-                    dests = mrx_targets(board, 1 << d1, t2, occ)
+                    dests = self._mrx_dests(d1, t2, occ)
                     for d2 in board.moves(d1, t2):
                         if dests >> d2 & 1:
                             out.append(Move(MRX, (t1, t2), (d1, d2)))
         return out
+
+    def _mrx_dests(self, at: Station, ticket: Ticket, occ: StationMask) -> StationMask:
+        """Where Mr. X may move from ``at`` with ``ticket``: never onto a detective, except under
+        ``mrx_onto_detective: caught``, where he may (and is caught there)."""
+        if self.rules.mrx_onto_detective == "caught":
+            return mrx_targets(self.board, 1 << at, ticket, 0)
+        return mrx_targets(self.board, 1 << at, ticket, occ)
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here (``problems`` says why not)."""
@@ -500,7 +508,7 @@ class Position:
                     has = f" (only {', '.join(sorted(k.value for k in kinds))})" if kinds else ""
                     probs.append(Illegal("mrx-connection", f"move {n}: Mr. X moves {here} -> {to} by {t.value}, "
                                          f"but there is no such connection{has}", leg))
-            if occ >> to & 1:
+            if occ >> to & 1 and (r.mrx_onto_detective != "caught" or leg + 1 < len(move.tickets)):
                 probs.append(Illegal("mrx-onto-detective", f"move {n}: Mr. X moves onto a detective at {to}", leg))
             here = to
         return probs
@@ -556,6 +564,9 @@ class Position:
         at = move.stations[-1] if move.stations else self.mrx_at
         nxt = self._with(mrx_tickets=mt, mrx_at=at, move=self.move + len(move.tickets), round=self.round + 1,
                          doubles=doubles, turn=0)
+        if self.rules.mrx_onto_detective == "caught" and at is not None and self.occupied >> at & 1:
+            by = self.names[self.stations.index(at)]
+            return nxt._with(ended=Outcome(OutcomeKind.CAPTURE, nxt.round, nxt.move, by=by, station=at))
         return nxt._next_detective(0)
 
     def _push_detective(self, move: Move, capture: bool | None, advance: bool = True) -> Position:

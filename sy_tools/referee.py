@@ -162,6 +162,9 @@ def _mrx_turn(rp: _Replay, rnd: Round, r_i: int) -> None:
     here = pos.mrx_at
     for leg, m in enumerate(rnd.mrx):
         n = pos.move + leg + 1
+        if m.to is not None and occupied >> m.to & 1 and rules.mrx_onto_detective == "caught":
+            rp.possible = 1 << m.to  # he stepped onto a detective: caught there, in the open
+            break
         rp.possible = mrx_targets(board, rp.possible, m.ticket, occupied)
         reveal = rules.is_reveal(n)
         if reveal and m.to is None:

@@ -17,6 +17,9 @@ from .errors import InputError
 #: Mr. X's ticket kinds: the four move tickets and the double-move card.
 MRX_TICKET_KINDS = ("taxi", "bus", "underground", "black", "double")
 
+#: The values of rule fields that take one of a few words.
+RULE_CHOICES: dict[str, tuple[str, ...]] = {"mrx_onto_detective": ("illegal", "caught")}
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -49,6 +52,9 @@ class Rules:
     detective_deck: str = "classic"
     #: Mr. X with no legal move loses (Japanese text, 2014); otherwise he passes
     trapped_loses: bool = True
+    #: Mr. X moving onto a detective: ``illegal`` (classic) or ``caught`` (Serbian text: he may,
+    #: and the detectives win at once)
+    mrx_onto_detective: str = "illegal"
 
     def is_reveal(self, move: int) -> bool:
         """Whether Mr. X's ``move``-th travel-log entry (1-based) is shown."""
@@ -126,6 +132,9 @@ def rules_from_json(value: Any, where: str = "rules", file: str | None = None) -
         elif isinstance(current, int):
             if not _nat(v) or (k == "log_length" and v < 1):
                 raise bad(f"expected a non-negative integer, got {v!r}", f".{k}")
+        elif k in RULE_CHOICES:
+            if v not in RULE_CHOICES[k]:
+                raise bad(f"expected one of {', '.join(RULE_CHOICES[k])}, got {v!r}", f".{k}")
         elif isinstance(current, str):
             if not isinstance(v, str):
                 raise bad(f"expected a string, got {v!r}", f".{k}")

@@ -51,8 +51,11 @@ class Plain:
         occ = set(self.pos.values())
         if self.moves >= self.rules.log_length:
             return set()
-        singles = {((t,), (d,)) for t in RIDES if self.xt[t] > 0 for d in self.dests(self.x, t) if d not in occ}
+        caught = self.rules.mrx_onto_detective == "caught"  # he may step onto a detective, and loses
+        singles = {((t,), (d,)) for t in RIDES if self.xt[t] > 0 for d in self.dests(self.x, t)
+                   if caught or d not in occ}
         out = set(singles)
+        singles = {m for m in singles if m[1][0] not in occ}
         r = self.rules
         if (singles and r.double_moves_per_round >= 1 and self.xt["double"] > 0
                 and self.doubles < r.double_moves_per_game and self.moves + 2 <= r.log_length):
@@ -60,7 +63,7 @@ class Plain:
                 left = self.xt.copy()
                 left[t1] -= 1
                 out |= {((t1, t2), (d1, d2)) for t2 in RIDES if left[t2] > 0 for d2 in self.dests(d1, t2)
-                        if d2 not in occ}
+                        if caught or d2 not in occ}
         if not out and not r.trapped_loses:
             out = {((), ())}
         return out
@@ -79,6 +82,9 @@ class Plain:
             self.rounds += 1
             if stations:
                 self.x = stations[-1]
+            if self.x in self.pos.values():
+                self.result, self.turn = "capture", None
+                return
             self.next_detective(0)
             return
         name = self.turn
@@ -117,7 +123,8 @@ def _rules(rng):
     changes = rng.choice([{}, {"double_moves_per_round": 0}, {"tickets_to_mrx": False}, {"trapped_loses": False},
                           {"log_length": rng.randint(4, 12)}, {"double_moves_per_game": 1},
                           {"detective_tickets": {"taxi": 3, "bus": 2, "underground": 1}},
-                          {"mrx_tickets": {"taxi": 2, "bus": 1, "underground": 1, "black": 1, "double": 2}}])
+                          {"mrx_tickets": {"taxi": 2, "bus": 1, "underground": 1, "black": 1, "double": 2}},
+                          {"mrx_onto_detective": "caught"}])
     return replace(r, **changes)
 
 

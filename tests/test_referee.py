@@ -361,3 +361,25 @@ def _positions_before(doc, i, j):
 
 def _det_pos_before(doc, i, j):
     return _positions_before(doc, i, j)[doc["rounds"][i]["detectives"][j]["name"]]
+
+
+def test_mrx_onto_a_detective_is_illegal_or_caught_as_the_rules_say():
+    """RULES.md: Mr. X may not move onto a detective; the Serbian text: if he does, he is caught
+    (`mrx_onto_detective: caught`, examples/variants/onto-detective-caught.json)."""
+    import json
+    from pathlib import Path
+
+    doc = json.loads((Path(__file__).parent.parent / "examples/variants/onto-detective-caught.json").read_text())
+    r = check(parse_record(doc))
+    assert r.legal and r.status.reason == "capture" and (r.status.by, r.status.station) == ("Blue", 194)
+    doc["rules"]["mrx_onto_detective"] = "illegal"  # classic: his one move is illegal, so he is trapped
+    r = check(parse_record(doc))
+    assert codes(r) == [("after-end", "rounds[0]")] and r.status.reason == "trapped"
+    doc["detectives"][2]["start"] = 176  # 190 free: moving onto Blue is now just illegal
+    assert codes(check(parse_record(doc))) == [("mrx-onto-detective", "rounds[0].mrx[0].to")]
+    doc["detectives"][2]["start"] = 190
+    # a double move's first leg onto a detective ends the game there: no second leg
+    doc["rules"]["mrx_onto_detective"] = "caught"
+    doc["mrx"]["tickets"]["double"] = 1
+    doc["rounds"][0]["mrx"] = [{"ticket": "taxi", "to": 194}, {"ticket": "taxi", "to": 192}]
+    assert codes(check(parse_record(doc))) == [("mrx-onto-detective", "rounds[0].mrx[0].to")]

@@ -109,6 +109,9 @@ class Board:
     connections: tuple[Connection, ...]
     coords: Mapping[Station, tuple[float, float]] | None = None
     start_decks: Mapping[str, tuple[Station, ...]] = field(default_factory=dict)
+    #: stations a bus/underground line passes over between its stops, per connection
+    #: ``(a, b, transport)`` with ``a < b`` (the cut-off escape rule needs them; optional data)
+    via: Mapping[tuple[Station, Station, Transport], StationMask] = field(default_factory=dict)
     # derived, filled in by build()
     all_mask: StationMask = 0
     neighbours: Mapping[Ticket, Mapping[Station, StationMask]] = field(default_factory=dict)
@@ -130,6 +133,7 @@ class Board:
         connections: Iterable[Connection],
         coords: Mapping[Station, tuple[float, float]] | None = None,
         start_decks: Mapping[str, Iterable[Station]] | None = None,
+        via: Mapping[tuple[Station, Station, Transport | str], Iterable[Station]] | None = None,
     ) -> Board:
         """Build a board and its neighbour tables.  The input is assumed valid (see
         :mod:`sy_tools.validate`); connections are de-duplicated and sorted."""
@@ -167,6 +171,7 @@ class Board:
             connections=conns,
             coords=dict(coords) if coords else None,
             start_decks=decks,
+            via={(min(a, b), max(a, b), Transport(t)): mask_of(v) for (a, b, t), v in (via or {}).items() if v},
             all_mask=mask_of(st),
             neighbours=nb,
             transport_neighbours=tn,

@@ -118,17 +118,56 @@ DETECTIVE_KINDS: tuple[str, ...] = tuple(t.value for t in DETECTIVE_TICKETS)
 # ---- the movement tables --------------------------------------------------------------------------
 
 
-def mrx_targets(board: Board, mask: StationMask, ticket: Ticket, occupied: StationMask) -> StationMask:
+def mrx_targets(board: Board, mask: StationMask, ticket: Ticket, occupied: StationMask,
+                rules: Rules | None = None, onto_detectives: bool = False) -> StationMask:
     """Where Mr. X may go from any station of ``mask`` with ``ticket`` while detectives stand on
     ``occupied``: the ticket's connections (black: every transport, the ferry included), never
-    onto a detective.  The possible-set filter's step."""
-    return board.step(mask, ticket) & ~occupied
+    onto a detective.  The possible-set filter's step.
+
+    Under ``rules.cutoff_escape`` a connection whose line passes over a detective (the board's
+    ``via`` data) is closed at that moment.  ``onto_detectives`` keeps detectives' stations
+    (``mrx_onto_detective: caught``: he may step there, and is caught; the possible-set filter
+    leaves this off, since such a move ends the game in the open)."""
+    out = board.step(mask, ticket)
+    if not onto_detectives:
+        out &= ~occupied
+    if rules is not None and rules.cutoff_escape and board.via:
+        for b in _closed_ends(board, mask, ticket, occupied, out):
+            out &= ~(1 << b)
+    return out
 
 
-def mrx_sources(board: Board, mask: StationMask, ticket: Ticket) -> StationMask:
-    """Stations from which Mr. X reaches some station of ``mask`` with ``ticket`` (connections
-    are undirected; the smoothing pass of the possible-set filter steps back with this)."""
-    return board.step(mask, ticket)
+def _closed_ends(board: Board, mask: StationMask, ticket: Ticket, occupied: StationMask,
+                 reached: StationMask) -> list[Station]:
+    """Stations of ``reached`` that only closed connections (passing over a detective) join to
+    ``mask`` for ``ticket``."""
+    closed = {(a, b, tr) for (a, b, tr), v in board.via.items() if v & occupied and tr in ticket.transports}
+    if not closed:
+        return []
+    ends = {x for a, b, _ in closed for x in (a, b)}
+    out = []
+    for b in ends:
+        if not reached >> b & 1:
+            continue
+        open_ = False
+        for tr in ticket.transports:
+            srcs = board.transport_neighbours[tr].get(b, 0) & mask
+            while srcs and not open_:
+                low = srcs & -srcs
+                a = low.bit_length() - 1
+                open_ = (min(a, b), max(a, b), tr) not in closed
+                srcs ^= low
+        if not open_:
+            out.append(b)
+    return out
+
+
+def mrx_sources(board: Board, mask: StationMask, ticket: Ticket, occupied: StationMask = 0,
+                rules: Rules | None = None) -> StationMask:
+    """Stations from which Mr. X reaches some station of ``mask`` with ``ticket`` while
+    detectives stand on ``occupied`` (connections are undirected and a closed one is closed both
+    ways; the smoothing pass of the possible-set filter steps back with this)."""
+    return mrx_targets(board, mask, ticket, occupied, rules, onto_detectives=True)
 
 
 def detective_hops(board: Board, station: Station, tickets: Tickets) -> Iterator[tuple[Ticket, Station]]:
@@ -440,9 +479,8 @@ class Position:
     def _mrx_dests(self, at: Station, ticket: Ticket, occ: StationMask) -> StationMask:
         """Where Mr. X may move from ``at`` with ``ticket``: never onto a detective, except under
         ``mrx_onto_detective: caught``, where he may (and is caught there)."""
-        if self.rules.mrx_onto_detective == "caught":
-            return mrx_targets(self.board, 1 << at, ticket, 0)
-        return mrx_targets(self.board, 1 << at, ticket, occ)
+        return mrx_targets(self.board, 1 << at, ticket, occ, self.rules,
+                           onto_detectives=self.rules.mrx_onto_detective == "caught")
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here (``problems`` says why not)."""
@@ -499,7 +537,13 @@ class Position:
             if to is None:
                 here = None
                 continue
-            if here is not None and not self.board.step(1 << here, t) >> to & 1:
+            if here is None:
+                pass
+            elif self.board.step(1 << here, t) >> to & 1:
+                if not mrx_targets(self.board, 1 << here, t, occ, r, onto_detectives=True) >> to & 1:
+                    probs.append(Illegal("mrx-cutoff", f"move {n}: Mr. X's {t.value} hop {here} -> {to} passes "
+                                         "over a detective (cut-off escape)", leg))
+            else:
                 kinds = self.board.transports_between(here, to)
                 if kinds == {Transport.FERRY}:
                     probs.append(Illegal("mrx-ferry", f"move {n}: {here} -> {to} is a ferry crossing, which needs "

@@ -165,7 +165,7 @@ def _mrx_turn(rp: _Replay, rnd: Round, r_i: int) -> None:
         if m.to is not None and occupied >> m.to & 1 and rules.mrx_onto_detective == "caught":
             rp.possible = 1 << m.to  # he stepped onto a detective: caught there, in the open
             break
-        rp.possible = mrx_targets(board, rp.possible, m.ticket, occupied)
+        rp.possible = mrx_targets(board, rp.possible, m.ticket, occupied, rules)
         reveal = rules.is_reveal(n)
         if reveal and m.to is None:
             rp.error("reveal-missing", f"{m.where}.to",

@@ -55,6 +55,12 @@ class Rules:
     #: Mr. X moving onto a detective: ``illegal`` (classic) or ``caught`` (Serbian text: he may,
     #: and the detectives win at once)
     mrx_onto_detective: str = "illegal"
+    #: Chinese advanced rule: Mr. X's bus/underground hop may not pass over a detective (needs
+    #: the map's ``via`` data)
+    cutoff_escape: bool = False
+    #: Chinese advanced rule: besides the fixed reveals Mr. X may show himself on any move and
+    #: take one ticket of his choice from one detective
+    voluntary_reveal: bool = False
 
     def is_reveal(self, move: int) -> bool:
         """Whether Mr. X's ``move``-th travel-log entry (1-based) is shown."""

@@ -26,6 +26,7 @@ from .board import Board, Station, StationMask, Ticket, mask_of, stations_of
 from .errors import AnalysisError, RecordError
 from .position import mrx_sources, mrx_targets
 from .record import Record
+from .rules import Rules
 
 Weight = int | Fraction
 Share = Callable[[Board, Station, "Step"], Weight]
@@ -99,7 +100,7 @@ def trace(record: Record) -> Trace:
         tr.round = r_i
         for leg, m in enumerate(rnd.mrx, 1):
             n += 1
-            S = mrx_targets(board, S, m.ticket, occupied)
+            S = mrx_targets(board, S, m.ticket, occupied, record.rules)
             shown = None
             if n in reveals:
                 if m.to is None:
@@ -161,7 +162,7 @@ def possible_mask(record: Record) -> StationMask:
     for rnd in record.rounds:
         for m in rnd.mrx:
             n += 1
-            S = mrx_targets(board, S, m.ticket, occupied)
+            S = mrx_targets(board, S, m.ticket, occupied, record.rules)
             if n in reveals:
                 S &= 1 << m.to if m.to is not None else 0
             if not S:
@@ -326,12 +327,12 @@ class Possible:
         return pd.DataFrame(rows, columns=["move", "count", "most_likely", "stations"])
 
 
-def smooth(board: Board, tr: Trace) -> list[StationMask]:
+def smooth(board: Board, tr: Trace, rules: Rules | None = None) -> list[StationMask]:
     """Forward-backward: after each move, the stations that lie on some route consistent with
-    the whole record."""
+    the whole record (``rules``: for the cut-off escape's closed connections)."""
     sets = list(tr.sets)
     for i in range(len(sets) - 2, -1, -1):
-        sets[i] &= mrx_sources(board, sets[i + 1], tr.steps[i + 1].ticket)
+        sets[i] &= mrx_sources(board, sets[i + 1], tr.steps[i + 1].ticket, tr.steps[i + 1].occupied, rules)
     return sets
 
 
@@ -353,7 +354,7 @@ def possible(record: Record, weights: str = "paths", history: bool = False) -> P
     stations = tuple(stations_of(current))
     counts = None
     hist = hist_p = None
-    smoothed = smooth(board, tr) if history or weights != "uniform" else None
+    smoothed = smooth(board, tr, record.rules) if history or weights != "uniform" else None
     if weights == "uniform":
         probs = {s: 1 / len(stations) for s in stations}
         if smoothed is not None:

@@ -24,6 +24,7 @@ class Plain:
     """A plain Scotland Yard game: the oracle."""
 
     def __init__(self, board, rules, starts, mrx_at):
+        self.via = {(a, b, t.value): {s for s in board.stations if m >> s & 1} for (a, b, t), m in board.via.items()}
         self.adj = {}
         for c in board.connections:
             for a, b in ((c.a, c.b), (c.b, c.a)):
@@ -40,12 +41,14 @@ class Plain:
         self.result: str | None = None
 
     def dests(self, at, ticket):
-        return set().union(*(self.adj.get((at, tr), set()) for tr in RIDES[ticket]))
+        occ = set(self.pos.values())
+        return {d for tr in RIDES[ticket] for d in self.adj.get((at, tr), set())
+                if not (self.rules.cutoff_escape and self.via.get((min(at, d), max(at, d), tr), set()) & occ)}
 
     def det_moves(self, name):
         occ = {s for n, s in self.pos.items() if n != name}
         return {((t,), (d,)) for t in ("taxi", "bus", "underground") if self.tk[name][t] > 0
-                for d in self.dests(self.pos[name], t) if d not in occ}
+                for d in self.adj.get((self.pos[name], t), set()) if d not in occ}
 
     def x_moves(self):
         occ = set(self.pos.values())
@@ -124,7 +127,8 @@ def _rules(rng):
                           {"log_length": rng.randint(4, 12)}, {"double_moves_per_game": 1},
                           {"detective_tickets": {"taxi": 3, "bus": 2, "underground": 1}},
                           {"mrx_tickets": {"taxi": 2, "bus": 1, "underground": 1, "black": 1, "double": 2}},
-                          {"mrx_onto_detective": "caught"}])
+                          {"mrx_onto_detective": "caught"}, {"cutoff_escape": True},
+                          {"cutoff_escape": True, "mrx_onto_detective": "caught"}])
     return replace(r, **changes)
 
 
@@ -146,7 +150,39 @@ def _random_games(board, n, seed):
         yield rules, plain, pos, rng
 
 
+def _with_via(board, via):
+    from sy_tools.board import Board
+
+    return Board.build(board.name, board.stations, board.connections, board.coords, board.start_decks, via)
+
+
+#: The rulebook's examples (Chinese text): underground 153-140 passes over 154; 74-46 over 58
+#: and 45.  Plus made-up via data on busy lines, so random games meet closed connections often.
+RULEBOOK_VIA = {(140, 153, "underground"): [154], (46, 74, "underground"): [58, 45]}
+MADE_UP_VIA = {(1, 46, "underground"): [9, 20], (13, 46, "underground"): [24], (13, 89, "underground"): [55],
+               (67, 89, "underground"): [68], (79, 111, "underground"): [93], (89, 140, "underground"): [105],
+               (13, 52, "bus"): [23], (14, 52, "bus"): [25], (15, 41, "bus"): [28], (67, 102, "bus"): [84]}
+
+
+def test_cutoff_escape_rulebook_examples(london):
+    board = _with_via(london, RULEBOOK_VIA)
+    cut = replace(PRESETS["classic"], cutoff_escape=True)
+    for rules, closed in ((PRESETS["classic"], False), (cut, True)):
+        pos = Position.start(board, rules, [("Red", 154)], mrx_at=153)
+        assert ((Move.mrx(("underground", 140)) in pos.legal_moves()) is not closed)
+        if closed:
+            assert [p.code for p in pos.problems(Move.mrx(("underground", 140)))] == ["mrx-cutoff"]
+        # black on the same line is cut off too; the 153-154 taxi hop is still his (not onto Red)
+        assert (Move.mrx(("black", 140)) in pos.legal_moves()) is not closed
+        for blocker in (58, 45):
+            pos = Position.start(board, rules, [("Red", blocker)], mrx_at=74)
+            assert (Move.mrx(("underground", 46)) in pos.legal_moves()) is not closed
+    # a detective elsewhere closes nothing
+    assert Move.mrx(("underground", 140)) in Position.start(board, cut, [("Red", 13)], mrx_at=153).legal_moves()
+
+
 def test_engine_matches_the_plain_referee_at_every_ply(london):
+    london = _with_via(london, {**RULEBOOK_VIA, **MADE_UP_VIA})
     plies = games = 0
     seen: Counter[str] = Counter()
     for _rules, plain, pos, rng in _random_games(london, 150, 7):

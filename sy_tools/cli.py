@@ -343,6 +343,9 @@ def _moves_text(r: Any, show_all: bool) -> str:
         else:
             ends = len({m.to for m in doubles})
             lines.append(f"  double moves: {len(doubles)}, ending on {ends} stations (--all lists them)")
+    if r.reveals:
+        lines.append(f"  with a voluntary reveal: {len(r.reveals)} (any move above, shown, taking one detective's "
+                     "ticket; JSON lists them)")
     return "\n".join(lines)
 
 

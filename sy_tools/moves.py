@@ -55,11 +55,16 @@ class LegalMoves:
 
     @property
     def singles(self) -> tuple[Move, ...]:
-        return tuple(m for m in self.moves if len(m.tickets) == 1)
+        return tuple(m for m in self.moves if len(m.tickets) == 1 and m.took is None)
 
     @property
     def doubles(self) -> tuple[Move, ...]:
-        return tuple(m for m in self.moves if m.is_double)
+        return tuple(m for m in self.moves if m.is_double and m.took is None)
+
+    @property
+    def reveals(self) -> tuple[Move, ...]:
+        """Moves with a voluntary reveal (rules ``voluntary_reveal``)."""
+        return tuple(m for m in self.moves if m.took is not None)
 
     def to_dict(self) -> dict[str, Any]:
         """The stable JSON form (README, "moves")."""

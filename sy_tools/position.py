@@ -193,6 +193,10 @@ class Move:
     piece: str
     tickets: tuple[Ticket, ...]
     stations: tuple[Station | None, ...]
+    #: voluntary reveal (``rules.voluntary_reveal``): the hop (0 or 1) after which Mr. X shows
+    #: himself, and the detective and ticket he takes in return
+    shown: int | None = None
+    took: tuple[str, Ticket] | None = None
 
     @classmethod
     def mrx(cls, *hops: tuple[Ticket | str, Station | None]) -> Move:
@@ -219,13 +223,23 @@ class Move:
 
     def to_dict(self) -> dict[str, Any]:
         """``{"tickets": [...], "stations": [...]}`` (the ``moves`` JSON entry)."""
-        return {"tickets": [t.value for t in self.tickets], "stations": list(self.stations)}
+        d: dict[str, Any] = {"tickets": [t.value for t in self.tickets], "stations": list(self.stations)}
+        if self.shown is not None:
+            d["shown"] = self.shown
+        if self.took is not None:
+            d["took"] = {"from": self.took[0], "ticket": self.took[1].value}
+        return d
+
+    def revealing(self, hop: int, detective: str, ticket: Ticket | str) -> Move:
+        """This move with a voluntary reveal after ``hop``, taking ``ticket`` from ``detective``."""
+        return Move(self.piece, self.tickets, self.stations, hop, (detective, Ticket(ticket)))
 
     def __str__(self) -> str:
         if self.is_pass:
             return f"{self.piece}: pass"
         hops = " ".join(f"-{_LETTER[t]}-> {s if s is not None else '?'}" for t, s in zip(self.tickets, self.stations))
-        return f"{self.piece} {'2X ' if self.is_double else ''}{hops}"
+        shown = "" if self.took is None else f" (shows himself, takes {self.took[0]}'s {self.took[1].value})"
+        return f"{self.piece} {'2X ' if self.is_double else ''}{hops}{shown}"
 
 
 _LETTER = {Ticket.TAXI: "T", Ticket.BUS: "B", Ticket.UNDERGROUND: "U", Ticket.BLACK: "K"}
@@ -474,6 +488,10 @@ class Position:
                     for d2 in board.moves(d1, t2):
                         if dests >> d2 & 1:
                             out.append(Move(MRX, (t1, t2), (d1, d2)))
+        if self.rules.voluntary_reveal:
+            out += [m.revealing(h, n, t) for m in out for h in range(len(m.tickets))
+                    if not self.rules.is_reveal(self.move + h + 1)
+                    for n, tk in zip(self.names, self.tickets) for t in tk.held(DETECTIVE_TICKETS)]
         return out
 
     def _mrx_dests(self, at: Station, ticket: Ticket, occ: StationMask) -> StationMask:
@@ -524,6 +542,7 @@ class Position:
                 probs.append(Illegal("double-allowance",
                                      f"a double move beyond the allowance ({allowance} per game, {self.doubles} used; "
                                      f"double tickets held {self.mrx_tickets.double})"))
+        probs += self._voluntary_problems(move)
         left = self.mrx_tickets
         here = self.mrx_at
         occ = self.occupied
@@ -555,6 +574,32 @@ class Position:
             if occ >> to & 1 and (r.mrx_onto_detective != "caught" or leg + 1 < len(move.tickets)):
                 probs.append(Illegal("mrx-onto-detective", f"move {n}: Mr. X moves onto a detective at {to}", leg))
             here = to
+        return probs
+
+    def _voluntary_problems(self, move: Move) -> list[Illegal]:
+        """A voluntary reveal: allowed by the rules, on a hop that is not a fixed reveal, at a
+        station, taking a ticket the named detective holds."""
+        if move.shown is None and move.took is None:
+            return []
+        if not self.rules.voluntary_reveal:
+            return [Illegal("voluntary-reveal", "these rules have no voluntary reveal (voluntary_reveal: false)")]
+        if move.shown is None or move.took is None:
+            return [Illegal("voluntary-reveal", "a voluntary reveal shows Mr. X and takes one detective's ticket: "
+                            "give both")]
+        h = move.shown
+        if not 0 <= h < len(move.tickets):
+            return [Illegal("voluntary-reveal", f"no hop {h} to reveal after")]
+        n = self.move + h + 1
+        probs = []
+        if self.rules.is_reveal(n):
+            probs.append(Illegal("voluntary-reveal", f"move {n} is a fixed reveal already", h))
+        if move.stations[h] is None:
+            probs.append(Illegal("voluntary-reveal", f"move {n}: a reveal needs the station he showed", h))
+        name, t = move.took
+        if name not in self.names:
+            probs.append(Illegal("reveal-ticket", f"move {n}: there is no detective {name!r} to take a ticket from", h))
+        elif t not in DETECTIVE_TICKETS or self.tickets[self.names.index(name)][t] <= 0:
+            probs.append(Illegal("reveal-ticket", f"move {n}: {name} has no {t.value} ticket for Mr. X to take", h))
         return probs
 
     def _detective_problems(self, move: Move) -> list[Illegal]:
@@ -606,8 +651,14 @@ class Position:
         for t in move.tickets:
             mt = mt.spend(t)
         at = move.stations[-1] if move.stations else self.mrx_at
+        det_tickets = self.tickets
+        if move.took is not None and move.took[0] in self.names:  # a voluntary reveal's price
+            i, t = self.names.index(move.took[0]), move.took[1]
+            det_tickets = det_tickets[:i] + (det_tickets[i].spend(t),) + det_tickets[i + 1:]
+            if self.rules.tickets_to_mrx and det_tickets[i] != self.tickets[i]:
+                mt = mt.gain(t)
         nxt = self._with(mrx_tickets=mt, mrx_at=at, move=self.move + len(move.tickets), round=self.round + 1,
-                         doubles=doubles, turn=0)
+                         doubles=doubles, turn=0, tickets=det_tickets)
         if self.rules.mrx_onto_detective == "caught" and at is not None and self.occupied >> at & 1:
             by = self.names[self.stations.index(at)]
             return nxt._with(ended=Outcome(OutcomeKind.CAPTURE, nxt.round, nxt.move, by=by, station=at))

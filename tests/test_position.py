@@ -12,6 +12,7 @@ from dataclasses import replace
 
 import pytest
 
+from sy_tools.board import Ticket
 from sy_tools.position import MRX, Move, OutcomeKind, Position, Tickets
 from sy_tools.rules import PRESETS
 
@@ -71,10 +72,23 @@ class Plain:
             out = {((), ())}
         return out
 
+    def voluntary(self):
+        """With the voluntary-reveal rule: each move with a show after a hop that is not a fixed
+        reveal, and a ticket taken from a detective that holds it."""
+        if not self.rules.voluntary_reveal:
+            return set()
+        return {(tickets, stations, h, n, t) for tickets, stations in self.x_moves() for h in range(len(tickets))
+                if self.moves + h + 1 not in self.rules.reveal_moves
+                for n in self.names for t in ("taxi", "bus", "underground") if self.tk[n][t] > 0}
+
     def legal(self):
         return self.x_moves() if self.turn == MRX else self.det_moves(self.turn)
 
-    def play(self, tickets, stations):
+    def play(self, tickets, stations, took=None):
+        if took is not None:
+            self.tk[took[0]][took[1]] -= 1
+            if self.rules.tickets_to_mrx:
+                self.xt[took[1]] += 1
         if self.turn == MRX:
             if len(tickets) == 2:
                 self.xt["double"] -= 1
@@ -128,7 +142,8 @@ def _rules(rng):
                           {"detective_tickets": {"taxi": 3, "bus": 2, "underground": 1}},
                           {"mrx_tickets": {"taxi": 2, "bus": 1, "underground": 1, "black": 1, "double": 2}},
                           {"mrx_onto_detective": "caught"}, {"cutoff_escape": True},
-                          {"cutoff_escape": True, "mrx_onto_detective": "caught"}])
+                          {"cutoff_escape": True, "mrx_onto_detective": "caught"}, {"voluntary_reveal": True},
+                          {"voluntary_reveal": True, "tickets_to_mrx": False}])
     return replace(r, **changes)
 
 
@@ -190,16 +205,26 @@ def test_engine_matches_the_plain_referee_at_every_ply(london):
         while plain.turn is not None:
             assert pos.to_move == plain.turn
             legal = plain.legal()
-            assert _shape(pos.legal_moves()) == legal
+            engine = pos.legal_moves()
+            assert _shape(m for m in engine if m.took is None) == legal
+            if plain.turn == MRX:
+                assert {(tuple(t.value for t in m.tickets), m.stations, m.shown, m.took[0], m.took[1].value)
+                        for m in engine if m.took is not None} == plain.voluntary()
             assert pos.ticket_table()[MRX] == {k: plain.xt[k] for k in ("taxi", "bus", "underground", "black",
                                                                           "double")}
             for n in plain.names:
                 assert pos.ticket_table()[n] == {k: plain.tk[n][k] for k in ("taxi", "bus", "underground")}
             assert pos.out == plain.out
-            tickets, stations = rng.choice(sorted(legal))
-            move = Move(plain.turn, tuple(map(__import__("sy_tools").Ticket, tickets)), stations)
+            took = None
+            if plain.turn == MRX and plain.voluntary() and rng.random() < 0.2:
+                tickets, stations, h, name, t = rng.choice(sorted(plain.voluntary()))
+                took = (name, t)
+                move = Move(MRX, tuple(map(Ticket, tickets)), stations, h, (name, Ticket(t)))
+            else:
+                tickets, stations = rng.choice(sorted(legal))
+                move = Move(plain.turn, tuple(map(Ticket, tickets)), stations)
             assert pos.is_legal(move)
-            plain.play(tickets, stations)
+            plain.play(tickets, stations, took)
             pos = pos.push(move)
             plies += 1
         assert pos.outcome.kind.value == plain.result
@@ -265,9 +290,9 @@ def test_moves_and_check_tickets_agree_with_the_plain_referee(london, cli, tmp_p
         log, snapshots = [], []
         while plain.turn is not None:
             legal = plain.legal()
-            snapshots.append((len(log), plain.turn, legal, {n: dict(plain.tk[n]) for n in plain.names},
+            snapshots.append((len(log), plain.turn, legal | (plain.voluntary() if plain.turn == MRX else set()), {n: dict(plain.tk[n]) for n in plain.names},
                               dict(plain.xt)))
-            tickets, stations = rng.choice(sorted(legal))
+            tickets, stations = rng.choice(sorted(plain.legal()))
             log.append((plain.turn, tickets, stations))
             plain.play(tickets, stations)
         for upto, turn, legal, det_tk, x_tk in rng.sample(snapshots, min(3, len(snapshots))):
@@ -277,7 +302,9 @@ def test_moves_and_check_tickets_agree_with_the_plain_referee(london, cli, tmp_p
             assert r.exit_code == 0, r.output + r.stderr
             d = json.loads(r.stdout)
             assert d["piece"] == turn and d["count"] == len(legal)
-            assert {(tuple(m["tickets"]), tuple(m["stations"])) for m in d["moves"]} == legal
+            assert {(tuple(m["tickets"]), tuple(m["stations"]))
+                    + ((m["shown"], m["took"]["from"], m["took"]["ticket"]) if "took" in m else ())
+                    for m in d["moves"]} == legal
             c = json.loads(cli("check", str(f), "--format", "json").stdout)
             assert c["tickets"][MRX] == {k: x_tk.get(k, 0) for k in ("taxi", "bus", "underground", "black", "double")}
             for n, t in det_tk.items():

@@ -17,7 +17,7 @@ matplotlib).
 
 from __future__ import annotations
 
-from .board import Board, Connection, Station, StationMask, Ticket, Transport
+from .board import Board, Connection, Station, StationMask, StationSet, Ticket, Transport
 from .errors import AnalysisError, InputError, MapError, RecordError, SyToolsError
 from .position import MRX, Move, Outcome, OutcomeKind, Position, Tickets
 from .record import Record, load_record
@@ -45,6 +45,7 @@ __all__ = [
     "Rules",
     "Station",
     "StationMask",
+    "StationSet",
     "SyToolsError",
     "Ticket",
     "Tickets",

@@ -8,12 +8,13 @@ lists, arrays and DataFrames appear only at the edges (output and plotting).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import reduce as _reduce
 from operator import getitem as _getitem
 from operator import or_ as _or
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx
@@ -57,22 +58,79 @@ class Ticket(str, enum.Enum):
 DETECTIVE_TICKETS: tuple[Ticket, ...] = (Ticket.TAXI, Ticket.BUS, Ticket.UNDERGROUND)
 
 
+class StationSet(AbstractSet[Station]):
+    """A set of stations over a bitmask (python-chess's ``SquareSet``): the set protocol and
+    set algebra on an ``int``.  ``StationSet(mask)``, ``StationSet.of([13, 26])``; ``.mask`` is the
+    int the hot paths use."""
+
+    __slots__ = ("mask",)
+
+    def __init__(self, mask: StationMask = 0) -> None:
+        self.mask = int(mask)
+
+    @classmethod
+    def of(cls, stations: Iterable[Station]) -> StationSet:
+        m = 0
+        for s in stations:
+            m |= 1 << s
+        return cls(m)
+
+    def __iter__(self) -> Iterator[Station]:
+        """Stations in ascending order."""
+        mask = self.mask
+        while mask:
+            low = mask & -mask
+            yield low.bit_length() - 1
+            mask ^= low
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __contains__(self, station: object) -> bool:
+        return isinstance(station, int) and station >= 0 and bool(self.mask >> station & 1)
+
+    def __bool__(self) -> bool:
+        return bool(self.mask)
+
+    def __int__(self) -> int:
+        return self.mask
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, StationSet):
+            return self.mask == other.mask
+        return AbstractSet.__eq__(self, other)
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def __or__(self, other: AbstractSet[Any]) -> StationSet:  # type: ignore[override]
+        return StationSet(self.mask | _mask(other))
+
+    def __and__(self, other: AbstractSet[Any]) -> StationSet:
+        return StationSet(self.mask & _mask(other))
+
+    def __sub__(self, other: AbstractSet[Any]) -> StationSet:
+        return StationSet(self.mask & ~_mask(other))
+
+    def __xor__(self, other: AbstractSet[Any]) -> StationSet:  # type: ignore[override]
+        return StationSet(self.mask ^ _mask(other))
+
+    def __repr__(self) -> str:
+        return f"StationSet({list(self)})"
+
+
+def _mask(other: AbstractSet[Any]) -> StationMask:
+    return other.mask if isinstance(other, StationSet) else StationSet.of(other).mask
+
+
 def mask_of(stations: Iterable[Station]) -> StationMask:
     """The bitmask holding ``stations``."""
-    m = 0
-    for s in stations:
-        m |= 1 << s
-    return m
+    return StationSet.of(stations).mask
 
 
 def stations_of(mask: StationMask) -> list[Station]:
     """The stations in ``mask``, ascending."""
-    out: list[Station] = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return list(StationSet(mask))
 
 
 @dataclass(frozen=True, order=True)

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .board import DETECTIVE_TICKETS, Board, Station, StationMask, Ticket, Transport
+from .board import DETECTIVE_TICKETS, Board, Station, StationMask, StationSet, Ticket, Transport
 from .rules import Rules
 
 #: The name the engine, the CLI and JSON use for Mr. X.
@@ -151,12 +151,8 @@ def _closed_ends(board: Board, mask: StationMask, ticket: Ticket, occupied: Stat
             continue
         open_ = False
         for tr in ticket.transports:
-            srcs = board.transport_neighbours[tr].get(b, 0) & mask
-            while srcs and not open_:
-                low = srcs & -srcs
-                a = low.bit_length() - 1
-                open_ = (min(a, b), max(a, b), tr) not in closed
-                srcs ^= low
+            srcs = StationSet(board.transport_neighbours[tr].get(b, 0) & mask)
+            open_ = open_ or any((min(a, b), max(a, b), tr) not in closed for a in srcs)
         if not open_:
             out.append(b)
     return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .board import DETECTIVE_TICKETS, Board, Station, Ticket
+from .board import DETECTIVE_TICKETS, Board, Station, StationSet, Ticket
 
 TicketVector = tuple[int, ...]
 
@@ -27,7 +27,7 @@ def reach(board: Board, start: Station, tickets: Mapping[str, int] | None = None
         while frontier and n < max_moves:
             n += 1
             new = board.step_any(frontier, kinds) & ~seen
-            for s in _bits(new):
+            for s in StationSet(new):
                 dist[s] = n
             seen |= new
             frontier = new
@@ -70,11 +70,3 @@ def coverage(board: Board, detectives: Mapping[str, tuple[Station, Mapping[str, 
                 out[s] = n
     return out
 
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

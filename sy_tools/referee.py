@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .board import Station, StationMask, mask_of
+from .board import Station, StationMask, StationSet, mask_of
 from .position import MRX, Move, Outcome, Position, mrx_targets
 from .record import DetectiveMove, Record, Round
 
@@ -140,7 +140,7 @@ def _trapped_unseen(rp: _Replay) -> None:
         if not pos.mrx_can_move_from(pos.mrx_at):
             rp.pos = pos.declare_trapped(pos.mrx_at)
         return
-    if rp.possible and not any(pos.mrx_can_move_from(s) for s in _bits(rp.possible)):
+    if rp.possible and not any(pos.mrx_can_move_from(s) for s in StationSet(rp.possible)):
         rp.pos = pos.declare_trapped(None)
 
 
@@ -251,11 +251,3 @@ def _detective_move(rp: _Replay, dm: DetectiveMove, r_i: int, in_turn: bool) -> 
         rp.lost_track(dm.where, f"the record contradicts itself: after {dm.name}'s move to {dm.to} in round {r_i} there is no station "
                       "left for Mr. X (was he caught? mark the move \"capture\": true)")
 
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

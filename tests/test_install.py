@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,9 +12,15 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_non_editable_install_finds_london(tmp_path):
+    # build from a copy, so the suite writes no build/ or egg-info into the checkout
+    src = tmp_path / "src"
+    for part in ("sy_tools", "data"):
+        shutil.copytree(ROOT / part, src / part, ignore=shutil.ignore_patterns("__pycache__"))
+    for part in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / part, src / part)
     target = tmp_path / "site"
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(ROOT)],
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(src)],
         check=True, capture_output=True, cwd=tmp_path,
     )
     env = dict(os.environ, PYTHONPATH=str(target))

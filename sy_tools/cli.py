@@ -210,7 +210,11 @@ def record_group() -> None:
 @click.argument("src", metavar="IN")
 @click.argument("dst", metavar="OUT")
 def record_convert(src: str, dst: str) -> None:
-    """Convert a record: OUT ending in .json gets game.json, anything else the text notation."""
+    """Convert a record: OUT ending in .json gets game.json, anything else the text notation.
+
+    Nothing is lost either way; what the notation can't say (e.g. detectives out of turn
+    order within a round) is refused with exit 2, naming it.
+    """
     from pathlib import Path
 
     from .files import atomic_write_text, refuse_overwrite
@@ -218,7 +222,7 @@ def record_convert(src: str, dst: str) -> None:
 
     refuse_overwrite([Path(dst)], [Path(src)])
     rec = load_record(src)
-    text = record_json_text(rec) if dst.lower().endswith(".json") else to_notation(rec)
+    text = record_json_text(rec, dst) if dst.lower().endswith(".json") else to_notation(rec, dst)
     atomic_write_text(dst, text)
     click.echo(dst)
 

@@ -92,6 +92,17 @@ def _at(where: str, key: str) -> str:
     return f"{where}.{key}" if where else key
 
 
+def int_text(n: int) -> str:
+    """``str(n)`` for an integer of any size (``str`` refuses more than 4,300 digits, a guard
+    against hostile input that does not apply to counts we computed; ``Decimal`` converts them
+    without it)."""
+    if n.bit_length() < 14_000:
+        return str(n)
+    from decimal import Decimal
+
+    return str(Decimal(n))
+
+
 def clip(s: str, limit: int) -> str:
     """``s`` cut to ``limit`` characters (with a note of how long it was)."""
     if len(s) <= limit:

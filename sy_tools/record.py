@@ -12,8 +12,9 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import jsonutil
 from .board import Board, Station, Ticket
@@ -24,17 +25,16 @@ from .rules import MRX_TICKET_KINDS, PRESETS, Rules, rules_from_json, ticket_cou
 TICKETS = {t.value: t for t in Ticket}
 
 
-@dataclass(frozen=True)
-class MrXMove:
-    """One travel-log entry: the ticket shown and, when known, the station."""
+class MrXMove(NamedTuple):
+    """One travel-log entry: the ticket shown and, when known, the station.  (The moves and
+    rounds are NamedTuples: a record holds hundreds of them and a batch thousands of records.)"""
 
     ticket: Ticket
     to: Station | None
     where: str
 
 
-@dataclass(frozen=True)
-class DetectiveMove:
+class DetectiveMove(NamedTuple):
     """A detective's move; ``capture`` marks the move that caught Mr. X."""
 
     name: str
@@ -44,9 +44,9 @@ class DetectiveMove:
     capture: bool = False
 
 
-@dataclass(frozen=True)
-class Round:
-    """Mr. X's move (one entry, or two for a double move) then the detectives' moves."""
+class Round(NamedTuple):
+    """Mr. X's move (one entry, two for a double move, none when he passes) then the
+    detectives' moves."""
 
     mrx: tuple[MrXMove, ...]
     detectives: tuple[DetectiveMove, ...]
@@ -153,18 +153,25 @@ def place_of(places: Mapping[str, str], where: str | None) -> str | None:
 # ---- reading ---------------------------------------------------------------------------------
 
 
-def load_record(path: str | os.PathLike[str]) -> Record:
-    """Read a record file: ``.json`` (game.json v1) or the text notation (anything else)."""
+def load_record(path: str | os.PathLike[str], fast: bool = False) -> Record:
+    """Read a record file: ``.json`` (game.json v1) or the text notation (anything else).
+    ``fast``: see :func:`parse_record_json` (same record, same errors; worth it for batches)."""
     p = Path(path)
     text = read_text(p, RecordError)
     if p.suffix.lower() == ".json" or text.lstrip().startswith("{"):
-        return parse_record_json(text, str(p))
+        return parse_record_json(text, str(p), fast)
     doc, places = notation_places(text, str(p))
     return parse_record(doc, str(p), places)
 
 
-def parse_record_json(text: str, file: str | None = None) -> Record:
-    """Parse game.json text."""
+def parse_record_json(text: str, file: str | None = None, fast: bool = False) -> Record:
+    """Parse game.json text.  ``fast``: try the fast path first (:func:`fast_record`, for
+    batches); whatever it can't vouch for goes to the collecting parser, which names every
+    problem."""
+    if fast:
+        rec = fast_record(text, file)
+        if rec is not None:
+            return rec
     try:
         doc = jsonutil.loads(text)
     except json.JSONDecodeError as e:
@@ -172,6 +179,167 @@ def parse_record_json(text: str, file: str | None = None) -> Record:
     except RecursionError:
         raise RecordError("not valid JSON: nested too deeply", file) from None
     return parse_record(doc, file)
+
+
+# ---- the fast path ----------------------------------------------------------------------------
+#
+# A batch of thousands of records spends most of its time checking their shape.  The fast path
+# decodes a record straight into typed msgspec structs (types, required and unknown keys are
+# checked in C) and checks the rest in one lean pass.  It only ever *accepts*: anything unusual
+# (a backslash escape, a rules object, a failed check) returns None and the collecting parser
+# below decides, so errors read exactly the same.  Repeated keys, which any JSON decoder
+# silently merges, are caught by counting: outside strings a colon only separates a key from
+# its value, and the fast path admits no string holding one, so the text has exactly one colon
+# per key decoded unless a key was repeated.
+
+
+@lru_cache(maxsize=1)
+def _fast_decoder() -> Any:
+    try:
+        from . import _record_structs as structs
+    except ImportError:  # pragma: no cover - msgspec is a dependency; the slow path still works
+        return None
+    return structs.DECODER, structs.FAILURE, structs.UNSET
+
+
+def fast_record(text: str, file: str | None = None) -> Record | None:
+    """The record in game.json ``text`` if the fast path can vouch for it, else None (then
+    :func:`parse_record` decides).  Same :class:`Record` as :func:`parse_record` gives."""
+    from .validate import load_board
+
+    fast = _fast_decoder()
+    if fast is None or "\\" in text:
+        return None
+    decoder, failure, U = fast
+    try:
+        doc = decoder.decode(text)
+    except failure:
+        return None
+    keys = 1  # "detectives"
+    if doc.version is not U:
+        if doc.version != 1:
+            return None
+        keys += 1
+    map_spec = "london"
+    if doc.map is not U:
+        map_spec = doc.map
+        keys += 1
+    if not map_spec or ":" in map_spec:
+        return None
+    resolved = map_spec
+    if map_spec != "london" and file and not os.path.isabs(map_spec):
+        resolved = os.path.join(os.path.dirname(file), map_spec)
+    try:
+        board = load_board(resolved)
+        rules = PRESETS["classic"]
+        extra: dict[str, Any] = {}
+        if doc.rules is not U:
+            rules = PRESETS[doc.rules]
+            extra["rules"] = doc.rules
+            keys += 1
+        if doc.comment is not U:
+            if ":" in doc.comment:
+                return None
+            extra["comment"] = doc.comment
+            keys += 1
+        nb = board.neighbours[Ticket.TAXI]  # every station of a valid map has an entry
+        dets = []
+        names = set()
+        for d in doc.detectives:
+            name = d.name
+            if name in names or ":" in name or not name.strip() or not name.isprintable() or d.start not in nb:
+                return None
+            names.add(name)
+            tickets = dict(rules.detective_tickets)
+            keys += 2
+            if d.tickets is not U:
+                tickets = ticket_counts(d.tickets, ("taxi", "bus", "underground"), tickets, "", None)
+                keys += 1 + len(d.tickets)
+            dets.append(Detective(name, d.start, tickets))
+        if not 1 <= len(dets) <= 5:
+            return None
+        det_starts = {d.start for d in dets}
+        mrx_tickets = rules.mrx_start_tickets(len(dets))
+        cand_spec: Any = None
+        mrx_start = None
+        mrx = doc.mrx
+        if mrx is not U:
+            keys += 1
+            if mrx.start_candidates is not U:
+                cand_spec = mrx.start_candidates
+                keys += 1
+            if mrx.start is not U:
+                if mrx.start not in nb:
+                    return None
+                mrx_start = mrx.start
+                keys += 1
+            if mrx.tickets is not U:
+                mrx_tickets = ticket_counts(mrx.tickets, MRX_TICKET_KINDS, mrx_tickets, "", None)
+                keys += 1 + len(mrx.tickets)
+        if cand_spec is None:
+            candidates = tuple(sorted(set(board.start_decks[rules.mrx_deck]) - det_starts))
+        elif cand_spec == "any":
+            candidates = tuple(s for s in board.stations if s not in det_starts)
+        elif isinstance(cand_spec, list) and cand_spec and all(s in nb for s in cand_spec):
+            candidates = tuple(sorted(set(cand_spec)))
+        else:
+            return None
+    except (InputError, KeyError):
+        return None
+    reveals = rules.reveal_moves
+    by_name = TICKETS
+    rounds = []
+    n_move = 0
+    raw_rounds = doc.rounds
+    if raw_rounds is not U:
+        keys += 1
+        for i, rd in enumerate(raw_rounds):
+            w = f"rounds[{i}]"
+            xs = []
+            keys += 1
+            if len(rd.mrx) > 2:
+                return None
+            for j, m in enumerate(rd.mrx):
+                n_move += 1
+                to = m.to
+                keys += 1
+                if to is not U:
+                    keys += 1
+                    if to is not None and to not in nb:
+                        return None
+                if to is None or to is U:
+                    if n_move in reveals:
+                        return None
+                    to = None
+                xs.append(MrXMove(by_name[m.ticket], to, f"{w}.mrx[{j}]"))
+            ds = []
+            if rd.detectives is not U:
+                keys += 1
+                for k, dm in enumerate(rd.detectives):
+                    if dm.name not in names or dm.to not in nb:
+                        return None
+                    keys += 3
+                    cap = False
+                    if dm.capture is not U:
+                        keys += 1
+                        cap = dm.capture
+                    ds.append(DetectiveMove(dm.name, by_name[dm.ticket], dm.to, f"{w}.detectives[{k}]", cap))
+            rounds.append(Round(tuple(xs), tuple(ds), w))
+    if text.count(":") != keys:
+        return None  # a key appears twice (or a colon hides somewhere unusual): let the collector say
+    return Record(
+        board=board,
+        rules=rules,
+        detectives=tuple(dets),
+        start_candidates=candidates,
+        rounds=tuple(rounds),
+        mrx_tickets=mrx_tickets,
+        mrx_start=mrx_start,
+        file=file,
+        map_spec=map_spec,
+        candidates_spec=cand_spec,
+        extra=extra,
+    )
 
 
 _TOP_KEYS = {"version", "map", "rules", "detectives", "mrx", "rounds", "comment"}
@@ -316,7 +484,6 @@ def parse_record(doc: Any, file: str | None = None, places: Mapping[str, str] | 
 
     # rounds
     rounds: list[Round] = []
-    n_move = 0  # Mr. X's travel-log entries so far (a pass writes none)
     for w, rnd in jsonutil.objects(doc.get("rounds", []), "rounds", "a round", bad):
         keys(rnd, {"mrx", "detectives"}, {"mrx"}, w)
         xs: list[MrXMove] = []
@@ -327,15 +494,12 @@ def parse_record(doc: Any, file: str | None = None, places: Mapping[str, str] | 
             raw_x = raw_x if isinstance(raw_x, list) else []
         for j, m in enumerate(raw_x[:2]):
             mw = f"{w}.mrx[{j}]"
-            n_move += 1
             if not isinstance(m, dict):
                 bad(mw, f"expected an object like {{\"ticket\": \"taxi\"}}, got {_show(m)}")
                 continue
             keys(m, {"ticket", "to"}, {"ticket"}, mw)
             t = ticket(m["ticket"], f"{mw}.ticket") if "ticket" in m else None
             to = station(m["to"], f"{mw}.to") if m.get("to") is not None else None
-            if m.get("to") is None and rules.is_reveal(n_move):
-                bad(f"{mw}.to", f"move {n_move} is a reveal move: 'to' (the station Mr. X showed) is required")
             if t is not None:
                 xs.append(MrXMove(t, to, mw))
         ds: list[DetectiveMove] = []

@@ -220,7 +220,6 @@ def test_places_name_line_and_round(tmp_path):
     ("start 35 45 999\nX: T\nRed 13: T 23\n", "line 1", "station 999"),
     ("X: T, T\nRed 13: T 23\nRed 26: T 24\n", "line 3 (Red)", "used twice"),
     ("rules classic\nrule log_length 0\nX: T\nRed 13: T 23\n", "line 2", "at least 1 move"),
-    ("rule reveal_moves 1\nX: T\nRed 13: T 23\n", "line 2 (X, round 1)", "reveal move"),
     ("tickets Red: T 1, B 1, Z 1\nX: T\nRed 13: T 23\n", "line 1", "ticket count 'Z 1'"),
 ])
 def test_record_errors_name_the_players_line(tmp_path, text, where, message):

@@ -14,14 +14,39 @@ Pictures live in :mod:`sy_tools.plot` (imported on demand: it loads matplotlib).
 
 from __future__ import annotations
 
-from .board import Board, Connection, Station, StationMask, Ticket, Transport
-from .cordon import cordon, puzzle
-from .errors import AnalysisError, InputError, MapError, RecordError, SyToolsError
-from .record import Record, load_record
-from .referee import check
-from .rules import PRESETS, Rules
-from .tracker import possible
-from .validate import load_board, validate_map
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .board import Board, Connection, Station, StationMask, Ticket, Transport
+    from .cordon import cordon, puzzle
+    from .errors import AnalysisError, InputError, MapError, RecordError, SyToolsError
+    from .record import Record, load_record
+    from .referee import check
+    from .rules import PRESETS, Rules
+    from .tracker import possible
+    from .validate import load_board, validate_map
+
+# Names are imported when first used, so that ``sy-tools`` (and ``import sy_tools.errors``)
+# start fast: a batch of small records is dominated by start-up otherwise.
+_LAZY = {
+    "Board": "board", "Connection": "board", "Station": "board", "StationMask": "board", "Ticket": "board",
+    "Transport": "board", "cordon": "cordon", "puzzle": "cordon", "AnalysisError": "errors",
+    "InputError": "errors", "MapError": "errors", "RecordError": "errors", "SyToolsError": "errors",
+    "Record": "record", "load_record": "record", "check": "referee", "PRESETS": "rules", "Rules": "rules",
+    "possible": "tracker", "load_board": "validate", "validate_map": "validate",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sy_tools' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # (for "cordon": the function, as the eager import gave)
+    return value
+
 
 __version__ = "0.1.0"
 

@@ -118,7 +118,8 @@ class RecordErrors(RecordError):
 
     def __init__(self, problems: list[tuple[str, str]], file: str | None,
                  places: Mapping[str, str] | None = None) -> None:
-        self.problems = [(place_of(places or {}, w) or "", jsonutil.clip(m, MESSAGE_LIMIT)) for w, m in problems]
+        self.problems = [(jsonutil.clip(place_of(places or {}, w) or "", PLACE_LIMIT), jsonutil.clip(m, MESSAGE_LIMIT))
+                         for w, m in problems]
         where, msg = self.problems[0]
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         super().__init__(msg + more, file, where)
@@ -129,6 +130,8 @@ class RecordErrors(RecordError):
 
 #: longest message text a record error carries (values inside are quoted shorter still)
 MESSAGE_LIMIT = 300
+#: longest place (a JSON path can hold a key of any length)
+PLACE_LIMIT = 120
 
 _PATH_STEP = re.compile(r"(\.[^.\[]*|\[\d+\])$")
 
@@ -200,6 +203,15 @@ def _fast_decoder() -> Any:
     except ImportError:  # pragma: no cover - msgspec is a dependency; the slow path still works
         return None
     return structs.DECODER, structs.FAILURE, structs.UNSET
+
+
+def _wheres(i: int) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """The places of round ``i`` and of its moves (made once: a batch repeats them a million times)."""
+    w = f"rounds[{i}]"
+    return w, tuple(f"{w}.mrx[{j}]" for j in range(2)), tuple(f"{w}.detectives[{k}]" for k in range(10))
+
+
+_WHERE = [_wheres(i) for i in range(64)]
 
 
 def fast_record(text: str, file: str | None = None) -> Record | None:
@@ -284,47 +296,47 @@ def fast_record(text: str, file: str | None = None) -> Record | None:
             candidates = tuple(sorted(set(cand_spec)))
         else:
             return None
-    except (InputError, KeyError):
+    except (InputError, KeyError, OSError, ValueError):
         return None
     reveals = rules.reveal_moves
     by_name = TICKETS
+    new = tuple.__new__
     rounds = []
     n_move = 0
     raw_rounds = doc.rounds
+    movers: set[str] = set()
+    tos: set[int] = set()
     if raw_rounds is not U:
-        keys += 1
+        keys += 1 + len(raw_rounds)
         for i, rd in enumerate(raw_rounds):
-            w = f"rounds[{i}]"
-            xs = []
-            keys += 1
-            if len(rd.mrx) > 2:
-                return None
-            for j, m in enumerate(rd.mrx):
-                n_move += 1
-                to = m.to
-                keys += 1
-                if to is not U:
-                    keys += 1
-                    if to is not None and to not in nb:
-                        return None
-                if to is None or to is U:
-                    if n_move in reveals:
-                        return None
-                    to = None
-                xs.append(MrXMove(by_name[m.ticket], to, f"{w}.mrx[{j}]"))
-            ds = []
-            if rd.detectives is not U:
-                keys += 1
-                for k, dm in enumerate(rd.detectives):
-                    if dm.name not in names or dm.to not in nb:
-                        return None
-                    keys += 3
-                    cap = False
-                    if dm.capture is not U:
-                        keys += 1
-                        cap = dm.capture
-                    ds.append(DetectiveMove(dm.name, by_name[dm.ticket], dm.to, f"{w}.detectives[{k}]", cap))
-            rounds.append(Round(tuple(xs), tuple(ds), w))
+            w, xw, dw = _WHERE[i] if i < len(_WHERE) else _wheres(i)
+            xs: tuple[MrXMove, ...] = ()
+            if rd.mrx:
+                if len(rd.mrx) > 2:
+                    return None
+                xs = tuple([new(MrXMove, (by_name[m.ticket], None if m.to is U else m.to, where))
+                            for m, where in zip(rd.mrx, xw)])
+                keys += len(xs) + sum([m.to is not U for m in rd.mrx])
+                for m in xs:
+                    n_move += 1
+                    if m.to is None:
+                        if n_move in reveals:
+                            return None
+                    else:
+                        tos.add(m.to)
+            ds: tuple[DetectiveMove, ...] = ()
+            dl = rd.detectives
+            if dl is not U:
+                if len(dl) > len(dw):
+                    return None
+                ds = tuple([new(DetectiveMove, (dm.name, by_name[dm.ticket], dm.to, where, dm.capture is True))
+                            for dm, where in zip(dl, dw)])
+                keys += 1 + 3 * len(ds) + sum([dm.capture is not U for dm in dl])
+                movers.update([dm.name for dm in dl])
+                tos.update([dm.to for dm in dl])
+            rounds.append(new(Round, (xs, ds, w)))
+    if not movers <= names or not all(s in nb for s in tos):
+        return None
     if text.count(":") != keys:
         return None  # a key appears twice (or a colon hides somewhere unusual): let the collector say
     return Record(
@@ -382,7 +394,10 @@ def parse_record(doc: Any, file: str | None = None, places: Mapping[str, str] | 
     try:
         board = load_board(resolved)
     except InputError as e:
-        raise RecordErrors([("map", f"cannot use map {_show(map_spec)}: {e}")], file, places) from None
+        raise RecordErrors([("map", f"cannot use map {_show(map_spec)}: {e.detail}")], file, places) from None
+    except (OSError, ValueError) as e:  # a name too long for the file system, a NUL in it ...
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise RecordErrors([("map", f"cannot use map {_show(map_spec)}: {why}")], file, places) from None
     raw_rules = doc.get("rules")
     if isinstance(raw_rules, dict) and raw_rules.get("log_length") == 0 and raw_rules["log_length"] is not False:
         raise RecordErrors([("rules.log_length", "the travel log must hold at least 1 move, got 0")], file, places)

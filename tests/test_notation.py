@@ -109,7 +109,7 @@ def tree(tmp_path_factory):
     return root
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(doc=games(), relative_map=st.booleans())
 def test_every_record_converts_to_text_and_back(cli, tree, doc, relative_map):

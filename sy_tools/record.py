@@ -13,7 +13,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from . import jsonutil
@@ -159,12 +158,12 @@ def place_of(places: Mapping[str, str], where: str | None) -> str | None:
 def load_record(path: str | os.PathLike[str], fast: bool = False) -> Record:
     """Read a record file: ``.json`` (game.json v1) or the text notation (anything else).
     ``fast``: see :func:`parse_record_json` (same record, same errors; worth it for batches)."""
-    p = Path(path)
-    text = read_text(p, RecordError)
-    if p.suffix.lower() == ".json" or text.lstrip().startswith("{"):
-        return parse_record_json(text, str(p), fast)
-    doc, places = notation_places(text, str(p))
-    return parse_record(doc, str(p), places)
+    name = os.fspath(path)
+    text = read_text(name, RecordError)
+    if name.lower().endswith(".json") or text.lstrip().startswith("{"):
+        return parse_record_json(text, name, fast)
+    doc, places = notation_places(text, name)
+    return parse_record(doc, name, places)
 
 
 def parse_record_json(text: str, file: str | None = None, fast: bool = False) -> Record:
@@ -680,6 +679,8 @@ def _nat(s: str) -> bool:
 
 def _outside_quotes(line: str, ch: str) -> int:
     """Index of the first ``ch`` in ``line`` that is not inside a "quoted" name (-1: none)."""
+    if '"' not in line:
+        return line.find(ch)
     quoted = escaped = False
     for i, c in enumerate(line):
         if quoted:

@@ -297,45 +297,41 @@ def fast_record(text: str, file: str | None = None) -> Record | None:
             return None
     except (InputError, KeyError, OSError, ValueError):
         return None
-    reveals = rules.reveal_moves
     by_name = TICKETS
     new = tuple.__new__
-    rounds = []
-    n_move = 0
     raw_rounds = doc.rounds
-    movers: set[str] = set()
-    tos: set[int] = set()
-    if raw_rounds is not U:
-        keys += 1 + len(raw_rounds)
-        for i, rd in enumerate(raw_rounds):
-            w, xw, dw = _WHERE[i] if i < len(_WHERE) else _wheres(i)
-            xs: tuple[MrXMove, ...] = ()
-            if rd.mrx:
-                if len(rd.mrx) > 2:
-                    return None
-                xs = tuple([new(MrXMove, (by_name[m.ticket], None if m.to is U else m.to, where))
-                            for m, where in zip(rd.mrx, xw)])
-                keys += len(xs) + sum([m.to is not U for m in rd.mrx])
-                for m in xs:
-                    n_move += 1
-                    if m.to is None:
-                        if n_move in reveals:
-                            return None
-                    else:
-                        tos.add(m.to)
-            ds: tuple[DetectiveMove, ...] = ()
-            dl = rd.detectives
-            if dl is not U:
-                if len(dl) > len(dw):
-                    return None
-                ds = tuple([new(DetectiveMove, (dm.name, by_name[dm.ticket], dm.to, where, dm.capture is True))
-                            for dm, where in zip(dl, dw)])
-                keys += 1 + 3 * len(ds) + sum([dm.capture is not U for dm in dl])
-                movers.update([dm.name for dm in dl])
-                tos.update([dm.to for dm in dl])
-            rounds.append(new(Round, (xs, ds, w)))
-    if not movers <= names or not all(s in nb for s in tos):
-        return None
+    rounds: list[Round] = []
+    if raw_rounds is not U and raw_rounds:
+        # checks over all moves at once (comprehensions run far faster than a loop per round)
+        xs = [m for rd in raw_rounds for m in rd.mrx]
+        dl = [rd.detectives for rd in raw_rounds if rd.detectives is not U]
+        ds = [dm for moves in dl for dm in moves]
+        keys += (1 + len(raw_rounds) + len(dl) + len(xs) + 3 * len(ds) + sum([m.to is not U for m in xs])
+                 + sum([dm.capture is not U for dm in ds]))
+        if max([len(rd.mrx) for rd in raw_rounds]) > 2 or max(map(len, dl), default=0) > 10:
+            return None
+        if not {dm.name for dm in ds} <= names:
+            return None
+        tos = {dm.to for dm in ds}
+        tos.update([m.to for m in xs if m.to is not U and m.to is not None])
+        if not all([s in nb for s in tos]):
+            return None
+        for n in rules.reveal_moves:
+            if n <= len(xs) and (xs[n - 1].to is U or xs[n - 1].to is None):
+                return None
+        wheres = _WHERE if len(raw_rounds) <= len(_WHERE) else [_wheres(i) for i in range(len(raw_rounds))]
+        rounds = [
+            new(Round, (
+                tuple([new(MrXMove, (by_name[m.ticket], None if m.to is U else m.to, where))
+                       for m, where in zip(rd.mrx, xw)]),
+                () if rd.detectives is U else
+                tuple([new(DetectiveMove, (dm.name, by_name[dm.ticket], dm.to, where, dm.capture is True))
+                       for dm, where in zip(rd.detectives, dw)]),
+                w))
+            for rd, (w, xw, dw) in zip(raw_rounds, wheres)
+        ]
+    elif raw_rounds is not U:
+        keys += 1
     if text.count(":") != keys:
         return None  # a key appears twice (or a colon hides somewhere unusual): let the collector say
     return Record(

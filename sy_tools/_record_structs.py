@@ -3,44 +3,44 @@
 and unknown keys in C).  Every optional key defaults to ``UNSET`` so that the reader can tell a
 missing key from one written out."""
 
-from typing import Literal, Union
+from typing import Union
 
 import msgspec
 from msgspec import UNSET, UnsetType
 
-TicketName = Literal["taxi", "bus", "underground", "black"]
+from .board import Ticket as TicketName  # decoded straight into the enum, by value
 
 
-class DetectiveMoveS(msgspec.Struct, forbid_unknown_fields=True):
+class DetectiveMoveS(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     name: str
     ticket: TicketName
     to: int
     capture: Union[bool, UnsetType] = UNSET
 
 
-class MrXMoveS(msgspec.Struct, forbid_unknown_fields=True):
+class MrXMoveS(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     ticket: TicketName
     to: Union[int, None, UnsetType] = UNSET
 
 
-class RoundS(msgspec.Struct, forbid_unknown_fields=True):
+class RoundS(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     mrx: list[MrXMoveS]
     detectives: Union[list[DetectiveMoveS], UnsetType] = UNSET
 
 
-class DetectiveS(msgspec.Struct, forbid_unknown_fields=True):
+class DetectiveS(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     name: str
     start: int
     tickets: Union[dict[str, int], UnsetType] = UNSET
 
 
-class MrXS(msgspec.Struct, forbid_unknown_fields=True):
+class MrXS(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     start_candidates: Union[list[int], str, UnsetType] = UNSET
     start: Union[int, UnsetType] = UNSET
     tickets: Union[dict[str, int], UnsetType] = UNSET
 
 
-class RecordS(msgspec.Struct, forbid_unknown_fields=True):
+class RecordS(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     detectives: list[DetectiveS]
     version: Union[int, UnsetType] = UNSET
     map: Union[str, UnsetType] = UNSET

@@ -7,8 +7,9 @@ prints (``FILE: WHERE: message``, the place as the player wrote it for a text re
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import SyToolsError
 from .tracker import Possible
@@ -45,22 +46,29 @@ def analyse(path: str, weights: str = "paths", history: bool = False, round_: in
         raise
 
 
-def _one(job: tuple[str, str, bool, int | None]) -> Possible | Failure:
-    path, weights, history, round_ = job
+Job = tuple[str, str, bool, "int | None", "Callable[[Possible], Any] | None"]
+
+
+def _one(job: Job) -> Any:
+    path, weights, history, round_, render = job
     try:
-        return analyse(path, weights, history, round_, fast=True)
+        result = analyse(path, weights, history, round_, fast=True)
     except SyToolsError as e:
         return Failure(path, str(e), e.exit_code)
     except RecursionError:
         return Failure(path, f"{path}: too deeply nested to read", 2)
+    return result if render is None else render(result)
 
 
 def possible_many(paths: Iterable[str], weights: str = "paths", history: bool = False,
-                  round_: int | None = None, jobs: int = 1) -> Iterator[tuple[str, Possible | Failure]]:
+                  round_: int | None = None, jobs: int = 1,
+                  render: Callable[[Possible], Any] | None = None) -> Iterator[tuple[str, Any]]:
     """``(path, result or Failure)`` for every path, in the order given.  ``jobs`` > 1 spreads
-    a large batch over that many worker processes (the order is kept)."""
+    a large batch over that many worker processes (the order is kept).  ``render`` (a
+    module-level function, so workers can be sent it) turns each result into what is yielded
+    instead, in the worker: a batch then ships short lines, not whole results, back."""
     paths = list(paths)
-    work = [(p, weights, history, round_) for p in paths]
+    work: list[Job] = [(p, weights, history, round_, render) for p in paths]
     jobs = min(jobs, len(paths) // MIN_PER_WORKER, os.cpu_count() or 1)
     if jobs <= 1:
         for job in work:

@@ -297,7 +297,6 @@ def fast_record(text: str, file: str | None = None) -> Record | None:
             return None
     except (InputError, KeyError, OSError, ValueError):
         return None
-    by_name = TICKETS
     new = tuple.__new__
     raw_rounds = doc.rounds
     rounds: list[Round] = []
@@ -322,10 +321,10 @@ def fast_record(text: str, file: str | None = None) -> Record | None:
         wheres = _WHERE if len(raw_rounds) <= len(_WHERE) else [_wheres(i) for i in range(len(raw_rounds))]
         rounds = [
             new(Round, (
-                tuple([new(MrXMove, (by_name[m.ticket], None if m.to is U else m.to, where))
+                tuple([new(MrXMove, (m.ticket, None if m.to is U else m.to, where))
                        for m, where in zip(rd.mrx, xw)]),
                 () if rd.detectives is U else
-                tuple([new(DetectiveMove, (dm.name, by_name[dm.ticket], dm.to, where, dm.capture is True))
+                tuple([new(DetectiveMove, (dm.name, dm.ticket, dm.to, where, dm.capture is True))
                        for dm, where in zip(rd.detectives, dw)]),
                 w))
             for rd, (w, xw, dw) in zip(raw_rounds, wheres)

@@ -160,7 +160,9 @@ def _final(record: Record) -> _Final:
     """Just where Mr. X can be at the end, and what the result reports with it: the hot path of
     a batch (``--weights uniform`` without history), same semantics as :func:`trace`, which it
     falls back to, to name the move, when the record is inconsistent."""
-    step = record.board.step
+    from .position import mrx_targets
+
+    board = record.board
     reveals = record.rules.reveal_moves
     pos = {d.name: d.start for d in record.detectives}
     occupied = 0
@@ -174,7 +176,7 @@ def _final(record: Record) -> _Final:
     for r_i, rnd in enumerate(record.rounds, 1):
         for m in rnd.mrx:
             n += 1
-            S = step(S, m.ticket) & ~occupied
+            S = mrx_targets(board, S, m.ticket, occupied)
             if n in reveals:
                 if m.to is None:
                     trace(record)  # raises: a reveal needs its station

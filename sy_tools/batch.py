@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import SyToolsError
-from .tracker import Possible
+from .record import load_record
+from .tracker import Possible, possible
 
 #: below this many records a batch runs in this process (starting workers costs more)
 MIN_PER_WORKER = 50
@@ -33,9 +34,6 @@ class Failure:
 def analyse(path: str, weights: str = "paths", history: bool = False, round_: int | None = None,
             fast: bool = False) -> Possible:
     """``possible`` of one record file (errors name the player's place in a text record)."""
-    from .record import load_record
-    from .tracker import possible
-
     rec = load_record(path, fast=fast)
     try:
         return possible(rec.at_round(round_), weights=weights, history=history)

@@ -201,7 +201,9 @@ def _fast_decoder() -> Any:
         from . import _record_structs as structs
     except ImportError:  # pragma: no cover - msgspec is a dependency; the slow path still works
         return None
-    return structs.DECODER, structs.FAILURE, structs.UNSET
+    from .validate import load_board
+
+    return structs.DECODER, structs.FAILURE, structs.UNSET, load_board
 
 
 def _wheres(i: int) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
@@ -216,12 +218,10 @@ _WHERE = [_wheres(i) for i in range(64)]
 def fast_record(text: str, file: str | None = None) -> Record | None:
     """The record in game.json ``text`` if the fast path can vouch for it, else None (then
     :func:`parse_record` decides).  Same :class:`Record` as :func:`parse_record` gives."""
-    from .validate import load_board
-
     fast = _fast_decoder()
     if fast is None or "\\" in text:
         return None
-    decoder, failure, U = fast
+    decoder, failure, U, load_board = fast
     try:
         doc = decoder.decode(text)
     except failure:

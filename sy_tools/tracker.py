@@ -24,6 +24,7 @@ from typing import NamedTuple
 from .board import Board, Station, StationMask, Ticket, mask_of, stations_of
 from .errors import AnalysisError, RecordError
 from .jsonutil import int_text
+from .position import mrx_targets
 from .record import Record
 
 Weight = int | float  # exact route counts, or rescaled floats (see EXACT_BITS)
@@ -160,8 +161,6 @@ def _final(record: Record) -> _Final:
     """Just where Mr. X can be at the end, and what the result reports with it: the hot path of
     a batch (``--weights uniform`` without history), same semantics as :func:`trace`, which it
     falls back to, to name the move, when the record is inconsistent."""
-    from .position import mrx_targets
-
     board = record.board
     reveals = record.rules.reveal_moves
     pos = {d.name: d.start for d in record.detectives}

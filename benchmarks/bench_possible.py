@@ -1,7 +1,18 @@
 """`possible` on 2,000 random legal records: sy-tools' bitset filter vs a plain baseline
-(Python sets walking a networkx graph move by move, as most public trackers do)."""
+(Python sets walking a networkx graph move by move, as most public trackers do), in-process and
+as a user runs it: whole processes over the same 2,000 files."""
 
 from __future__ import annotations
+
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
 
 import networkx as nx
 
@@ -41,6 +52,73 @@ def baseline(record: Record, g: nx.MultiGraph) -> set[int]:
     return S
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def write_corpus(folder: Path, n: int, seed: int = 2026) -> list[str]:
+    """``n`` random legal classic records as the detectives saw them, one game.json each."""
+    from sy_tools.rules import PRESETS
+    from sy_tools.simulate import detectives_view, random_game
+    from sy_tools.validate import load_board
+
+    board, rules = load_board("london"), PRESETS["classic"]
+    rng = random.Random(seed)
+    paths = []
+    for i in range(n):
+        doc = detectives_view(random_game(board, rules, random.Random(rng.getrandbits(32))), rules)
+        p = folder / f"game{i:05d}.json"
+        p.write_text(json.dumps(doc))
+        paths.append(str(p))
+    return paths
+
+
+def _timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds of the process and its workers, stdout)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=env, check=False)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if out.returncode not in (0, 1):
+        raise RuntimeError(f"{cmd[:3]} failed: {out.stderr[-500:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, out.stdout
+
+
+def run_process(n: int = 2000, repeat: int = 3) -> list[str]:
+    """``sy-tools possible *.json --format jsonl --weights uniform`` against the plain tracker
+    script (:mod:`benchmarks.plain_tracker`), each a fresh process, interleaved, best of
+    ``repeat``.  Both may cache their bytecode (as an installed program does)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    script = Path(sys.executable).with_name("sy-tools")
+    sy = [str(script)] if script.exists() else [sys.executable, "-m", "sy_tools"]
+    with tempfile.TemporaryDirectory(prefix="sy-bench-") as tmp:
+        files = write_corpus(Path(tmp), n)
+        cmds = {
+            "plain": [sys.executable, "-m", "benchmarks.plain_tracker", *files],
+            "jobs1": [*sy, "possible", *files, "--format", "jsonl", "--weights", "uniform"],
+            "jobs2": [*sy, "possible", *files, "--format", "jsonl", "--weights", "uniform", "--jobs", "2"],
+        }
+        outs = {k: _timed(c, env)[2] for k, c in cmds.items()}  # warm-up (bytecode), and same answers
+        plain = [json.loads(line)["stations"] for line in outs["plain"].splitlines()]
+        for k in ("jobs1", "jobs2"):
+            assert [json.loads(line)["stations"] for line in outs[k].splitlines()] == plain, k
+        best = {k: (float("inf"), float("inf")) for k in cmds}
+        for _ in range(repeat):
+            for k, c in cmds.items():
+                wall, cpu, _ = _timed(c, env)
+                best[k] = (min(best[k][0], wall), min(best[k][1], cpu))
+    (pw, pc), (w1, c1), (w2, c2) = best["plain"], best["jobs1"], best["jobs2"]
+    return [
+        f"possible as processes: {n} record files, --format jsonl --weights uniform (best of {repeat})",
+        f"  plain tracker script (json + sets over networkx)  {pw:6.2f} s wall  {pc:6.2f} s CPU",
+        f"  sy-tools possible                                 {w1:6.2f} s wall  {c1:6.2f} s CPU"
+        f"   ratio {pw / w1:4.1f}x wall, {pc / c1:4.1f}x CPU",
+        f"  sy-tools possible --jobs 2                        {w2:6.2f} s wall  {c2:6.2f} s CPU"
+        f"   ratio {pw / w2:4.1f}x wall",
+    ]
+
+
 def run(n: int = 2000) -> list[str]:
     records = corpus(n)
     g = records[0].board.to_networkx()
@@ -62,4 +140,6 @@ def run(n: int = 2000) -> list[str]:
         f"  sy-tools + path probabilities      {rate(t_full):>9.0f} records/s   ratio {t_base / t_full:5.1f}x",
         f"  sy-tools + history (fwd-bwd)       {rate(t_hist):>9.0f} records/s   ratio {t_base / t_hist:5.1f}x",
         f"  per record: {1e6 * t_mask / n:.0f} us (set), {1e6 * t_full / n:.0f} us (with probabilities)",
+        "",
+        *run_process(n),
     ]

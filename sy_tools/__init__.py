@@ -17,28 +17,54 @@ matplotlib).
 
 from __future__ import annotations
 
-from .board import Board, Connection, Station, StationMask, StationSet, Ticket, Transport
-from .errors import AnalysisError, InputError, MapError, RecordError, SyToolsError
-from .position import MRX, Move, Outcome, OutcomeKind, Position, Tickets
-from .record import Record, load_record
-from .referee import check
-from .rules import PRESETS, Rules
-from .tracker import possible
-from .validate import load_board, validate_map
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .board import Board, Connection, Station, StationMask, StationSet, Ticket, Transport
+    from .errors import AnalysisError, InputError, MapError, RecordError, SyToolsError
+    from .position import MRX, Move, Outcome, OutcomeKind, Position, Tickets
+    from .record import Record, load_record
+    from .referee import check
+    from .rules import PRESETS, Rules
+    from .tracker import possible
+    from .validate import load_board, validate_map
+
+# Names are imported when first used, so that ``sy-tools`` (and ``import sy_tools.errors``)
+# start fast: a batch of small records is dominated by start-up otherwise.
+_LAZY = {
+    "Board": "board", "Connection": "board", "Station": "board", "StationMask": "board", "StationSet": "board",
+    "Ticket": "board", "Transport": "board", "AnalysisError": "errors", "InputError": "errors",
+    "MapError": "errors", "RecordError": "errors", "SyToolsError": "errors", "MRX": "position", "Move": "position",
+    "Outcome": "position", "OutcomeKind": "position", "Position": "position", "Tickets": "position",
+    "Record": "record", "load_record": "record", "check": "referee", "PRESETS": "rules", "Rules": "rules",
+    "possible": "tracker", "load_board": "validate", "validate_map": "validate",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sy_tools' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "MRX",
-    "PRESETS",
     "AnalysisError",
     "Board",
     "Connection",
     "InputError",
+    "MRX",
     "MapError",
     "Move",
     "Outcome",
     "OutcomeKind",
+    "PRESETS",
     "Position",
     "Record",
     "RecordError",

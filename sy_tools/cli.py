@@ -240,7 +240,11 @@ def record_group() -> None:
 @click.argument("src", metavar="IN")
 @click.argument("dst", metavar="OUT")
 def record_convert(src: str, dst: str) -> None:
-    """Convert a record: OUT ending in .json gets game.json, anything else the text notation."""
+    """Convert a record: OUT ending in .json gets game.json, anything else the text notation.
+
+    Nothing is lost either way; what the notation can't say (e.g. detectives out of turn
+    order within a round) is refused with exit 2, naming it.
+    """
     from pathlib import Path
 
     from .files import atomic_write_text, refuse_overwrite
@@ -248,7 +252,7 @@ def record_convert(src: str, dst: str) -> None:
 
     refuse_overwrite([Path(dst)], [Path(src)])
     rec = load_record(src)
-    text = record_json_text(rec) if dst.lower().endswith(".json") else to_notation(rec)
+    text = record_json_text(rec, dst) if dst.lower().endswith(".json") else to_notation(rec, dst)
     atomic_write_text(dst, text)
     click.echo(dst)
 
@@ -355,7 +359,8 @@ def _moves_text(r: Any, show_all: bool) -> str:
 @main.command(short_help="Where Mr. X can be now (and was), with probabilities.")
 @click.argument("games", nargs=-1, required=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv", "jsonl"]), default="table",
-              help="table (default), json (one object), csv (station table), jsonl (one line per record).")
+              help="table (default), json (one object; a list for several records), csv (station table), "
+                   "jsonl (one line per record).")
 @click.option("--history", is_flag=True, help="Also where Mr. X could have been after every move.")
 @click.option("--weights", type=click.Choice(["paths", "uniform", "moves"]), default="paths",
               help="paths: every consistent route equally likely; uniform: every station; "
@@ -363,52 +368,87 @@ def _moves_text(r: Any, show_all: bool) -> str:
 @click.option("--top", type=click.IntRange(min=1), default=None, help="Show only the N most likely stations.")
 @click.option("--round", "round_", type=click.IntRange(min=0), default=None,
               help="Analyse the record as it stood after round N.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes for a large batch (the output keeps the order of GAMES).")
 def possible(games: tuple[str, ...], fmt: str, history: bool, weights: str, top: int | None,
-             round_: int | None) -> None:
+             round_: int | None, jobs: int) -> None:
     """Where Mr. X can be now, with probabilities, from game records (detectives' view).
 
     Exit 1 if a record contradicts itself (the move that emptied the set is named), 2 if it
     can't be read.  With several records, each is reported and the rest go on.
     """
-    from .output import dumps
-    from .record import load_record
-    from .tracker import possible as run_possible
+    from .batch import Failure, possible_many
 
     failed = 0
-    for game in games:
-        try:
-            result = run_possible(load_record(game).at_round(round_), weights=weights, history=history)
-        except SyToolsError as e:
-            failed = max(failed, e.exit_code) if len(games) == 1 else 1
+    out = sys.stdout
+    listing = fmt == "json" and len(games) > 1
+    if listing:
+        click.echo("[")
+    first = True
+    render = _jsonl_of if fmt == "jsonl" else None
+    for game, result in possible_many(games, weights, history, round_, jobs, render):
+        if isinstance(result, Failure):
+            failed = max(failed, result.exit_code) if len(games) == 1 else 1
             if fmt == "jsonl":
-                click.echo(dumps_line({"file": game, "error": str(e), "exit_code": e.exit_code}))
+                out.write(dumps_line(result.to_dict()) + "\n")
+            elif listing:
+                click.echo(("" if first else ",\n") + _indent(dumps_json(result.to_dict())), nl=False)
+                click.echo(f"error: {result.message}", err=True)
             else:
-                click.echo(f"error: {e}", err=True)
-            continue
-        if fmt == "jsonl":
-            click.echo(dumps_line(result.to_dict()))
+                click.echo(f"error: {result.message}", err=True)
+        elif fmt == "jsonl":
+            out.write(result)  # rendered by _jsonl_of (click.echo per line costs a batch 10%)
         elif fmt == "json":
-            click.echo(dumps(result.to_dict()))
+            text = dumps_json(result.to_dict())
+            click.echo(("" if first else ",\n") + _indent(text) if listing else text, nl=not listing)
         elif fmt == "csv":
             click.echo(_possible_csv(result, top), nl=False)
         else:
             if len(games) > 1:
                 click.echo(f"== {game}")
             click.echo(_possible_table(result, top))
+        first = False
+    if listing:
+        click.echo("\n]")
+    out.flush()
     sys.exit(failed)
 
 
-def dumps_line(obj: Any) -> str:
-    import json
+def _jsonl_of(result: Any) -> str:
+    return dumps_line(result.to_dict()) + "\n"
 
-    return json.dumps(obj, separators=(",", ":"))
+
+def dumps_line(obj: Any) -> str:
+    """One compact JSON line (msgspec's C encoder when installed: a batch prints thousands)."""
+    try:
+        import msgspec
+    except ImportError:  # pragma: no cover
+        import json
+
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    return msgspec.json.encode(obj).decode()
+
+
+def dumps_json(obj: Any) -> str:
+    """Indented JSON, as :func:`sy_tools.output.dumps` writes it, but fast for long histories."""
+    try:
+        import msgspec
+    except ImportError:  # pragma: no cover
+        from .output import dumps
+
+        return dumps(obj)
+    return msgspec.json.format(msgspec.json.encode(obj), indent=2).decode()
+
+
+def _indent(text: str) -> str:
+    return "\n".join("  " + line for line in text.split("\n"))
 
 
 def _possible_csv(result: Any, top: int | None) -> str:
     rows = result.ranked()[:top]
     lines = ["station,probability" + (",routes" if result.route_counts else "")]
     for s, p in rows:
-        extra = f",{result.route_counts[s]}" if result.route_counts else ""
+        extra = f",{_exact(result.route_counts[s])}" if result.route_counts else ""
         lines.append(f"{s},{p:.6f}{extra}")
     return "\n".join(lines) + "\n"
 
@@ -442,15 +482,30 @@ def _possible_table(result: Any, top: int | None) -> str:
     if top and len(ranked) > top:
         lines.append(f"... and {len(ranked) - top} more")
     if result.history is not None:
-        frame = result.history_frame()
+        rows = []
+        for i, h in enumerate(result.history, 1):
+            probs = result.history_probabilities[i - 1] if result.history_probabilities else {}
+            best = max(probs.items(), key=lambda kv: (kv[1], -kv[0])) if probs else None
+            rows.append([i, len(h), "" if best is None else f"{best[0]} ({best[1]:.2f})", " ".join(map(str, h))])
         lines += ["", "history (where he could have been after each move, given the whole record):"]
-        lines.append(table(list(frame.columns), frame.values.tolist(), right=[True, True, False, False]))
+        lines.append(table(["move", "count", "most_likely", "stations"], rows, right=[True, True, False, False]))
     return "\n".join(lines)
 
 
 def _big(n: int) -> str:
-    s = str(n)
-    return s if len(s) <= 12 else f"{n:.3e}"
+    """A route count for a table cell: exact up to 12 digits, else rounded to d.ddde+N (of any
+    size: a float would overflow past 1e308)."""
+    if n < 10**12:
+        return str(n)
+    from decimal import Decimal
+
+    return format(Decimal(n), ".3e")
+
+
+def _exact(n: int) -> str:
+    from .jsonutil import int_text
+
+    return int_text(n)
 
 
 # ---- cordon ---------------------------------------------------------------------------------

@@ -10,31 +10,30 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from . import jsonutil
 from .board import Board, Station, Ticket
 from .errors import InputError, RecordError
 from .files import read_text
-from .rules import MRX_TICKET_KINDS, Rules, rules_from_json, ticket_counts
+from .rules import MRX_TICKET_KINDS, PRESETS, Rules, rules_from_json, ticket_counts
 
 TICKETS = {t.value: t for t in Ticket}
 
 
-@dataclass(frozen=True)
-class MrXMove:
-    """One travel-log entry: the ticket shown and, when known, the station."""
+class MrXMove(NamedTuple):
+    """One travel-log entry: the ticket shown and, when known, the station.  (The moves and
+    rounds are NamedTuples: a record holds hundreds of them and a batch thousands of records.)"""
 
     ticket: Ticket
     to: Station | None
     where: str
 
 
-@dataclass(frozen=True)
-class DetectiveMove:
+class DetectiveMove(NamedTuple):
     """A detective's move; ``capture`` marks the move that caught Mr. X."""
 
     name: str
@@ -44,9 +43,9 @@ class DetectiveMove:
     capture: bool = False
 
 
-@dataclass(frozen=True)
-class Round:
-    """Mr. X's move (one entry, or two for a double move) then the detectives' moves."""
+class Round(NamedTuple):
+    """Mr. X's move (one entry, two for a double move, none when he passes) then the
+    detectives' moves."""
 
     mrx: tuple[MrXMove, ...]
     detectives: tuple[DetectiveMove, ...]
@@ -76,19 +75,19 @@ class Record:
     map_spec: str = "london"
     candidates_spec: Any = None  # as written in the record (None: default)
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: for a text-notation record: JSON path -> the place as the player wrote it (see :meth:`place`)
+    places: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def n_moves(self) -> int:
-        """Mr. X moves recorded (each double-move leg counts)."""
+        """Mr. X moves recorded (each double-move leg counts; a pass is no move)."""
         return sum(len(r.mrx) for r in self.rounds)
 
-    def mrx_moves(self) -> Iterator[tuple[int, int, int, MrXMove]]:
-        """``(move number, round number, leg, move)`` for every travel-log entry (1-based)."""
-        n = 0
-        for r_i, rnd in enumerate(self.rounds, 1):
-            for leg, m in enumerate(rnd.mrx, 1):
-                n += 1
-                yield n, r_i, leg, m
+    def place(self, where: str | None) -> str | None:
+        """The place a message should name: for a text-notation record the line and round as
+        the player wrote them (``rounds[1].detectives[0].to`` -> ``line 5 (Red, round 2)``);
+        for game.json the JSON path itself."""
+        return place_of(self.places, where)
 
     def at_round(self, n_rounds: int | None) -> Record:
         """The record as it stood after round ``n_rounds`` (None: all of it); a round outside
@@ -111,11 +110,16 @@ class Record:
 
 
 class RecordErrors(RecordError):
-    """Every shape problem of a record; ``str()`` is the first one (and how many more)."""
+    """Every shape problem of a record; ``str()`` is the first one (and how many more).
 
-    def __init__(self, problems: list[tuple[str, str]], file: str | None) -> None:
-        self.problems = problems
-        where, msg = problems[0]
+    ``problems`` are ``(where, message)`` pairs; for a text-notation record ``where`` is already
+    the player's place (``line 5 (Red, round 2)``).  Messages are clipped to a readable length."""
+
+    def __init__(self, problems: list[tuple[str, str]], file: str | None,
+                 places: Mapping[str, str] | None = None) -> None:
+        self.problems = [(jsonutil.clip(place_of(places or {}, w) or "", PLACE_LIMIT), jsonutil.clip(m, MESSAGE_LIMIT))
+                         for w, m in problems]
+        where, msg = self.problems[0]
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         super().__init__(msg + more, file, where)
 
@@ -123,20 +127,53 @@ class RecordErrors(RecordError):
         return [": ".join(p for p in (self.file, w, m) if p) for w, m in self.problems]
 
 
+#: longest message text a record error carries (values inside are quoted shorter still)
+MESSAGE_LIMIT = 300
+#: longest place (a JSON path can hold a key of any length)
+PLACE_LIMIT = 120
+
+_PATH_STEP = re.compile(r"(\.[^.\[]*|\[\d+\])$")
+
+
+def place_of(places: Mapping[str, str], where: str | None) -> str | None:
+    """``where`` (a JSON path) as the place in ``places`` of it or of its nearest enclosing
+    path (``rounds[1].detectives[0].to`` falls back to ``rounds[1].detectives[0]``); unchanged
+    when nothing encloses it (and always for game.json records, whose ``places`` is empty)."""
+    if not places or not where:
+        return where
+    w = where
+    while w:
+        if w in places:
+            return places[w]
+        cut = _PATH_STEP.search(w)
+        if cut is None or cut.start() == 0:
+            break
+        w = w[:cut.start()]
+    return where
+
+
 # ---- reading ---------------------------------------------------------------------------------
 
 
-def load_record(path: str | os.PathLike[str]) -> Record:
-    """Read a record file: ``.json`` (game.json v1) or the text notation (anything else)."""
-    p = Path(path)
-    text = read_text(p, RecordError)
-    if p.suffix.lower() == ".json" or text.lstrip().startswith("{"):
-        return parse_record_json(text, str(p))
-    return parse_record(parse_notation(text, str(p)), str(p))
+def load_record(path: str | os.PathLike[str], fast: bool = False) -> Record:
+    """Read a record file: ``.json`` (game.json v1) or the text notation (anything else).
+    ``fast``: see :func:`parse_record_json` (same record, same errors; worth it for batches)."""
+    name = os.fspath(path)
+    text = read_text(name, RecordError)
+    if name.lower().endswith(".json") or text.lstrip().startswith("{"):
+        return parse_record_json(text, name, fast)
+    doc, places = notation_places(text, name)
+    return parse_record(doc, name, places)
 
 
-def parse_record_json(text: str, file: str | None = None) -> Record:
-    """Parse game.json text."""
+def parse_record_json(text: str, file: str | None = None, fast: bool = False) -> Record:
+    """Parse game.json text.  ``fast``: try the fast path first (:func:`fast_record`, for
+    batches); whatever it can't vouch for goes to the collecting parser, which names every
+    problem."""
+    if fast:
+        rec = fast_record(text, file)
+        if rec is not None:
+            return rec
     try:
         doc = jsonutil.loads(text)
     except json.JSONDecodeError as e:
@@ -146,24 +183,195 @@ def parse_record_json(text: str, file: str | None = None) -> Record:
     return parse_record(doc, file)
 
 
+# ---- the fast path ----------------------------------------------------------------------------
+#
+# A batch of thousands of records spends most of its time checking their shape.  The fast path
+# decodes a record straight into typed msgspec structs (types, required and unknown keys are
+# checked in C) and checks the rest in one lean pass.  It only ever *accepts*: anything unusual
+# (a backslash escape, a rules object, a failed check) returns None and the collecting parser
+# below decides, so errors read exactly the same.  Repeated keys, which any JSON decoder
+# silently merges, are caught by counting: outside strings a colon only separates a key from
+# its value, and the fast path admits no string holding one, so the text has exactly one colon
+# per key decoded unless a key was repeated.
+
+
+@lru_cache(maxsize=1)
+def _fast_decoder() -> Any:
+    try:
+        from . import _record_structs as structs
+    except ImportError:  # pragma: no cover - msgspec is a dependency; the slow path still works
+        return None
+    from .validate import load_board
+
+    return structs.DECODER, structs.FAILURE, structs.UNSET, load_board
+
+
+def _wheres(i: int) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+    """The places of round ``i`` and of its moves (made once: a batch repeats them a million times)."""
+    w = f"rounds[{i}]"
+    return w, tuple(f"{w}.mrx[{j}]" for j in range(2)), tuple(f"{w}.detectives[{k}]" for k in range(10))
+
+
+_WHERE = [_wheres(i) for i in range(64)]
+
+
+def fast_record(text: str, file: str | None = None) -> Record | None:
+    """The record in game.json ``text`` if the fast path can vouch for it, else None (then
+    :func:`parse_record` decides).  Same :class:`Record` as :func:`parse_record` gives."""
+    fast = _fast_decoder()
+    if fast is None or "\\" in text:
+        return None
+    decoder, failure, U, load_board = fast
+    try:
+        doc = decoder.decode(text)
+    except failure:
+        return None
+    keys = 1  # "detectives"
+    if doc.version is not U:
+        if doc.version != 1:
+            return None
+        keys += 1
+    map_spec = "london"
+    if doc.map is not U:
+        map_spec = doc.map
+        keys += 1
+    if not map_spec or ":" in map_spec:
+        return None
+    resolved = map_spec
+    if map_spec != "london" and file and not os.path.isabs(map_spec):
+        resolved = os.path.join(os.path.dirname(file), map_spec)
+    try:
+        board = load_board(resolved)
+        rules = PRESETS["classic"]
+        extra: dict[str, Any] = {}
+        if doc.rules is not U:
+            rules = PRESETS[doc.rules]
+            extra["rules"] = doc.rules
+            keys += 1
+        if doc.comment is not U:
+            if ":" in doc.comment:
+                return None
+            extra["comment"] = doc.comment
+            keys += 1
+        nb = board.neighbours[Ticket.TAXI]  # every station of a valid map has an entry
+        dets = []
+        names = set()
+        for d in doc.detectives:
+            name = d.name
+            if name in names or ":" in name or not name.strip() or not name.isprintable() or d.start not in nb:
+                return None
+            names.add(name)
+            tickets = dict(rules.detective_tickets)
+            keys += 2
+            if d.tickets is not U:
+                tickets = ticket_counts(d.tickets, ("taxi", "bus", "underground"), tickets, "", None)
+                keys += 1 + len(d.tickets)
+            dets.append(Detective(name, d.start, tickets))
+        if not 1 <= len(dets) <= 5:
+            return None
+        det_starts = {d.start for d in dets}
+        mrx_tickets = rules.mrx_start_tickets(len(dets))
+        cand_spec: Any = None
+        mrx_start = None
+        mrx = doc.mrx
+        if mrx is not U:
+            keys += 1
+            if mrx.start_candidates is not U:
+                cand_spec = mrx.start_candidates
+                keys += 1
+            if mrx.start is not U:
+                if mrx.start not in nb:
+                    return None
+                mrx_start = mrx.start
+                keys += 1
+            if mrx.tickets is not U:
+                mrx_tickets = ticket_counts(mrx.tickets, MRX_TICKET_KINDS, mrx_tickets, "", None)
+                keys += 1 + len(mrx.tickets)
+        if cand_spec is None:
+            candidates = tuple(sorted(set(board.start_decks[rules.mrx_deck]) - det_starts))
+        elif cand_spec == "any":
+            candidates = tuple(s for s in board.stations if s not in det_starts)
+        elif isinstance(cand_spec, list) and cand_spec and all(s in nb for s in cand_spec):
+            candidates = tuple(sorted(set(cand_spec)))
+        else:
+            return None
+    except (InputError, KeyError, OSError, ValueError):
+        return None
+    new = tuple.__new__
+    raw_rounds = doc.rounds
+    rounds: list[Round] = []
+    if raw_rounds is not U and raw_rounds:
+        # checks over all moves at once (comprehensions run far faster than a loop per round)
+        xs = [m for rd in raw_rounds for m in rd.mrx]
+        dl = [rd.detectives for rd in raw_rounds if rd.detectives is not U]
+        ds = [dm for moves in dl for dm in moves]
+        keys += (1 + len(raw_rounds) + len(dl) + len(xs) + 3 * len(ds) + sum([m.to is not U for m in xs])
+                 + sum([dm.capture is not U for dm in ds]))
+        if max([len(rd.mrx) for rd in raw_rounds]) > 2 or max(map(len, dl), default=0) > 10:
+            return None
+        if not {dm.name for dm in ds} <= names:
+            return None
+        tos = {dm.to for dm in ds}
+        tos.update([m.to for m in xs if m.to is not U and m.to is not None])
+        if not all([s in nb for s in tos]):
+            return None
+        for n in rules.reveal_moves:
+            if n <= len(xs) and (xs[n - 1].to is U or xs[n - 1].to is None):
+                return None
+        wheres = _WHERE if len(raw_rounds) <= len(_WHERE) else [_wheres(i) for i in range(len(raw_rounds))]
+        rounds = [
+            new(Round, (
+                tuple([new(MrXMove, (m.ticket, None if m.to is U else m.to, where))
+                       for m, where in zip(rd.mrx, xw)]),
+                () if rd.detectives is U else
+                tuple([new(DetectiveMove, (dm.name, dm.ticket, dm.to, where, dm.capture is True))
+                       for dm, where in zip(rd.detectives, dw)]),
+                w))
+            for rd, (w, xw, dw) in zip(raw_rounds, wheres)
+        ]
+    elif raw_rounds is not U:
+        keys += 1
+    if text.count(":") != keys:
+        return None  # a key appears twice (or a colon hides somewhere unusual): let the collector say
+    return Record(
+        board=board,
+        rules=rules,
+        detectives=tuple(dets),
+        start_candidates=candidates,
+        rounds=tuple(rounds),
+        mrx_tickets=mrx_tickets,
+        mrx_start=mrx_start,
+        file=file,
+        map_spec=map_spec,
+        candidates_spec=cand_spec,
+        extra=extra,
+    )
+
+
 _TOP_KEYS = {"version", "map", "rules", "detectives", "mrx", "rounds", "comment"}
 
 
-def parse_record(doc: Any, file: str | None = None) -> Record:
-    """Build a :class:`Record` from the decoded JSON document, collecting every shape problem."""
+def parse_record(doc: Any, file: str | None = None, places: Mapping[str, str] | None = None) -> Record:
+    """Build a :class:`Record` from the decoded JSON document, collecting every shape problem.
+
+    ``places`` (from :func:`notation_places`) maps JSON paths to the lines of a text record, so
+    that every message names the line and round as the player wrote them."""
     from .validate import load_board
 
+    places = dict(places or {})
     probs: list[tuple[str, str]] = []
 
     def bad(where: str, msg: str) -> None:
         probs.append((where, msg))
 
     def fail() -> RecordErrors:
-        return RecordErrors(probs, file)
+        return RecordErrors(probs, file, places)
 
     if not isinstance(doc, dict):
         raise RecordErrors([("", f"expected a JSON object at the top, got {_kind(doc)}")], file)
-    _dups(doc, "", bad)
+    jsonutil.scan(doc, "", bad)
+    if probs:  # repeated keys, text that is not Unicode: nothing below could quote it safely
+        raise fail()
     for k in doc:
         if k not in _TOP_KEYS:
             bad(k, f"unknown key {k!r} (expected {', '.join(sorted(_TOP_KEYS))})")
@@ -173,18 +381,24 @@ def parse_record(doc: Any, file: str | None = None) -> Record:
     # map and rules: without them nothing else can be checked
     map_spec = doc.get("map", "london")
     if not isinstance(map_spec, str) or not map_spec:
-        raise RecordErrors([("map", f"expected a built-in map name or a path, got {_show(map_spec)}")], file)
+        raise RecordErrors([("map", f"expected a built-in map name or a path, got {_show(map_spec)}")], file, places)
     resolved = map_spec
     if map_spec != "london" and file and not os.path.isabs(map_spec):
         resolved = os.path.join(os.path.dirname(file), map_spec)
     try:
         board = load_board(resolved)
     except InputError as e:
-        raise RecordErrors([("map", f"cannot use map {map_spec!r}: {e}")], file) from None
+        raise RecordErrors([("map", f"cannot use map {_show(map_spec)}: {e.detail}")], file, places) from None
+    except (OSError, ValueError) as e:  # a name too long for the file system, a NUL in it ...
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise RecordErrors([("map", f"cannot use map {_show(map_spec)}: {why}")], file, places) from None
+    raw_rules = doc.get("rules")
+    if isinstance(raw_rules, dict) and raw_rules.get("log_length") == 0 and raw_rules["log_length"] is not False:
+        raise RecordErrors([("rules.log_length", "the travel log must hold at least 1 move, got 0")], file, places)
     try:
-        rules = rules_from_json(doc.get("rules"), "rules", None)
+        rules = rules_from_json(raw_rules, "rules", None)
     except InputError as e:
-        raise RecordErrors([(e.where or "rules", e.detail)], file) from None
+        raise RecordErrors([(e.where or "rules", e.detail)], file, places) from None
 
     def station(v: Any, where: str) -> Station | None:
         if not (isinstance(v, int) and not isinstance(v, bool)):
@@ -223,8 +437,8 @@ def parse_record(doc: Any, file: str | None = None) -> Record:
             continue
         keys(d, {"name", "start", "tickets"}, {"name", "start"}, w)
         name = d.get("name")
-        if "name" in d and (not isinstance(name, str) or not name.strip()):
-            bad(f"{w}.name", f"expected a non-empty name, got {_show(name)}")
+        if "name" in d and (not isinstance(name, str) or not name.strip() or not name.isprintable()):
+            bad(f"{w}.name", f"expected a non-empty name of printable characters, got {_show(name)}")
             name = None
         elif isinstance(name, str) and name in names:
             bad(f"{w}.name", f"detective name {name!r} is used twice")
@@ -283,9 +497,9 @@ def parse_record(doc: Any, file: str | None = None) -> Record:
         keys(rnd, {"mrx", "detectives"}, {"mrx"}, w)
         xs: list[MrXMove] = []
         raw_x = rnd.get("mrx", [])
-        if not isinstance(raw_x, list) or not (1 <= len(raw_x) <= 2):
+        if not isinstance(raw_x, list) or len(raw_x) > 2:
             if "mrx" in rnd:
-                bad(f"{w}.mrx", f"expected one move, or two for a double move, got {_show(raw_x)}")
+                bad(f"{w}.mrx", f"expected one move, two for a double move, or [] for a pass, got {_show(raw_x)}")
             raw_x = raw_x if isinstance(raw_x, list) else []
         for j, m in enumerate(raw_x[:2]):
             mw = f"{w}.mrx[{j}]"
@@ -315,6 +529,7 @@ def parse_record(doc: Any, file: str | None = None) -> Record:
 
     if probs:
         raise fail()
+    extra = {k: doc[k] for k in ("rules", "comment") if k in doc}
     return Record(
         board=board,
         rules=rules,
@@ -326,15 +541,50 @@ def parse_record(doc: Any, file: str | None = None) -> Record:
         file=file,
         map_spec=map_spec,
         candidates_spec=cand_spec,
-        extra={k: doc[k] for k in ("rules",) if k in doc},
+        extra=extra,
+        places=places,
     )
 
 
-def record_to_json(rec: Record) -> dict[str, Any]:
-    """The game.json (v1) document of a record."""
-    doc: dict[str, Any] = {"version": 1, "map": rec.map_spec}
-    if "rules" in rec.extra:
-        doc["rules"] = rec.extra["rules"]
+def rules_overrides(rules: Rules) -> tuple[str, dict[str, Any]]:
+    """``(preset name, {field: value})``: the preset ``rules`` starts from and every field it
+    changes (in the JSON form of ``sy-tools rules --format json``)."""
+    name = rules.name.rstrip("+")
+    base = PRESETS.get(name, PRESETS["classic"])
+    have, ref = rules.to_dict(), base.to_dict()
+    return name, {k: v for k, v in have.items() if k != "name" and v != ref[k]}
+
+
+def _rules_json(rec: Record) -> Any:
+    """The record's ``rules`` value, normalised (None: the record named none)."""
+    if "rules" not in rec.extra:
+        return None
+    name, over = rules_overrides(rec.rules)
+    return {"preset": name, **over} if over else name
+
+
+def map_spec_for(rec: Record, dest: str | os.PathLike[str] | None = None) -> str:
+    """The record's ``map`` as a record written to ``dest`` must say it: a relative path is
+    relative to the record's folder, so it is rewritten when ``dest`` is in another folder."""
+    spec = rec.map_spec
+    if dest is None or rec.file is None or spec == "london" or os.path.isabs(spec):
+        return spec
+    src_dir = os.path.abspath(os.path.dirname(rec.file))
+    dst_dir = os.path.abspath(os.path.dirname(os.fspath(dest)))
+    if src_dir == dst_dir:
+        return spec
+    return os.path.relpath(os.path.join(src_dir, spec), dst_dir)
+
+
+def record_to_json(rec: Record, dest: str | os.PathLike[str] | None = None) -> dict[str, Any]:
+    """The game.json (v1) document of a record (``dest``: where it will be written, to keep a
+    relative ``map`` path pointing at the same file)."""
+    doc: dict[str, Any] = {"version": 1, "map": map_spec_for(rec, dest)}
+    rules = _rules_json(rec)
+    if rules is not None:
+        doc["rules"] = rules
+    if "comment" in rec.extra:
+        doc["comment"] = rec.extra["comment"]
     dets = []
     for d in rec.detectives:
         e: dict[str, Any] = {"name": d.name, "start": d.start}
@@ -361,13 +611,14 @@ def record_to_json(rec: Record) -> dict[str, Any]:
     return doc
 
 
-def record_json_text(rec: Record) -> str:
+def record_json_text(rec: Record, dest: str | os.PathLike[str] | None = None) -> str:
     """Pretty game.json text: one round per line block, easy to diff."""
-    doc = record_to_json(rec)
+    doc = record_to_json(rec, dest)
     rounds = doc.pop("rounds")
-    head = json.dumps(doc, indent=2)[:-2]
+    head = json.dumps(doc, indent=2, ensure_ascii=False)[:-2]
     body = ",\n".join(
-        "    {\"mrx\": " + json.dumps(r["mrx"]) + ",\n     \"detectives\": " + json.dumps(r["detectives"]) + "}"
+        "    {\"mrx\": " + json.dumps(r["mrx"]) + ",\n     \"detectives\": "
+        + json.dumps(r["detectives"], ensure_ascii=False) + "}"
         for r in rounds
     )
     return head + ',\n  "rounds": [\n' + body + ("\n" if body else "") + "  ]\n}\n"
@@ -376,127 +627,396 @@ def record_json_text(rec: Record) -> str:
 # ---- the text notation ------------------------------------------------------------------------
 #
 #   # comments start with '#'
-#   map london                     (optional; default london)
+#   map london                     (optional; default london; a path with spaces is "quoted")
 #   rules classic                  (optional; a preset name)
+#   rule log_length 30             (optional, any number: a rule override, see 'sy-tools rules')
+#   comment "a game at the table"  (optional: the record's comment)
 #   start 35 45 51                 (optional: Mr. X's start candidates, or 'start any')
-#   X: T, B, U 46, 2X B/K 67, T    (Mr. X, one entry per round; 'X 45:' gives his true start)
+#   tickets X: T 4, B 3, U 3, K 5, 2X 2   (optional: Mr. X's tickets at the start)
+#   tickets Red: T 10, B 8, U 4    (optional: a detective's tickets at the start)
+#   X: T, B, U 46, 2X B/K 67, -    (Mr. X, one entry per round; 'X 45:' gives his true start;
+#                                   '-' = he passes, trapped where the rules let him)
 #   Red 13: T 23, T 37, -, B 15!   (a detective and its start; '-' = no move; '!' = capture)
+#   "Inspector Lestrade" 42: T 41  (a name that is not a plain word is quoted, as in JSON)
 #
 # Tickets: T taxi, B bus, U underground, K black (also 'black'); a station after the ticket
 # ('U 46', 'U46' or 'U@46') is where the piece went; '2X a/b' is a double move.
 
 _LETTERS = {"T": "taxi", "B": "bus", "U": "underground", "K": "black", "BLACK": "black", "S": "black",
             "TAXI": "taxi", "BUS": "bus", "UNDERGROUND": "underground"}
-_LETTER_OF = {"taxi": "T", "bus": "B", "underground": "U", "black": "K"}
-_MOVE = re.compile(r"^([A-Za-z]+)\s*@?\s*(\d+)?\s*(!)?$")
+_LETTER_OF = {"taxi": "T", "bus": "B", "underground": "U", "black": "K", "double": "2X"}
+_COUNT_KINDS = {**_LETTERS, "2X": "double", "DOUBLE": "double"}
+_MOVE = re.compile(r"([A-Za-z]+)\s*@?\s*([0-9]+)?\s*(!)?", re.ASCII)
+_COUNT = re.compile(r"(2X|[A-Za-z]+)\s*([0-9]+)", re.ASCII | re.IGNORECASE)
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_.'-]*", re.ASCII)
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9_./-]+", re.ASCII)
+_KEYWORDS = {"map", "rules", "rule", "comment", "start", "tickets", "x"}
+#: longest station number or count the notation reads (anything longer is a typo)
+_MAX_DIGITS = 18
+
+
+def _is_mrx_alias(word: str) -> bool:
+    return re.sub(r"[^a-z]", "", word.lower()) in ("mrx", "misterx")
+
+
+def _word(s: str, path: bool = False) -> str:
+    """``s`` as the notation writes it: bare when it is a plain word, else a JSON string."""
+    plain = _PLAIN_PATH if path else _PLAIN
+    if plain.fullmatch(s) and s.lower() not in _KEYWORDS and not _is_mrx_alias(s):
+        return s
+    return json.dumps(s, ensure_ascii=False)
+
+
+def _nat(s: str) -> bool:
+    """An ASCII decimal number of a sane length (``'²'.isdigit()`` is True, ``int('²')`` fails)."""
+    return s.isascii() and s.isdigit() and len(s) <= _MAX_DIGITS
+
+
+def _outside_quotes(line: str, ch: str) -> int:
+    """Index of the first ``ch`` in ``line`` that is not inside a "quoted" name (-1: none)."""
+    if '"' not in line:
+        return line.find(ch)
+    quoted = escaped = False
+    for i, c in enumerate(line):
+        if quoted:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                quoted = False
+        elif c == '"':
+            quoted = True
+        elif c == ch:
+            return i
+    return -1
+
+
+def _tokens(text: str) -> list[tuple[bool, str]]:
+    """Words and "quoted" strings: ``[(quoted?, text), ...]`` (ValueError on a bad quote)."""
+    out: list[tuple[bool, str]] = []
+    i, n = 0, len(text)
+    dec = json.JSONDecoder()
+    while i < n:
+        if text[i].isspace():
+            i += 1
+        elif text[i] == '"':
+            try:
+                value, i = dec.raw_decode(text, i)
+            except json.JSONDecodeError:
+                raise ValueError(f"a quoted name is not closed or has a bad escape: {jsonutil.clip(text[i:], 40)}") from None
+            out.append((True, value))
+        else:
+            j = i
+            while j < n and not text[j].isspace() and text[j] != '"':
+                j += 1
+            out.append((False, text[i:j]))
+            i = j
+    return out
+
+
+class _Notation:
+    """The notation parser's state: the document being built and where each part was written."""
+
+    def __init__(self, file: str | None) -> None:
+        self.file = file
+        self.doc: dict[str, Any] = {}
+        self.places: dict[str, str] = {}
+        self.seen: dict[str, int] = {}
+        self.rules_line = 0
+        self.overrides: dict[str, Any] = {}
+        self.x: tuple[int, int | None, list[str]] | None = None  # line, start, entries
+        self.dets: list[tuple[str, int, int, list[str]]] = []  # name, start, line, entries
+        self.tickets: dict[str, tuple[int, dict[str, int]]] = {}  # "X" or name -> line, counts
+
+    def err(self, place: str, msg: str) -> RecordError:
+        return RecordError(jsonutil.clip(msg, MESSAGE_LIMIT), self.file, place)
+
+    def once(self, key: str, n: int) -> None:
+        if key in self.seen:
+            raise self.err(f"line {n}", f"'{key}' appears twice (first on line {self.seen[key]})")
+        self.seen[key] = n
+
+
+def notation_places(text: str, file: str | None = None) -> tuple[dict[str, Any], dict[str, str]]:
+    """The text notation as a game.json document, and where each part of it was written: a map
+    from JSON paths (``rounds[1].detectives[0]``) to the player's place (``line 5 (Red, round
+    2)``).  Raises :class:`RecordError` naming the line on anything it can't read."""
+    st = _Notation(file)
+    for n, raw in enumerate(text.split("\n"), 1):
+        cut = _outside_quotes(raw, "#")
+        line = (raw if cut < 0 else raw[:cut]).strip()
+        if line:
+            try:
+                _notation_line(st, line, n)
+            except ValueError as e:
+                raise st.err(f"line {n}", str(e)) from None
+    return _notation_doc(st)
 
 
 def parse_notation(text: str, file: str | None = None) -> dict[str, Any]:
     """Turn the text notation into a game.json document (raises :class:`RecordError` with the
     line number on anything it can't read)."""
-    doc: dict[str, Any] = {}
-    mrx_line: list[str] | None = None
-    mrx_start: int | None = None
-    det_lines: list[tuple[str, int, list[str], int]] = []
-    x_lineno = 0
+    return notation_places(text, file)[0]
 
-    def err(n: int, msg: str) -> RecordError:
-        return RecordError(msg, file, f"line {n}")
 
-    for n, line in enumerate(text.splitlines(), 1):
-        line = line.split("#", 1)[0].strip()
-        if not line:
-            continue
-        if ":" in line:
-            head, _, rest = line.partition(":")
-            parts = head.split()
-            entries = [e.strip() for e in rest.split(",")] if rest.strip() else []
-            if not parts:
-                raise err(n, "expected 'X: ...' or 'NAME START: ...' before the colon")
-            if parts[0] == "X":
-                if mrx_line is not None:
-                    raise err(n, "Mr. X's line 'X: ...' appears twice")
-                if len(parts) == 2 and parts[1].isdigit():
-                    mrx_start = int(parts[1])
-                elif len(parts) != 1:
-                    raise err(n, f"expected 'X:' or 'X START:', got {head.strip()!r}")
-                mrx_line, x_lineno = entries, n
-            else:
-                if len(parts) != 2 or not parts[1].isdigit():
-                    raise err(n, f"expected a detective as 'NAME START:', got {head.strip()!r}")
-                det_lines.append((parts[0], int(parts[1]), entries, n))
-            continue
-        words = line.split()
-        key, args = words[0].lower(), words[1:]
-        if key == "map" and len(args) == 1:
-            doc["map"] = args[0]
-        elif key == "rules" and len(args) == 1:
-            doc["rules"] = args[0]
-        elif key == "start" and args == ["any"]:
-            doc.setdefault("mrx", {})["start_candidates"] = "any"
-        elif key == "start" and args and all(a.isdigit() for a in args):
-            doc.setdefault("mrx", {})["start_candidates"] = [int(a) for a in args]
+def _notation_line(st: _Notation, line: str, n: int) -> None:
+    colon = _outside_quotes(line, ":")
+    if colon >= 0:
+        head, rest = _tokens(line[:colon]), line[colon + 1:]
+        entries = [e.strip() for e in rest.split(",")] if rest.strip() else []
+        if head and not head[0][0] and head[0][1].lower() == "tickets":
+            return _tickets_line(st, head[1:], entries, n)
+        return _piece_line(st, head, entries, line[:colon].strip(), n)
+    words = _tokens(line)
+    if not words or words[0][0]:
+        raise ValueError(f"cannot read {jsonutil.clip(line, 60)!r}; a name starts a line only before "
+                         f"'START: moves'")
+    key, args = words[0][1].lower(), words[1:]
+    if key in ("map", "comment") and len(args) == 1:
+        st.once(key, n)
+        st.doc[key] = args[0][1]
+        st.places[key] = f"line {n}"
+    elif key == "rules" and len(args) == 1 and not args[0][0]:
+        st.once(key, n)
+        st.doc["rules"] = args[0][1]
+        st.rules_line = n
+    elif key == "rule" and args and not args[0][0]:
+        name = args[0][1]
+        st.once(f"rule {name}", n)
+        st.overrides[name] = _rule_value(name, args[1:])
+        st.places[f"rules.{name}"] = f"line {n}"
+        st.rules_line = st.rules_line or n
+    elif key == "start" and [a for _, a in args] == ["any"]:
+        st.once(key, n)
+        st.doc.setdefault("mrx", {})["start_candidates"] = "any"
+        st.places["mrx.start_candidates"] = f"line {n}"
+    elif key == "start" and args and all(not q and _nat(a) for q, a in args):
+        st.once(key, n)
+        st.doc.setdefault("mrx", {})["start_candidates"] = [int(a) for _, a in args]
+        st.places["mrx.start_candidates"] = f"line {n}"
+    else:
+        raise ValueError(f"cannot read {jsonutil.clip(line, 60)!r}; expected map NAME, rules PRESET, rule NAME VALUE, "
+                         "comment TEXT, start STATIONS, tickets WHO: COUNTS, X: ... or NAME START: ...")
+
+
+def _piece_line(st: _Notation, head: list[tuple[bool, str]], entries: list[str], written: str, n: int) -> None:
+    shown = jsonutil.clip(written, 40)
+    if not head:
+        raise ValueError("expected 'X: ...' or 'NAME START: ...' before the colon")
+    quoted, first = head[0]
+    if not quoted and first == "X":
+        if st.x is not None:
+            raise ValueError(f"Mr. X's line 'X: ...' appears twice (first on line {st.x[0]})")
+        if len(head) == 2 and not head[1][0] and _nat(head[1][1]):
+            st.x = (n, int(head[1][1]), entries)
+        elif len(head) == 1:
+            st.x = (n, None, entries)
         else:
-            raise err(n, f"cannot read {line!r}; expected map NAME, rules PRESET, start STATIONS, X: ... or NAME START: ...")
-    if not det_lines:
-        raise RecordError("no detectives: add a line like 'Red 13: T 23, B 15'", file)
+            raise ValueError(f"expected 'X:' or 'X START:', got {shown!r}")
+        return
+    if not quoted and (_is_mrx_alias("".join(w for _, w in head[:3])) or _is_mrx_alias(first)):
+        raise ValueError(f"Mr. X's line is written 'X: ...' (or 'X START: ...'), got {shown!r}; "
+                         'to name a detective so, quote the name: "MrX" 13: ...')
+    if len(head) != 2 or head[1][0] or not _nat(head[1][1]):
+        raise ValueError(f"expected a detective as 'NAME START:' (a name with spaces is \"quoted\"), got {shown!r}")
+    st.dets.append((first, int(head[1][1]), n, entries))
+
+
+def _tickets_line(st: _Notation, head: list[tuple[bool, str]], entries: list[str], n: int) -> None:
+    if len(head) != 1:
+        raise ValueError("expected 'tickets X: T 4, B 3, ...' or 'tickets NAME: T 10, B 8, U 4'")
+    quoted, who = head[0]
+    key = who if quoted or who != "X" else "\0X"
+    if key in st.tickets:
+        raise ValueError(f"tickets for {_word(who)} appear twice (first on line {st.tickets[key][0]})")
+    st.tickets[key] = (n, _counts(entries))
+
+
+def _counts(entries: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for e in entries:
+        m = _COUNT.fullmatch(e)
+        kind = _COUNT_KINDS.get(m.group(1).upper()) if m else None
+        if m is None or kind is None or not _nat(m.group(2)):
+            raise ValueError(f"cannot read ticket count {jsonutil.clip(e, 30)!r}; expected e.g. 'T 10' "
+                             "(T, B, U, K or 2X and a number)")
+        if kind in out:
+            raise ValueError(f"ticket {kind} is counted twice")
+        out[kind] = int(m.group(2))
+    return out
+
+
+def _rule_value(name: str, args: list[tuple[bool, str]]) -> Any:
+    """A rule override's value, typed as the field is in ``sy-tools rules --format json``."""
+    from .rules import preset
+
+    ref = preset("classic").to_dict().get(name)
+    words = [w for _, w in args]
+    if isinstance(ref, bool):
+        if len(args) == 1 and not args[0][0] and words[0].lower() in ("true", "false"):
+            return words[0].lower() == "true"
+        raise ValueError(f"rule {name}: expected true or false")
+    if isinstance(ref, int):
+        if len(args) == 1 and not args[0][0] and _nat(words[0]):
+            return int(words[0])
+        raise ValueError(f"rule {name}: expected a number")
+    if isinstance(ref, list):
+        if words == ["none"]:
+            return []
+        nums = " ".join(words).replace(",", " ").split()
+        if not all(_nat(x) for x in nums):
+            raise ValueError(f"rule {name}: expected move numbers separated by spaces, or 'none'")
+        return [int(x) for x in nums]
+    if isinstance(ref, dict):
+        return _counts([e.strip() for e in " ".join(words).split(",") if e.strip()])
+    if len(args) != 1:
+        raise ValueError(f"rule {name}: expected one value (a \"quoted\" one if it has spaces)")
+    return words[0]  # a string field, or an unknown rule the rules reader reports
+
+
+def _notation_doc(st: _Notation) -> tuple[dict[str, Any], dict[str, str]]:
+    doc, places = st.doc, st.places
+    if not st.dets:
+        raise RecordError("no detectives: add a line like 'Red 13: T 23, B 15'", st.file)
+    if st.overrides:
+        base = doc.get("rules", "classic")
+        doc["rules"] = {"preset": base, **st.overrides}
+    if st.rules_line:
+        places["rules"] = f"line {st.rules_line}"
+    x_line, mrx_start, mrx_entries = st.x if st.x is not None else (0, None, [])
+    if x_line:
+        places["mrx"] = places["mrx.start"] = places["rounds"] = f"line {x_line} (X)"
     if mrx_start is not None:
         doc.setdefault("mrx", {})["start"] = mrx_start
-    doc["detectives"] = [{"name": name, "start": start} for name, start, _, _ in det_lines]
+    names = [d[0] for d in st.dets]
+    for key, (n, counts) in st.tickets.items():
+        if key == "\0X":
+            doc.setdefault("mrx", {})["tickets"] = counts
+            places["mrx.tickets"] = f"line {n}"
+        elif key not in names:
+            raise RecordError(f"tickets for {_word(key)!s}, who has no line 'NAME START: ...'", st.file, f"line {n}")
+    doc["detectives"] = []
+    for i, (name, start, n, _) in enumerate(st.dets):
+        d: dict[str, Any] = {"name": name, "start": start}
+        places[f"detectives[{i}]"] = f"line {n} ({_label(name)})"
+        if name in st.tickets:
+            d["tickets"] = st.tickets[name][1]
+            places[f"detectives[{i}].tickets"] = f"line {st.tickets[name][0]}"
+        doc["detectives"].append(d)
     rounds: list[dict[str, Any]] = []
-    for r_i, entry in enumerate(mrx_line or []):
-        legs = []
-        e = entry
-        if e.upper().startswith("2X"):
-            e = e[2:].strip()
-            pieces = e.split("/")
-            if len(pieces) != 2:
-                raise err(x_lineno, f"round {r_i + 1}: a double move is '2X a/b', got {entry!r}")
-        else:
-            pieces = [e]
-        for p in pieces:
-            try:
-                t, to, cap = _move(p.strip())
-            except ValueError as ex:
-                raise err(x_lineno, f"round {r_i + 1}: {ex}") from None
-            if cap:
-                raise err(x_lineno, f"round {r_i + 1}: '!' marks a detective's capture, not Mr. X's move")
-            legs.append({"ticket": t, **({"to": to} if to is not None else {})})
-        rounds.append({"mrx": legs, "detectives": []})
-    for name, _, entries, n in det_lines:
+    for r_i, entry in enumerate(mrx_entries):
+        at = f"line {x_line} (X, round {r_i + 1})"
+        places[f"rounds[{r_i}]"] = f"line {x_line} (round {r_i + 1})"
+        places[f"rounds[{r_i}].mrx"] = at
+        rounds.append({"mrx": _mrx_entry(st, entry, at, x_line, r_i), "detectives": []})
+        if len(rounds[-1]["mrx"]) == 2:
+            for j in (0, 1):
+                places[f"rounds[{r_i}].mrx[{j}]"] = f"line {x_line} (X, round {r_i + 1}, 2X move {j + 1})"
+    for name, _, n, entries in st.dets:
         if len(entries) > len(rounds):
-            raise err(n, f"{name} has {len(entries)} moves but Mr. X's line has only {len(rounds)} rounds")
+            raise RecordError(f"{_label(name)} has {len(entries)} moves but Mr. X's line has only {len(rounds)} rounds",
+                              st.file, f"line {n} ({_label(name)})")
         for r_i, e in enumerate(entries):
+            at = f"line {n} ({_label(name)}, round {r_i + 1})"
             if e == "-":
                 continue
             try:
                 t, to, cap = _move(e)
             except ValueError as ex:
-                raise err(n, f"{name}, round {r_i + 1}: {ex}") from None
+                raise st.err(at, str(ex)) from None
             if to is None:
-                raise err(n, f"{name}, round {r_i + 1}: a detective move needs its station, e.g. 'T 23'")
+                raise st.err(at, "a detective move needs its station, e.g. 'T 23'")
+            places[f"rounds[{r_i}].detectives[{len(rounds[r_i]['detectives'])}]"] = at
             rounds[r_i]["detectives"].append({"name": name, "ticket": t, "to": to, **({"capture": True} if cap else {})})
     doc["rounds"] = rounds
-    return doc
+    return doc, places
+
+
+def _mrx_entry(st: _Notation, entry: str, at: str, x_line: int, r_i: int) -> list[dict[str, Any]]:
+    if entry == "-":
+        return []
+    e = entry
+    if e.upper().startswith("2X"):
+        pieces = e[2:].strip().split("/")
+        if len(pieces) != 2:
+            raise st.err(at, f"a double move is '2X a/b', got {jsonutil.clip(entry, 40)!r}")
+    else:
+        pieces = [e]
+    legs = []
+    for p in pieces:
+        try:
+            t, to, cap = _move(p.strip())
+        except ValueError as ex:
+            raise st.err(at, str(ex)) from None
+        if cap:
+            raise st.err(at, "'!' marks a detective's capture, not Mr. X's move")
+        legs.append({"ticket": t, **({"to": to} if to is not None else {})})
+    return legs
+
+
+def _label(name: str) -> str:
+    return jsonutil.clip(_word(name), 40)
 
 
 def _move(text: str) -> tuple[str, int | None, bool]:
     """``(ticket, station or None, capture?)`` of one move like ``U 46`` or ``T23!``."""
-    m = _MOVE.match(text)
-    if not m or m.group(1).upper() not in _LETTERS:
-        raise ValueError(f"cannot read move {text!r}; expected a ticket T, B, U or K and an optional station")
+    m = _MOVE.fullmatch(text)
+    if not m or m.group(1).upper() not in _LETTERS or (m.group(2) and len(m.group(2)) > _MAX_DIGITS):
+        raise ValueError(f"cannot read move {jsonutil.clip(text, 40)!r}; expected a ticket T, B, U or K and an "
+                         "optional station")
     return _LETTERS[m.group(1).upper()], int(m.group(2)) if m.group(2) else None, bool(m.group(3))
 
 
-def to_notation(rec: Record) -> str:
-    """The text notation of a record (round trip: ``parse_notation(to_notation(r))``)."""
-    lines = [f"map {rec.map_spec}"]
-    if isinstance(rec.extra.get("rules"), str):
-        lines.append(f"rules {rec.extra['rules']}")
+def notation_problems(rec: Record) -> list[tuple[str, str]]:
+    """What of ``rec`` the text notation cannot say, as ``(where, message)`` (empty: all of it).
+
+    The notation lists each detective's moves on its own line, so a round must hold at most one
+    move per detective, in turn order: a record that breaks that (which the referee reports as
+    ``det-twice`` / ``det-order``) would come back legal."""
+    out = []
+    order = {d.name: i for i, d in enumerate(rec.detectives)}
+    for rnd in rec.rounds:
+        last = -1
+        for m in rnd.detectives:
+            i = order[m.name]
+            if i == last:
+                out.append((m.where, f"{m.name} moves twice in this round; the text notation has one entry per "
+                                     "detective and round"))
+            elif i < last:
+                out.append((m.where, f"{m.name} moves after {rec.detectives[last].name} although it comes first "
+                                     "in turn order; the text notation writes every round in turn order"))
+            last = max(last, i)
+    comment = rec.extra.get("comment")
+    if comment is not None and not isinstance(comment, str):
+        out.append(("comment", f"the text notation holds only a text comment, got {jsonutil.kind(comment)}"))
+    return out
+
+
+def to_notation(rec: Record, dest: str | os.PathLike[str] | None = None) -> str:
+    """The text notation of a record: ``load_record`` of it gives back the same record
+    (:class:`RecordErrors` naming what it can't say, see :func:`notation_problems`).  ``dest``:
+    where it will be written, to keep a relative ``map`` path pointing at the same file."""
+    problems = notation_problems(rec)
+    if problems:
+        raise RecordErrors([(w, "cannot be written in the text notation: " + m) for w, m in problems], rec.file)
+    lines = [f"map {_word(map_spec_for(rec, dest), path=True)}"]
+    rules = _rules_json(rec)
+    if rules is not None:
+        name, over = rules_overrides(rec.rules)
+        lines.append(f"rules {name}")
+        lines += [f"rule {k} {_rule_text(v)}" for k, v in over.items()]
+    if "comment" in rec.extra:
+        lines.append(f"comment {json.dumps(rec.extra['comment'], ensure_ascii=False)}")
     if rec.candidates_spec == "any":
         lines.append("start any")
     elif rec.candidates_spec is not None:
         lines.append("start " + " ".join(map(str, rec.start_candidates)))
+    if dict(rec.mrx_tickets) != rec.rules.mrx_start_tickets(len(rec.detectives)):
+        lines.append(f"tickets X: {_counts_text(rec.mrx_tickets)}")
+    for d in rec.detectives:
+        if dict(d.tickets) != dict(rec.rules.detective_tickets):
+            lines.append(f"tickets {_word(d.name)}: {_counts_text(d.tickets)}")
 
     def mv(t: Ticket, to: int | None, cap: bool = False) -> str:
         return _LETTER_OF[t.value] + (f" {to}" if to is not None else "") + ("!" if cap else "")
@@ -504,7 +1024,7 @@ def to_notation(rec: Record) -> str:
     xs = []
     for rnd in rec.rounds:
         legs = [mv(m.ticket, m.to) for m in rnd.mrx]
-        xs.append(legs[0] if len(legs) == 1 else "2X " + "/".join(legs))
+        xs.append("-" if not legs else legs[0] if len(legs) == 1 else "2X " + "/".join(legs))
     head = "X" if rec.mrx_start is None else f"X {rec.mrx_start}"
     lines.append(f"{head}: " + ", ".join(xs))
     for d in rec.detectives:
@@ -514,8 +1034,24 @@ def to_notation(rec: Record) -> str:
             cells.append("-" if m is None else mv(m.ticket, m.to, m.capture))
         while cells and cells[-1] == "-":
             cells.pop()
-        lines.append(f"{d.name} {d.start}: " + ", ".join(cells))
+        lines.append(f"{_word(d.name)} {d.start}: " + ", ".join(cells))
     return "\n".join(lines) + "\n"
+
+
+def _counts_text(counts: Mapping[str, int]) -> str:
+    return ", ".join(f"{_LETTER_OF[k]} {v}" for k, v in counts.items())
+
+
+def _rule_text(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, list):
+        return " ".join(map(str, v)) if v else "none"
+    if isinstance(v, dict):
+        return _counts_text(v)
+    return _word(str(v))
 
 
 # ---- helpers ---------------------------------------------------------------------------------
@@ -527,7 +1063,7 @@ def _at(where: str, key: str) -> str:
 
 def _dups(obj: dict[str, Any], where: str, bad: Any) -> None:
     for k in jsonutil.pop_duplicates(obj):
-        bad(_at(where, k), f"key {k!r} appears more than once")
+        bad(_at(where, k), f"key {_show(k)} appears more than once")
 
 
 _kind = jsonutil.kind

@@ -19,17 +19,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import NamedTuple
 
 from .board import Board, Station, StationMask, Ticket, mask_of, stations_of
 from .errors import AnalysisError, RecordError
+from .jsonutil import int_text
 from .position import mrx_sources, mrx_targets
 from .record import Record
 from .rules import Rules
 
-Weight = int | Fraction
-Share = Callable[[Board, Station, "Step"], Weight]
+Weight = int | float  # exact route counts, or rescaled floats (see EXACT_BITS)
+Share = Callable[[Board, Station, "Step"], float]
 WEIGHTS: tuple[str, ...] = ("paths", "uniform", "moves")
 
 
@@ -148,53 +148,80 @@ def _inconsistent(record: Record, where: str, move: int, round: int, leg: int | 
     return InconsistentRecord(f"the record is inconsistent at {at}: {why}", record.file, where, move, round, leg)
 
 
-def possible_mask(record: Record) -> StationMask:
-    """Just the current possible set, as a mask: the hot path, same semantics as :func:`trace`
-    (which it falls back to, to name the move, when the record is inconsistent)."""
+class _Final(NamedTuple):
+    mask: StationMask
+    moves: int
+    round: int
+    positions: dict[str, Station]
+    last_reveal: tuple[int, Station] | None
+    capture: Capture | None
+
+
+def _final(record: Record) -> _Final:
+    """Just where Mr. X can be at the end, and what the result reports with it: the hot path of
+    a batch (``--weights uniform`` without history), same semantics as :func:`trace`, which it
+    falls back to, to name the move, when the record is inconsistent."""
     board = record.board
     reveals = record.rules.reveal_moves
-    pos = {d.name: 1 << d.start for d in record.detectives}
+    pos = {d.name: d.start for d in record.detectives}
     occupied = 0
-    for b in pos.values():
-        occupied |= b
+    for s in pos.values():
+        occupied |= 1 << s
     S = mask_of(record.start_candidates) & ~occupied
+    if not S:
+        trace(record)  # raises, naming the move
     n = 0
-    for rnd in record.rounds:
+    last_reveal: tuple[int, Station] | None = None
+    for r_i, rnd in enumerate(record.rounds, 1):
         for m in rnd.mrx:
             n += 1
             S = mrx_targets(board, S, m.ticket, occupied, record.rules)
             if n in reveals:
-                S &= 1 << m.to if m.to is not None else 0
+                if m.to is None:
+                    trace(record)  # raises: a reveal needs its station
+                    break
+                S &= 1 << m.to
+                last_reveal = (n, m.to)
             if not S:
-                return trace(record).current  # raises, naming the move
+                trace(record)  # raises, naming the move
         for dm in rnd.detectives:
             bit = 1 << dm.to
-            occupied = (occupied & ~pos[dm.name]) | bit
-            pos[dm.name] = bit
+            occupied = (occupied & ~(1 << pos[dm.name])) | bit
+            pos[dm.name] = dm.to
             if dm.capture:
                 S &= bit
                 if not S:
-                    return trace(record).current
-                return S
+                    trace(record)
+                return _Final(S, n, r_i, pos, last_reveal, Capture(dm.to, dm.name, r_i, dm.where))
             S &= ~bit
         if not S:
-            return trace(record).current
-    if not S:
-        return trace(record).current
-    return S
+            trace(record)
+    return _Final(S, n, len(record.rounds), pos, last_reveal, None)
+
+
+def possible_mask(record: Record) -> StationMask:
+    """Just the current possible set, as a mask (raises like :func:`trace`)."""
+    return _final(record).mask
 
 
 # ---- weights ----------------------------------------------------------------------------------
+
+
+#: ``paths`` history probabilities are exact (route counts as Python integers) while the record
+#: has fewer than 2**EXACT_BITS consistent routes (any classic game: 24 moves from 199 stations
+#: stay below 2**190); past that, they are floats renormalised after every move, so a record of
+#: thousands of moves costs time linear in its length instead of growing with the counts' digits.
+EXACT_BITS = 1024
 
 
 def _legal_count(board: Board, s: Station, ticket: Ticket, occupied: StationMask) -> int:
     return (board.neighbours[ticket][s] & ~occupied).bit_count()
 
 
-def _move_share(board: Board, s: Station, st: Step) -> Fraction:
+def _move_share(board: Board, s: Station, st: Step) -> float:
     """``moves`` weights: Mr. X picks uniformly among his ticket's legal destinations."""
     k = _legal_count(board, s, st.ticket, st.occupied)
-    return Fraction(1, k) if k else Fraction(0)  # no legal destination: nothing to share
+    return 1.0 / k if k else 0.0  # no legal destination: nothing to share
 
 
 def _forward(board: Board, tr: Trace, start: Weight, share: Share | None,
@@ -202,9 +229,12 @@ def _forward(board: Board, tr: Trace, start: Weight, share: Share | None,
     """Weight of consistent route prefixes ending at each station of ``keep[i]`` after move i.
 
     ``keep`` is the smoothed history: a prefix through a station outside it can never become a
-    whole consistent route, so dropping it changes no count that matters and saves the work."""
-    f = {s: start for s in stations_of(tr.start)}
+    whole consistent route, so dropping it changes no count that matters and saves the work.
+    Integer weights stay exact; float weights are divided by their sum after every move (only
+    ratios within one move matter), so they neither overflow nor underflow on long records."""
+    f: dict[Station, Weight] = {s: start for s in stations_of(tr.start)}
     out = []
+    exact = isinstance(start, int)
     for st, live in zip(tr.steps, keep):
         lists = board._lists[st.ticket]
         g: dict[Station, Weight] = {}
@@ -214,18 +244,23 @@ def _forward(board: Board, tr: Trace, start: Weight, share: Share | None,
             for d in lists[s]:
                 if live >> d & 1:
                     g[d] = g.get(d, 0) + c
+        if not exact:
+            g = _rescale(g)
         out.append(g)
         f = g
     return out
 
 
-def _backward(board: Board, tr: Trace, sets: list[StationMask], share: Share | None) -> list[dict[Station, Weight]]:
-    """Weight of consistent route continuations from each station after each move."""
+def _backward(board: Board, tr: Trace, sets: list[StationMask], share: Share | None,
+              exact: bool = True) -> list[dict[Station, Weight]]:
+    """Weight of consistent route continuations from each station after each move (floats
+    rescaled after every move unless ``exact``)."""
     n = len(tr.steps)
     b: list[dict[Station, Weight]] = [dict() for _ in range(n)]
     if not n:
         return b
-    b[-1] = {s: 1 for s in stations_of(tr.sets[-1])}
+    one: Weight = 1 if exact else 1.0
+    b[-1] = {s: one for s in stations_of(tr.sets[-1])}
     for i in range(n - 2, -1, -1):
         st = tr.steps[i + 1]
         lists = board._lists[st.ticket]
@@ -235,18 +270,21 @@ def _backward(board: Board, tr: Trace, sets: list[StationMask], share: Share | N
             c = sum(nxt.get(d, 0) for d in lists[s])
             if c:
                 cur[s] = c if share is None else c * share(board, s, st)
-        b[i] = cur
+        b[i] = cur if exact else _rescale(cur)
     return b
 
 
+def _rescale(weights: dict[Station, Weight]) -> dict[Station, Weight]:
+    total = sum(weights.values())
+    return {s: w / total for s, w in weights.items()} if total else weights
+
+
 def _normalise(weights: dict[Station, Weight]) -> dict[Station, float]:
-    """Exact shares as floats (each the float nearest to weight / total)."""
+    """Shares as floats (exact weights: each the float nearest to weight / total)."""
     total = sum(weights.values())
     if not total:
         return {}
-    if isinstance(total, int):  # int / int is correctly rounded in Python, however big
-        return {s: float(w / total) for s, w in sorted(weights.items())}
-    return {s: float(Fraction(w) / total) for s, w in sorted(weights.items())}
+    return {s: float(w / total) for s, w in sorted(weights.items())}  # int / int is correctly rounded
 
 
 # ---- the result ------------------------------------------------------------------------------
@@ -303,7 +341,7 @@ class Possible:
             {"station": self.capture.station, "by": self.capture.by, "round": self.capture.round},
         }
         if self.route_counts is not None:
-            out["route_counts"] = {str(s): str(c) for s, c in sorted(self.route_counts.items())}
+            out["route_counts"] = {str(s): int_text(c) for s, c in sorted(self.route_counts.items())}
         if self.history is not None:
             out["history"] = [list(h) for h in self.history]
         if self.history_probabilities is not None:
@@ -349,6 +387,21 @@ def possible(record: Record, weights: str = "paths", history: bool = False) -> P
     if weights not in WEIGHTS:
         raise ValueError(f"unknown weights {weights!r}, expected one of {', '.join(WEIGHTS)}")
     board = record.board
+    if weights == "uniform" and not history:  # the batch hot path: no per-move bookkeeping
+        fin = _final(record)
+        stations = tuple(stations_of(fin.mask))
+        return Possible(
+            stations=stations,
+            probabilities={s: 1 / len(stations) for s in stations},
+            weights=weights,
+            move=fin.moves,
+            round=fin.round,
+            next_reveal=None if fin.capture else record.rules.next_reveal(fin.moves),
+            detectives=fin.positions,
+            last_reveal=fin.last_reveal,
+            capture=fin.capture,
+            file=record.file,
+        )
     tr = trace(record)
     current = tr.current
     stations = tuple(stations_of(current))
@@ -365,18 +418,22 @@ def possible(record: Record, weights: str = "paths", history: bool = False) -> P
         probs = {s: 1 / len(stations) for s in stations}
         hist_p = () if history else None
     else:
-        share = None if weights == "paths" else _move_share  # paths: each next station once
-        start: Weight = 1 if weights == "paths" else Fraction(1, tr.start.bit_count())
         assert smoothed is not None
-        fwd = _forward(board, tr, start, share, smoothed)
-        final = fwd[-1]
-        if weights == "paths":
-            counts = {s: int(final[s]) for s in stations}
-        probs = _normalise({s: final[s] for s in stations})
+        if weights == "paths":  # each next station once; exact integer counts
+            fwd = _forward(board, tr, 1, None, smoothed)
+            counts = {s: int(fwd[-1][s]) for s in stations}
+            exact = sum(counts.values()).bit_length() <= EXACT_BITS
+            share: Share | None = None
+        else:
+            share, exact = _move_share, False
+            fwd = _forward(board, tr, 1.0, share, smoothed)
+        probs = _normalise({s: fwd[-1][s] for s in stations})
         if history:
-            bwd = _backward(board, tr, smoothed, share)
+            if not exact and weights == "paths":
+                fwd = _forward(board, tr, 1.0, None, smoothed)
+            bwd = _backward(board, tr, smoothed, share, exact)
             hist_p = tuple(
-                _normalise({s: fwd[i][s] * bwd[i][s] for s in stations_of(smoothed[i])})
+                _normalise({s: fwd[i].get(s, 0) * bwd[i][s] for s in stations_of(smoothed[i]) if s in bwd[i]})
                 for i in range(len(smoothed))
             )
     if history and smoothed is not None:

@@ -49,7 +49,7 @@ def with_(path, value):
     (("rounds", 0, "detectives", 0, "ticket"), "boat", "rounds[0].detectives[0].ticket"),
     (("rounds", 0, "detectives", 0, "name"), "Pink", "rounds[0].detectives[0].name"),
     (("rounds", 0, "detectives", 0, "speed"), 3, "rounds[0].detectives[0].speed"),
-    (("rounds", 0, "mrx"), [], "rounds[0].mrx"),
+    (("rounds", 0, "mrx"), {}, "rounds[0].mrx"),
     (("rounds", 0, "mrx"), [{"ticket": "taxi"}] * 3, "rounds[0].mrx"),
     (("rounds", 0, "mrx", 0, "to"), 0, "rounds[0].mrx[0].to"),
     (("detectives", 1, "name"), "Red", "detectives[1].name"),
@@ -121,7 +121,7 @@ NOTATION = """\
 map london
 rules classic
 start 35 45 51
-X: T, B, 2X U/K 46, T
+X: T, B, 2X U 46/K, T
 Red 13: T 23, T 37, -, B 15!
 Blue 26: T 27
 """
@@ -130,18 +130,18 @@ Blue 26: T 27
 def test_notation_parses():
     doc = parse_notation(NOTATION)
     assert doc["mrx"] == {"start_candidates": [35, 45, 51]}
-    assert doc["rounds"][2]["mrx"] == [{"ticket": "underground"}, {"ticket": "black", "to": 46}]
+    assert doc["rounds"][2]["mrx"] == [{"ticket": "underground", "to": 46}, {"ticket": "black"}]
     assert doc["rounds"][3]["detectives"] == [{"name": "Red", "ticket": "bus", "to": 15, "capture": True}]
     assert doc["rounds"][0]["detectives"][1] == {"name": "Blue", "ticket": "taxi", "to": 27}
     assert doc["rounds"][2]["detectives"] == []
 
 
 @pytest.mark.parametrize("text, where", [
-    ("X: T\nRed 13: Q 23\n", "line 2"),
-    ("X: T, 2X T\nRed 13: T 23\n", "line 1"),
+    ("X: T\nRed 13: Q 23\n", "line 2 (Red, round 1)"),
+    ("X: T, 2X T\nRed 13: T 23\n", "line 1 (X, round 2)"),
     ("X: T\nRed: T 23\n", "line 2"),
-    ("X: T\nRed 13: T\n", "line 2"),
-    ("X: T\nRed 13: T 23, T 37\n", "line 2"),
+    ("X: T\nRed 13: T\n", "line 2 (Red, round 1)"),
+    ("X: T\nRed 13: T 23, T 37\n", "line 2 (Red)"),
     ("flavour strange\nX: T\nRed 13: T 23\n", "line 1"),
 ])
 def test_notation_errors_name_the_line(text, where):

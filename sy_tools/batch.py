@@ -1,0 +1,84 @@
+"""Many records at once: ``possible`` over a batch, in order, optionally in worker processes.
+
+One bad file never stops a batch: its error comes back in its place, as the one line the CLI
+prints (``FILE: WHERE: message``, the place as the player wrote it for a text record).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import SyToolsError
+from .record import load_record
+from .tracker import Possible, possible
+
+#: below this many records a batch runs in this process (starting workers costs more)
+MIN_PER_WORKER = 50
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A record that could not be analysed: ``message`` is the whole error line."""
+
+    file: str
+    message: str
+    exit_code: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"file": self.file, "error": self.message, "exit_code": self.exit_code}
+
+
+def analyse(path: str, weights: str = "paths", history: bool = False, round_: int | None = None,
+            fast: bool = False) -> Possible:
+    """``possible`` of one record file (errors name the player's place in a text record)."""
+    rec = load_record(path, fast=fast)
+    try:
+        return possible(rec.at_round(round_), weights=weights, history=history)
+    except SyToolsError as e:
+        if rec.places and e.where:
+            e.where = rec.place(e.where)
+            e.args = (": ".join(p for p in (e.file, e.where, e.detail) if p),)
+        raise
+
+
+Job = tuple[str, str, bool, "int | None", "Callable[[Possible], Any] | None"]
+
+
+def _one(job: Job) -> Any:
+    path, weights, history, round_, render = job
+    try:
+        result = analyse(path, weights, history, round_, fast=True)
+    except SyToolsError as e:
+        return Failure(path, str(e), e.exit_code)
+    except RecursionError:
+        return Failure(path, f"{path}: too deeply nested to read", 2)
+    return result if render is None else render(result)
+
+
+def possible_many(paths: Iterable[str], weights: str = "paths", history: bool = False,
+                  round_: int | None = None, jobs: int = 1,
+                  render: Callable[[Possible], Any] | None = None) -> Iterator[tuple[str, Any]]:
+    """``(path, result or Failure)`` for every path, in the order given.  ``jobs`` > 1 spreads
+    a large batch over that many worker processes (the order is kept).  ``render`` (a
+    module-level function, so workers can be sent it) turns each result into what is yielded
+    instead, in the worker: a batch then ships short lines, not whole results, back."""
+    paths = list(paths)
+    work: list[Job] = [(p, weights, history, round_, render) for p in paths]
+    jobs = min(jobs, len(paths) // MIN_PER_WORKER, os.cpu_count() or 1)
+    if jobs <= 1:
+        for job in work:
+            yield job[0], _one(job)
+        return
+    import multiprocessing
+
+    from .validate import load_board
+
+    load_board("london")  # workers inherit the built-in map instead of each building it
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
+    chunk = max(1, min(64, len(work) // (jobs * 8)))
+    with ctx.Pool(jobs) as pool:
+        yield from zip(paths, pool.imap(_one, work, chunksize=chunk))

@@ -1,17 +1,618 @@
-"""Random legal games (seeded), for tests, benchmarks and research corpora.
+"""Self-play: many seeded games between two policies, on one machine or a dask cluster.
 
-:func:`random_game` plays a whole game under the rules with random (slightly purposeful) players
-and returns a full game.json document: Mr. X's every station is written down, captures are
-marked.  :func:`detectives_view` strips what the detectives could not see.
+Every move comes from :class:`~sy_tools.position.Position` (random-vs-random games from its
+:func:`~sy_tools.position.random_playout`, the same games faster), so every rule field of the
+rules applies.  Game ``i`` of a run with seed ``s`` draws all its randomness (start cards and
+moves) from :func:`game_rng` ``(s, i)`` alone: the results do not depend on ``--jobs`` or on how
+a cluster splits the work.
+
+:func:`simulate` runs games and returns a :class:`SimulationResult` (summary, per start station,
+rows as a DataFrame); :func:`iter_games` streams :class:`GameResult` in game order for callers
+that must not hold a million games in memory.  :func:`random_game` and :func:`detectives_view`
+make the seeded random records the tests and benchmarks use.
 """
 
 from __future__ import annotations
 
+import hashlib
+import math
+import os
 import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .board import Board, Station, Ticket
-from .rules import Rules
+from .board import Board, Station, mask_of
+from .errors import InputError
+from .policies import DetectiveObservation, MrXObservation, Policy, load_policy
+from .position import MRX, Move, OutcomeKind, Position, mrx_targets, random_playout
+from .rules import PRESETS, Rules
+
+#: detective names in turn order
+DETECTIVE_NAMES = ("Red", "Blue", "Green", "Yellow", "Black")
+#: how a game can end (the outcome kinds plus a forfeit)
+END_REASONS = ("capture", "trapped", "detectives-stuck", "log-full", "forfeit")
+#: the ticket columns of a result row
+MRX_TICKET_COLUMNS = ("taxi", "bus", "underground", "black", "double")
+DETECTIVE_TICKET_COLUMNS = ("taxi", "bus", "underground")
+
+
+# ---- the set-up ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything that defines a run's games except their number: plain data, so it can be sent
+    to worker processes and dask workers.
+
+    ``starts``: None (the rules' decks), ``"classic"`` / ``"2014"`` (those decks), or Mr. X's
+    start stations (each game draws one; the detectives draw from the rules' deck)."""
+
+    map: str = "london"
+    rules: Rules = PRESETS["classic"]
+    detectives: int = 5
+    mrx_policy: str = "random"
+    detective_policy: str = "random"
+    starts: str | tuple[Station, ...] | None = None
+    seed: int = 0
+    cordon_time_limit: float = 2.0
+    records: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"map": self.map, "rules": rules_json(self.rules), "detectives": self.detectives,
+                "mrx_policy": self.mrx_policy, "detective_policy": self.detective_policy,
+                "starts": list(self.starts) if isinstance(self.starts, tuple) else self.starts, "seed": self.seed}
+
+
+def game_rng(seed: int, index: int) -> random.Random:
+    """Game ``index``'s random stream: seeded from a SHA-256 of ``(seed, index)`` alone."""
+    digest = hashlib.sha256(f"sy-tools/{seed}/{index}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:16], "little"))
+
+
+def rules_json(rules: Rules) -> dict[str, Any]:
+    """The record form of ``rules``: ``{"preset": NAME, ...every field that differs}``, so a
+    record keeps every override."""
+    base_name = rules.name.rstrip("+")
+    base = PRESETS.get(base_name, PRESETS["classic"])
+    out: dict[str, Any] = {"preset": base.name}
+    mine, theirs = rules.to_dict(), base.to_dict()
+    for f in fields(Rules):
+        if f.name != "name" and mine[f.name] != theirs[f.name]:
+            out[f.name] = mine[f.name]
+    return out
+
+
+def _decks(board: Board, rules: Rules, starts: str | tuple[Station, ...] | None) -> tuple[list[Station], list[Station]]:
+    """(Mr. X's deck, the detectives' deck)."""
+    decks = board.start_decks
+
+    def deck(name: str) -> list[Station]:
+        return list(decks.get(name) or board.stations)
+
+    if starts is None:
+        return deck(rules.mrx_deck), deck(rules.detective_deck)
+    if starts == "classic":
+        return deck("classic"), deck("classic")
+    if starts == "2014":
+        return deck("2014-mrx"), deck("2014-detectives")
+    if isinstance(starts, str):
+        raise InputError(f"unknown start deck {starts!r}: expected classic, 2014 or a list of stations",
+                         where="--starts")
+    return list(starts), deck(rules.detective_deck)
+
+
+def deal(board: Board, rules: Rules, n_detectives: int, starts: str | tuple[Station, ...] | None,
+         rng: random.Random) -> tuple[Station, list[Station], list[Station]]:
+    """Mr. X's start, the detectives' starts and Mr. X's start candidates (his deck less the
+    detectives' stations): Mr. X draws first, then each detective from its deck less the stations
+    drawn."""
+    mrx_deck, det_deck = _decks(board, rules, starts)
+    mrx = mrx_deck[int(rng.random() * len(mrx_deck))]
+    pool = [s for s in det_deck if s != mrx]
+    if len(pool) < n_detectives:
+        raise InputError(f"the detectives' start deck has {len(pool)} free stations for {n_detectives} detectives",
+                         where="--starts")
+    dets = rng.sample(pool, n_detectives)
+    taken = set(dets)
+    return mrx, dets, sorted({s for s in mrx_deck if s not in taken})
+
+
+# ---- one game ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One simulated game: a row of the results table (plus its full record when asked)."""
+
+    game: int
+    seed: int
+    mrx_policy: str
+    detective_policy: str
+    mrx_start: Station
+    detective_starts: tuple[Station, ...]
+    winner: str  # "mrx" or "detectives"
+    reason: str  # one of END_REASONS
+    rounds: int
+    mrx_moves: int
+    mrx_tickets_used: tuple[int, ...]  # MRX_TICKET_COLUMNS
+    detective_tickets_used: tuple[int, ...]  # DETECTIVE_TICKET_COLUMNS, all detectives
+    forfeit: str | None = None
+    record: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def mrx_won(self) -> bool:
+        return self.winner == "mrx"
+
+    def row(self) -> dict[str, Any]:
+        """The flat row (``--out``; one column per ticket kind)."""
+        out: dict[str, Any] = {
+            "game": self.game, "seed": self.seed, "mrx_policy": self.mrx_policy,
+            "detective_policy": self.detective_policy, "mrx_start": self.mrx_start,
+            "detective_starts": " ".join(map(str, self.detective_starts)), "winner": self.winner,
+            "mrx_won": self.mrx_won, "reason": self.reason, "rounds": self.rounds, "mrx_moves": self.mrx_moves,
+        }
+        for k, n in zip(MRX_TICKET_COLUMNS, self.mrx_tickets_used):
+            out[f"mrx_{k}"] = n
+        for k, n in zip(DETECTIVE_TICKET_COLUMNS, self.detective_tickets_used):
+            out[f"detectives_{k}"] = n
+        out["forfeit"] = self.forfeit or ""
+        return out
+
+
+ROW_COLUMNS = tuple(GameResult(0, 0, "", "", 0, (), "", "", 0, 0, (0,) * 5, (0,) * 3).row())
+
+
+class _Runtime:
+    """A spec made ready to play: board loaded, policies resolved (once per process)."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        from .validate import load_board
+
+        self.spec = spec
+        self.board = load_board(spec.map)
+        self.mrx_policy: Policy = load_policy(spec.mrx_policy, "mrx")
+        self.detective_policy: Policy = load_policy(spec.detective_policy, "detectives")
+        self.fast = spec.mrx_policy == "random" and spec.detective_policy == "random"
+        _decks(self.board, spec.rules, spec.starts)  # unknown deck names fail here
+        for s in spec.starts if isinstance(spec.starts, tuple) else ():
+            if s not in self.board:
+                raise InputError(f"station {s} is not on the map {self.board.name!r}", where="--starts")
+        if not 1 <= spec.detectives <= len(DETECTIVE_NAMES):
+            raise InputError(f"expected 1 to {len(DETECTIVE_NAMES)} detectives, got {spec.detectives}",
+                             where="--detectives")
+
+
+_RUNTIME: _Runtime | None = None
+
+
+def _runtime(spec: GameSpec) -> _Runtime:
+    global _RUNTIME
+    if _RUNTIME is None or _RUNTIME.spec != spec:
+        _RUNTIME = _Runtime(spec)
+    return _RUNTIME
+
+
+def play_game(spec: GameSpec, index: int) -> GameResult:
+    """Play game ``index`` of ``spec``."""
+    return _play(_runtime(spec), index)
+
+
+def _play(rt: _Runtime, index: int) -> GameResult:
+    spec, board, rules = rt.spec, rt.board, rt.spec.rules
+    rng = game_rng(spec.seed, index)
+    mrx_start, det_starts, candidates = deal(board, rules, spec.detectives, spec.starts, rng)
+    names = DETECTIVE_NAMES[:spec.detectives]
+    start = Position.start(board, rules, list(zip(names, det_starts)), mrx_at=mrx_start)
+    forfeit: str | None = None
+    forfeit_side = ""
+    if rt.fast:
+        playout = random_playout(start, rng)
+        final = playout.final
+        moves = playout.to_moves() if spec.records else None
+        log = playout.moves
+        used_x = [0] * 5
+        used_d = [0] * 3
+        for piece, tks, _ in log:
+            if piece < 0:
+                for t in tks:
+                    used_x[_IDX[t]] += 1
+                if len(tks) == 2:
+                    used_x[4] += 1
+            else:
+                used_d[_IDX[tks[0]]] += 1
+    else:
+        final, moves, forfeit, forfeit_side = _play_policies(rt, start, candidates, rng)
+        used_x = [0] * 5
+        used_d = [0] * 3
+        for m in moves:
+            if m.piece == MRX:
+                for t in m.tickets:
+                    used_x[_IDX[t]] += 1
+                if m.is_double:
+                    used_x[4] += 1
+            else:
+                used_d[_IDX[m.tickets[0]]] += 1
+    if forfeit is not None:
+        winner, reason = ("detectives" if forfeit_side == "mrx" else "mrx"), "forfeit"
+    else:
+        out = final.outcome
+        winner, reason = out.winner or "", out.kind.value
+    record = None
+    if spec.records and moves is not None:
+        record = game_record(board, rules, names, det_starts, mrx_start, candidates, moves)
+    return GameResult(index, spec.seed, spec.mrx_policy, spec.detective_policy, mrx_start, tuple(det_starts),
+                      winner, reason, final.round, final.move, tuple(used_x), tuple(used_d), forfeit, record)
+
+
+_IDX = {"taxi": 0, "bus": 1, "underground": 2, "black": 3}
+
+
+def _play_policies(rt: _Runtime, pos: Position, candidates: Sequence[Station],
+                   rng: random.Random) -> tuple[Position, list[Move], str | None, str]:
+    """The general loop: each side's policy sees its observation; the detectives' possible set
+    is kept up to date move by move (:func:`~sy_tools.position.mrx_targets`)."""
+    board, rules = pos.board, pos.rules
+    possible = mask_of(candidates) & ~pos.occupied
+    memo_x: dict[str, Any] = {}
+    memo_d: dict[str, Any] = {"time_limit": rt.spec.cordon_time_limit}
+    shown: list[Any] = []
+    reveals: dict[int, Station] = {}
+    moves: list[Move] = []
+    while not pos.is_over():
+        legal = tuple(pos.legal_moves())
+        if pos.turn == 0:
+            if not legal:
+                pos = pos.declare_trapped(pos.mrx_at)
+                break
+            side, policy = "mrx", rt.mrx_policy
+            obs: Any = MrXObservation(pos, possible, legal, memo_x)
+        else:
+            side, policy = "detectives", rt.detective_policy
+            obs = DetectiveObservation(board, rules, pos.names[pos.turn - 1], pos.names, pos.stations, pos.tickets,
+                                       pos.out, pos.mrx_tickets, tuple(shown), dict(reveals), possible,
+                                       pos.round, pos.move, legal, memo_d)
+        name = rt.spec.mrx_policy if side == "mrx" else rt.spec.detective_policy
+        try:
+            move = policy(obs, rng)
+        except Exception as e:  # a policy is user code: any failure forfeits the game
+            return pos, moves, f"{side} policy {name!r} raised {type(e).__name__}: {e}", side
+        if not isinstance(move, Move) or move not in legal:
+            why = "; ".join(msg for _, msg in pos.problems(move)) if isinstance(move, Move) else \
+                f"not a Move: {move!r}"
+            return pos, moves, f"{side} policy {name!r} returned an illegal move {move}: {why or 'not legal here'}", side
+        if side == "mrx":
+            if move.is_pass:
+                possible = mask_of(p for p in _stations(possible) if not pos.mrx_can_move_from(p))
+            occ = pos.occupied
+            for leg, (t, to) in enumerate(zip(move.tickets, move.stations), pos.move + 1):
+                shown.append(t)
+                possible = mrx_targets(board, possible, t, occ)
+                if rules.is_reveal(leg) and to is not None:
+                    reveals[leg] = to
+                    possible = 1 << to
+        pos = pos.push(move)
+        moves.append(move)
+        if side == "detectives" and move.to is not None:
+            possible &= ~(1 << move.to)
+    return pos, moves, None, ""
+
+
+def _stations(mask: int) -> list[Station]:
+    from .board import stations_of
+
+    return stations_of(mask)
+
+
+def game_record(board: Board, rules: Rules, names: Sequence[str], det_starts: Sequence[Station],
+                mrx_start: Station, candidates: Sequence[Station], moves: Iterable[Move]) -> dict[str, Any]:
+    """The full game.json of a game: every station of Mr. X, the capture marked, the rules with
+    every override, a pass (trapped, where the rules let him pass) as an empty ``"mrx"`` list."""
+    doc: dict[str, Any] = {
+        "version": 1,
+        "map": board.name,
+        "rules": rules_json(rules),
+        "detectives": [{"name": n, "start": s} for n, s in zip(names, det_starts)],
+        "mrx": {"start": mrx_start, "start_candidates": list(candidates)},
+        "rounds": [],
+    }
+    at = mrx_start
+    for m in moves:
+        if m.piece == MRX:
+            doc["rounds"].append({"mrx": [{"ticket": t.value, "to": s} for t, s in zip(m.tickets, m.stations)],
+                                  "detectives": []})
+            if m.to is not None:
+                at = m.to
+        else:
+            entry: dict[str, Any] = {"name": m.piece, "ticket": m.tickets[0].value, "to": m.to}
+            if m.to == at:
+                entry["capture"] = True
+            doc["rounds"][-1]["detectives"].append(entry)
+    return doc
+
+
+# ---- running many ------------------------------------------------------------------------------
+
+
+def _run_chunk(spec: GameSpec, start: int, stop: int) -> list[GameResult]:
+    rt = _runtime(spec)
+    return [_play(rt, i) for i in range(start, stop)]
+
+
+def _chunks(n: int, size: int, first: int = 0) -> Iterator[tuple[int, int]]:
+    for a in range(first, first + n, size):
+        yield a, min(a + size, first + n)
+
+
+def _chunk_size(n: int, workers: int) -> int:
+    return max(1, min(2000, n // (workers * 8) or 1))
+
+
+def iter_games(spec: GameSpec, n: int, jobs: int | None = None, scheduler: str | None = None,
+               chunk_size: int | None = None, first: int = 0) -> Iterator[GameResult]:
+    """Games ``first`` .. ``first + n - 1`` of ``spec``, in order, played by ``jobs`` processes
+    (default: all cores; 1 plays here) or on the dask cluster at ``scheduler``.  Work goes out in
+    chunks with a bounded number in flight, so memory stays bounded however many games."""
+    _runtime(spec)  # bad policies, maps, decks fail here, before any worker starts
+    if scheduler is not None:
+        yield from _iter_dask(spec, n, scheduler, chunk_size, first)
+        return
+    jobs = jobs or os.cpu_count() or 1
+    if jobs <= 1 or n < 2:
+        rt = _runtime(spec)
+        for i in range(first, first + n):
+            yield _play(rt, i)
+        return
+    import multiprocessing as mp
+
+    size = chunk_size or _chunk_size(n, jobs)
+    methods = mp.get_all_start_methods()
+    ctx = mp.get_context("fork" if "fork" in methods else "spawn")
+    with ctx.Pool(jobs, initializer=_runtime, initargs=(spec,)) as pool:
+        pending: list[Any] = []
+        chunks = _chunks(n, size, first)
+        for a, b in chunks:
+            pending.append(pool.apply_async(_run_chunk, (spec, a, b)))
+            if len(pending) >= 4 * jobs:
+                break
+        while pending:
+            done = pending.pop(0)
+            nxt = next(chunks, None)
+            if nxt is not None:
+                pending.append(pool.apply_async(_run_chunk, (spec, *nxt)))
+            yield from done.get()
+
+
+def _iter_dask(spec: GameSpec, n: int, scheduler: str, chunk_size: int | None, first: int) -> Iterator[GameResult]:
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InputError("--scheduler needs dask.distributed: pip install 'sy-tools[cluster]'") from None
+    try:
+        client = Client(scheduler, timeout="5s", set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as e:
+        raise InputError(f"cannot reach the dask scheduler at {scheduler}: {e}", where="--scheduler") from None
+    try:
+        workers = max(1, sum(client.nthreads().values()))
+        size = chunk_size or _chunk_size(n, workers)
+        pending: list[Any] = []
+        chunks = _chunks(n, size, first)
+        for a, b in chunks:
+            pending.append(client.submit(_run_chunk, spec, a, b, pure=False))
+            if len(pending) >= 4 * workers:
+                break
+        while pending:
+            done = pending.pop(0)
+            nxt = next(chunks, None)
+            if nxt is not None:
+                pending.append(client.submit(_run_chunk, spec, *nxt, pure=False))
+            yield from done.result()
+            done.release()
+    finally:
+        client.close()
+
+
+# ---- summaries ---------------------------------------------------------------------------------
+
+
+def wilson(wins: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) for ``wins`` out of ``n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class Summary:
+    """Counts over games: Mr. X's wins, how games ended, rounds played (a histogram, so
+    quartiles are exact at any size)."""
+
+    games: int = 0
+    mrx_wins: int = 0
+    reasons: Counter[str] = field(default_factory=Counter)
+    rounds: Counter[int] = field(default_factory=Counter)
+
+    def add(self, g: GameResult) -> None:
+        self.games += 1
+        self.mrx_wins += g.mrx_won
+        self.reasons[g.reason] += 1
+        self.rounds[g.rounds] += 1
+
+    @property
+    def win_rate(self) -> float:
+        return self.mrx_wins / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.mrx_wins, self.games)
+
+    @property
+    def forfeits(self) -> int:
+        return self.reasons.get("forfeit", 0)
+
+    def rounds_mean(self) -> float:
+        return sum(r * c for r, c in self.rounds.items()) / self.games if self.games else 0.0
+
+    def rounds_quantile(self, q: float) -> float:
+        """The ``q`` quantile of rounds played (linear interpolation, as numpy's default)."""
+        if not self.games:
+            return 0.0
+        pos = q * (self.games - 1)
+        lo, frac = int(pos), pos - int(pos)
+
+        def nth(k: int) -> int:
+            seen = 0
+            for r in sorted(self.rounds):
+                seen += self.rounds[r]
+                if k < seen:
+                    return r
+            return max(self.rounds)
+
+        a = nth(lo)
+        return a + frac * (nth(lo + 1) - a) if frac else float(a)
+
+    def to_dict(self) -> dict[str, Any]:
+        lo, hi = self.interval
+        return {
+            "games": self.games, "mrx_wins": self.mrx_wins, "mrx_win_rate": round(self.win_rate, 6),
+            "interval": [round(lo, 6), round(hi, 6)],
+            "reasons": {r: self.reasons.get(r, 0) for r in END_REASONS},
+            "forfeits": self.forfeits,
+            "rounds": {"mean": round(self.rounds_mean(), 4), "q1": self.rounds_quantile(0.25),
+                       "median": self.rounds_quantile(0.5), "q3": self.rounds_quantile(0.75)},
+        }
+
+
+@dataclass
+class SimulationResult:
+    """What :func:`simulate` found: the summary, a summary per Mr. X start station, and (unless
+    ``keep_rows=False``) every game's result."""
+
+    spec: GameSpec
+    summary: Summary = field(default_factory=Summary)
+    by_start: dict[Station, Summary] = field(default_factory=dict)
+    games: list[GameResult] | None = field(default_factory=list)
+
+    def add(self, g: GameResult) -> None:
+        self.summary.add(g)
+        self.by_start.setdefault(g.mrx_start, Summary()).add(g)
+        if self.games is not None:
+            self.games.append(g)
+
+    def win_rate_by_start(self) -> dict[Station, tuple[int, float, float, float]]:
+        """Mr. X start station -> (games, win rate, interval low, interval high)."""
+        return {s: (v.games, v.win_rate, *v.interval) for s, v in sorted(self.by_start.items())}
+
+    def to_dict(self, by_start: bool = False) -> dict[str, Any]:
+        out = {"spec": self.spec.to_dict(), **self.summary.to_dict()}
+        if by_start:
+            out["by_start"] = [{"start": s, **v.to_dict()} for s, v in sorted(self.by_start.items())]
+        return out
+
+    def to_frame(self) -> Any:
+        """One row per game (a pandas DataFrame, columns :data:`ROW_COLUMNS`)."""
+        import pandas as pd
+
+        if self.games is None:
+            raise ValueError("the games were not kept (keep_rows=False)")
+        return pd.DataFrame([g.row() for g in self.games], columns=list(ROW_COLUMNS))
+
+
+def simulate(spec: GameSpec, n: int, jobs: int | None = None, scheduler: str | None = None,
+             keep_rows: bool = True, on_game: Callable[[GameResult], None] | None = None,
+             chunk_size: int | None = None) -> SimulationResult:
+    """Play ``n`` games of ``spec``; ``on_game`` sees each result in game order (to stream rows
+    or records out).  See :func:`iter_games` for ``jobs`` and ``scheduler``."""
+    if n < 0:
+        raise InputError(f"the number of games must be at least 0, got {n}", where="-n")
+    result = SimulationResult(spec, games=[] if keep_rows else None)
+    for g in iter_games(spec, n, jobs, scheduler, chunk_size):
+        result.add(g)
+        if on_game is not None:
+            on_game(g)
+    return result
+
+
+# ---- output ------------------------------------------------------------------------------------
+
+
+class RowWriter:
+    """Writes result rows to ``.csv`` or ``.parquet`` as they come (parquet in row groups of
+    ``batch`` games; it needs pyarrow: ``pip install 'sy-tools[parquet]'``)."""
+
+    def __init__(self, path: str, batch: int = 50_000) -> None:
+        self.path = path
+        self.batch = batch
+        self._rows: list[dict[str, Any]] = []
+        self._writer: Any = None
+        if path.endswith(".parquet"):
+            try:
+                import pyarrow  # noqa: F401
+            except ImportError:
+                raise InputError("writing .parquet needs pyarrow: pip install 'sy-tools[parquet]' (or use .csv)",
+                                 path) from None
+            self.kind = "parquet"
+        elif path.endswith(".csv"):
+            self.kind = "csv"
+        else:
+            raise InputError("--out must end in .csv or .parquet", path)
+        if self.kind == "csv":
+            import csv
+
+            self._file = open(path, "w", newline="", encoding="utf-8")
+            self._csv = csv.DictWriter(self._file, fieldnames=list(ROW_COLUMNS))
+            self._csv.writeheader()
+
+    def write(self, g: GameResult) -> None:
+        if self.kind == "csv":
+            self._csv.writerow(g.row())
+            return
+        self._rows.append(g.row())
+        if len(self._rows) >= self.batch:
+            self._flush()
+
+    def _flush(self) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        table = pa.Table.from_pylist(self._rows, schema=_schema())
+        if self._writer is None:
+            self._writer = pq.ParquetWriter(self.path, table.schema)
+        self._writer.write_table(table)
+        self._rows = []
+
+    def close(self) -> None:
+        if self.kind == "csv":
+            self._file.close()
+            return
+        if self._rows or self._writer is None:
+            self._flush()
+        self._writer.close()
+
+
+def _schema() -> Any:
+    import pyarrow as pa
+
+    types = {"mrx_policy": pa.string(), "detective_policy": pa.string(), "detective_starts": pa.string(),
+             "winner": pa.string(), "reason": pa.string(), "forfeit": pa.string(), "mrx_won": pa.bool_()}
+    return pa.schema([(c, types.get(c, pa.int64())) for c in ROW_COLUMNS])
+
+
+def write_record(directory: str, g: GameResult) -> None:
+    """Write game ``g``'s record as ``DIRECTORY/game-NNNNNNN.json``."""
+    from .files import atomic_write_text
+    from .output import dumps
+
+    if g.record is not None:
+        atomic_write_text(os.path.join(directory, f"game-{g.game:07d}.json"), dumps(g.record) + "\n")
+
+
+# ---- seeded random records (tests, benchmarks) ---------------------------------------------------
 
 
 def random_game(
@@ -23,90 +624,42 @@ def random_game(
     hunt_chance: float = 0.7,
     mrx_start_candidates: list[Station] | None = None,
 ) -> dict[str, Any]:
-    """Play one random legal game; return its full game.json document.
+    """Play one random legal game; return its full game.json document (every move from
+    :meth:`Position.legal_moves`, the rules written with every override).
 
-    Detectives step onto Mr. X whenever they can with probability ``hunt_chance`` (so games do
-    end in captures); otherwise every choice is uniform among the legal ones.
-    """
+    Mr. X makes a double move with probability ``double_chance`` when he may; detectives step
+    onto Mr. X whenever they can with probability ``hunt_chance`` (so games do end in captures);
+    otherwise every choice is uniform among the legal ones."""
     n_det = n_detectives if n_detectives is not None else rng.randint(1, 5)
     det_deck = list(board.start_decks.get(rules.detective_deck) or board.stations)
     starts = rng.sample(det_deck, n_det)
-    names = ["Red", "Blue", "Green", "Yellow", "Black"][:n_det]
+    names = list(DETECTIVE_NAMES[:n_det])
     if mrx_start_candidates is None:
         mrx_deck = [s for s in (board.start_decks.get(rules.mrx_deck) or board.stations) if s not in starts]
     else:
         mrx_deck = [s for s in mrx_start_candidates if s not in starts]
     mrx_at = rng.choice(mrx_deck)
-    doc: dict[str, Any] = {
-        "map": board.name,
-        "rules": rules.name if rules.name in ("classic", "2014") else "classic",
-        "detectives": [{"name": n, "start": s} for n, s in zip(names, starts)],
-        "mrx": {"start": mrx_at},
-        "rounds": [],
-    }
-    if mrx_start_candidates is not None:
-        doc["mrx"]["start_candidates"] = sorted(set(mrx_start_candidates))
-    pos = dict(zip(names, starts))
-    det_tickets = {n: dict(rules.detective_tickets) for n in names}
-    mrx_tickets = rules.mrx_start_tickets(n_det)
-    doubles_left = min(mrx_tickets.get("double", 0), rules.double_moves_per_game)
-    out: set[str] = set()
-    moves = 0
-
-    def mrx_options(at: Station) -> list[tuple[Ticket, Station]]:
-        occ = set(pos.values())
-        return [(t, d) for t in Ticket if mrx_tickets.get(t.value, 0) > 0
-                for d in board.moves(at, t) if d not in occ]
-
-    def det_options(name: str) -> list[tuple[Ticket, Station]]:
-        occ = {s for n, s in pos.items() if n != name}
-        return [(t, d) for t in (Ticket.TAXI, Ticket.BUS, Ticket.UNDERGROUND) if det_tickets[name][t.value] > 0
-                for d in board.moves(pos[name], t) if d not in occ]
-
-    while moves < rules.log_length:
-        opts = mrx_options(mrx_at)
-        if not opts:
-            break  # trapped
-        legs = 1
-        if doubles_left and moves + 2 <= rules.log_length and rng.random() < double_chance:
-            legs = 2
-            doubles_left -= 1
-            mrx_tickets["double"] -= 1
-        entries = []
-        for _ in range(legs):
-            opts = mrx_options(mrx_at)
-            if not opts:
-                break
-            t, d = rng.choice(opts)
-            mrx_tickets[t.value] -= 1
-            mrx_at = d
-            moves += 1
-            entries.append({"ticket": t.value, "to": d})
-        rnd: dict[str, Any] = {"mrx": entries, "detectives": []}
-        doc["rounds"].append(rnd)
-        caught = False
-        for name in names:
-            if name in out:
-                continue
-            opts = det_options(name)
-            if not opts:
-                out.add(name)
-                continue
-            hits = [o for o in opts if o[1] == mrx_at]
-            t, d = hits[0] if hits and rng.random() < hunt_chance else rng.choice(opts)
-            det_tickets[name][t.value] -= 1
-            if rules.tickets_to_mrx:
-                mrx_tickets[t.value] = mrx_tickets.get(t.value, 0) + 1
-            pos[name] = d
-            mv = {"name": name, "ticket": t.value, "to": d}
-            if d == mrx_at:
-                mv["capture"] = True
-                caught = True
-            rnd["detectives"].append(mv)
-            if caught:
-                break
-        if caught or all(n in out or not det_options(n) for n in names):
+    pos = Position.start(board, rules, list(zip(names, starts)), mrx_at=mrx_at)
+    moves: list[Move] = []
+    while not pos.is_over():
+        legal = pos.legal_moves()
+        if not legal:
+            pos = pos.declare_trapped(pos.mrx_at)
             break
+        if pos.turn == 0:
+            doubles = [m for m in legal if m.is_double]
+            singles = [m for m in legal if not m.is_double]
+            move = rng.choice(doubles if doubles and rng.random() < double_chance else singles)
+        else:
+            hits = [m for m in legal if m.to == pos.mrx_at]
+            move = hits[0] if hits and rng.random() < hunt_chance else rng.choice(legal)
+        moves.append(move)
+        pos = pos.push(move)
+    doc = game_record(board, rules, names, starts, mrx_at, [], moves)
+    if mrx_start_candidates is None:
+        del doc["mrx"]["start_candidates"]
+    else:
+        doc["mrx"]["start_candidates"] = sorted(set(mrx_start_candidates))
     return doc
 
 

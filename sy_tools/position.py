@@ -773,9 +773,9 @@ def random_playout(start: Position, rng: Any) -> Playout:
         pos = start
         while pos.turn != 0 and not pos.is_over():
             n = pos.legal_move_count()
-            m = pos.legal_move_at(draw(rng, n))
-            head.append((pos.names.index(m.piece), m.tickets, tuple(s for s in m.stations if s is not None)))
-            pos = pos.push(m)
+            mv = pos.legal_move_at(draw(rng, n))
+            head.append((pos.names.index(mv.piece), mv.tickets, tuple(s for s in mv.stations if s is not None)))
+            pos = pos.push(mv)
         rest = random_playout(pos, rng)
         return Playout(tuple(head) + rest.moves, rest.final)
     nb = _station_tables(start.board)

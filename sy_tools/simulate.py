@@ -26,7 +26,7 @@ from typing import Any
 from .board import Board, Station, mask_of
 from .errors import InputError
 from .policies import DetectiveObservation, MrXObservation, Policy, load_policy
-from .position import MRX, Move, OutcomeKind, Position, mrx_targets, random_playout
+from .position import MRX, Move, Position, mrx_targets, random_playout
 from .rules import PRESETS, Rules
 
 #: detective names in turn order
@@ -390,7 +390,7 @@ def _iter_dask(spec: GameSpec, n: int, scheduler: str, chunk_size: int | None, f
     except ImportError:
         raise InputError("--scheduler needs dask.distributed: pip install 'sy-tools[cluster]'") from None
     try:
-        client = Client(scheduler, timeout="5s", set_as_default=False)
+        client = Client(scheduler, timeout="3s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as e:
         raise InputError(f"cannot reach the dask scheduler at {scheduler}: {e}", where="--scheduler") from None
     try:
@@ -679,3 +679,87 @@ def detectives_view(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
         rounds.append({"mrx": xs, "detectives": list(rnd.get("detectives", []))})
     out["rounds"] = rounds
     return out
+
+
+# ---- command-line helpers ----------------------------------------------------------------------
+
+
+def resolve_rules(value: str) -> Rules:
+    """``--rules``: a preset name, or a JSON file holding a preset name or
+    ``{"preset": ..., overrides}``."""
+    import json
+
+    from .files import read_text
+    from .rules import rules_from_json
+
+    if value in PRESETS:
+        return PRESETS[value]
+    if not os.path.exists(value):
+        raise InputError(f"unknown rules preset {value!r} and no such file (presets: {', '.join(PRESETS)})",
+                         where="--rules")
+    try:
+        raw = json.loads(read_text(value))
+    except json.JSONDecodeError as e:
+        raise InputError(f"invalid JSON: {e}", value) from None
+    return rules_from_json(raw, "rules", value)
+
+
+def parse_starts(value: str | None) -> str | tuple[Station, ...] | None:
+    """``--starts``: ``classic``, ``2014`` or a comma-separated list of Mr. X's start stations."""
+    if value is None or value in ("classic", "2014"):
+        return value
+    try:
+        stations = tuple(int(x) for x in value.split(",") if x.strip())
+    except ValueError:
+        raise InputError(f"expected classic, 2014 or stations like 166,146, got {value!r}", where="--starts") from None
+    if not stations:
+        raise InputError("expected at least one station", where="--starts")
+    return stations
+
+
+def summary_rows(result: SimulationResult, by_start: bool) -> tuple[list[str], list[list[Any]]]:
+    """The summary as a header and rows (one row, or one per Mr. X start station)."""
+    head = ["games", "mrx_wins", "win_rate", "ci_low", "ci_high", *END_REASONS, "rounds_mean", "rounds_q1",
+            "rounds_median", "rounds_q3"]
+    groups: list[tuple[Any, Summary]] = (sorted(result.by_start.items()) if by_start
+                                         else [("all", result.summary)])
+    rows = []
+    for key, s in groups:
+        lo, hi = s.interval
+        rows.append([key, s.games, s.mrx_wins, s.win_rate, lo, hi,
+                     *(s.reasons.get(r, 0) for r in END_REASONS), s.rounds_mean(),
+                     s.rounds_quantile(0.25), s.rounds_quantile(0.5), s.rounds_quantile(0.75)])
+    return ["start", *head], rows
+
+
+def format_summary(result: SimulationResult, fmt: str, by_start: bool = False) -> str:
+    """The summary as ``table``, ``csv`` or ``json``."""
+    if fmt == "json":
+        from .output import dumps
+
+        return dumps(result.to_dict(by_start))
+    head, rows = summary_rows(result, by_start)
+    if fmt == "csv":
+        import csv
+        import io
+
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(head)
+        w.writerows([[round(v, 6) if isinstance(v, float) else v for v in r] for r in rows])
+        return buf.getvalue().rstrip("\n")
+    from .output import table
+
+    s = result.summary
+    lo, hi = s.interval
+    spec = result.spec
+    lines = [f"{s.games} games, {spec.mrx_policy} Mr. X vs {spec.detective_policy} detectives "
+             f"({spec.detectives}), rules {spec.rules.name}, seed {spec.seed}: "
+             f"Mr. X wins {s.win_rate:.1%} (95% CI {lo:.1%}-{hi:.1%})"]
+    short = ["start", "games", "mrx wins", "win rate", "95% CI", "capture", "trapped", "stuck", "log full",
+             "forfeit", "rounds mean", "q1", "median", "q3"]
+    trows = [[r[0], r[1], r[2], f"{r[3]:.1%}", f"{r[4]:.1%}-{r[5]:.1%}", *r[6:11], f"{r[11]:.1f}",
+              *(f"{q:g}" for q in r[12:15])] for r in rows]
+    right = [by_start] + [True] * (len(short) - 1)
+    lines.append(table(short, trows, right))
+    return "\n".join(lines)

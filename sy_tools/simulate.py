@@ -523,6 +523,33 @@ class SimulationResult:
         return pd.DataFrame([g.row() for g in self.games], columns=list(ROW_COLUMNS))
 
 
+def win_rates_from_file(path: str) -> dict[Station, tuple[int, float, float, float]]:
+    """Mr. X start station -> (games, win rate, 95% interval low, high) from a results file
+    written by ``--out`` (``.csv`` or ``.parquet``): what a win-rate map of the board needs."""
+    counts: dict[Station, list[int]] = {}
+    if path.endswith(".parquet"):
+        try:
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise InputError("reading .parquet needs pyarrow: pip install 'sy-tools[parquet]'", path) from None
+        table = pq.read_table(path, columns=["mrx_start", "mrx_won"])
+        pairs: Iterable[tuple[Any, Any]] = zip(table.column("mrx_start").to_pylist(),
+                                               table.column("mrx_won").to_pylist())
+    else:
+        import csv
+
+        try:
+            with open(path, newline="", encoding="utf-8") as f:
+                pairs = [(r["mrx_start"], r["mrx_won"] in ("True", "true", "1")) for r in csv.DictReader(f)]
+        except KeyError as e:
+            raise InputError(f"not a simulate results file: no column {e}", path) from None
+    for start, won in pairs:
+        c = counts.setdefault(int(start), [0, 0])
+        c[0] += 1
+        c[1] += bool(won)
+    return {s: (n, w / n, *wilson(w, n)) for s, (n, w) in sorted(counts.items())}
+
+
 def simulate(spec: GameSpec, n: int, jobs: int | None = None, scheduler: str | None = None,
              keep_rows: bool = True, on_game: Callable[[GameResult], None] | None = None,
              chunk_size: int | None = None) -> SimulationResult:

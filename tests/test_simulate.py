@@ -328,6 +328,11 @@ def test_parquet_rows(cli, tmp_path):
 
     assert cli("simulate", "-n", "50", "--out", str(tmp_path / "r.parquet"), "--jobs", "1").exit_code == 0
     cli("simulate", "-n", "50", "--out", str(tmp_path / "r.csv"), "--jobs", "1")
+    from sy_tools.simulate import win_rates_from_file
+
+    assert win_rates_from_file(str(tmp_path / "r.parquet")) == win_rates_from_file(str(tmp_path / "r.csv"))
+    res = simulate(GameSpec(), 50, jobs=1)
+    assert win_rates_from_file(str(tmp_path / "r.csv")) == res.win_rate_by_start()
     a = pd.read_parquet(tmp_path / "r.parquet")
     b = pd.read_csv(tmp_path / "r.csv", keep_default_na=False)
     assert a["winner"].tolist() == b["winner"].tolist() and a["rounds"].tolist() == b["rounds"].tolist()

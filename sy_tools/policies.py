@@ -24,6 +24,7 @@ import importlib.util
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from .board import Board, Station, StationMask, Ticket, stations_of
@@ -36,17 +37,25 @@ from .rules import Rules
 
 @dataclass(frozen=True, eq=False)
 class MrXObservation:
-    """What Mr. X knows when he is to move: everything."""
+    """What Mr. X knows when he is to move: everything.  ``legal_moves`` (double moves
+    included) and ``single_moves`` are listed when first asked for."""
 
     position: Position
     #: the stations the detectives consider possible for him now (before this move)
     possible: StationMask
-    legal_moves: tuple[Move, ...]
     memo: dict[str, Any] = field(default_factory=dict)
 
     @property
     def board(self) -> Board:
         return self.position.board
+
+    @cached_property
+    def legal_moves(self) -> tuple[Move, ...]:
+        return tuple(self.position.legal_moves())
+
+    @cached_property
+    def single_moves(self) -> tuple[Move, ...]:
+        return tuple(self.position.mrx_single_moves())
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,6 +130,21 @@ def distances(board: Board) -> list[list[int]]:
     return table
 
 
+_DIST_ARRAY: dict[int, tuple[Board, Any]] = {}
+
+
+def _distance_array(board: Board) -> Any:
+    """:func:`distances` as a numpy array (for summing many distances at once)."""
+    cached = _DIST_ARRAY.get(id(board))
+    if cached is not None and cached[0] is board:
+        return cached[1]
+    import numpy as np
+
+    arr = np.array(distances(board), dtype=np.int64)
+    _DIST_ARRAY[id(board)] = (board, arr)
+    return arr
+
+
 # ---- random ------------------------------------------------------------------------------------
 
 
@@ -146,12 +170,13 @@ def greedy_detective(obs: DetectiveObservation, rng: Any) -> Move:
     poss = stations_of(obs.possible)
     if not poss:
         return random_detective(obs, rng)
-    dist = distances(obs.board)
+    table = _distance_array(obs.board)
+    moves = obs.legal_moves
+    totals = table[[m.stations[0] for m in moves]][:, poss].sum(axis=1).tolist()
     best: list[Move] = []
     best_key: tuple[int, int] | None = None
-    for m in obs.legal_moves:
-        row = dist[m.stations[0]]  # type: ignore[index]
-        key = (sum(row[p] for p in poss), _TICKET_COST.get(m.tickets[0], 3))
+    for m, total in zip(moves, totals):
+        key = (total, _TICKET_COST.get(m.tickets[0], 3))
         if best_key is None or key < best_key:
             best, best_key = [m], key
         elif key == best_key:
@@ -165,14 +190,15 @@ def greedy_mrx(obs: MrXObservation, rng: Any) -> Move:
     ticket only where it at least doubles it; double moves only when a detective stands next to
     him.  Ties at random."""
     pos = obs.position
-    moves = obs.legal_moves
-    if len(moves) == 1:
-        return moves[0]
+    singles = obs.single_moves
+    if not singles or (len(singles) == 1 and (not pos.can_double() or len(obs.legal_moves) == 1)):
+        return obs.legal_moves[0]  # his only move (or the pass)
     dist = distances(pos.board)
     dets = pos.stations
     assert pos.mrx_at is not None
     here = dist[pos.mrx_at]
     threatened = min((here[s] for s in dets), default=99) <= 1
+    moves = obs.legal_moves if threatened else singles
     occ = pos.occupied
     board, rules = pos.board, pos.rules
     hidden: dict[tuple[Ticket, ...], int] = {}
@@ -199,8 +225,6 @@ def greedy_mrx(obs: MrXObservation, rng: Any) -> Move:
             best, best_key = [m], key
         elif key == best_key:
             best.append(m)
-    if not best:
-        return moves[draw(rng, len(moves))]
     return best[draw(rng, len(best))]
 
 

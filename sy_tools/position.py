@@ -134,6 +134,14 @@ def detective_hops(board: Board, station: Station, tickets: Tickets) -> Iterator
                 yield t, d
 
 
+def _bits(mask: StationMask) -> Iterator[Station]:
+    """The stations of ``mask``, ascending."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
 def _nth_bit(mask: StationMask, k: int) -> Station:
     """The ``k``-th lowest station of ``mask`` (0-based)."""
     for _ in range(k):
@@ -690,6 +698,13 @@ class Position:
                             return Move(MRX, (t1, t2), (d1, _nth_bit(m2, k)))
                         k -= c
         raise IndexError("legal move index out of range")
+
+    def mrx_single_moves(self) -> list[Move]:
+        """Mr. X's legal single moves: :meth:`legal_moves` without the double moves (and
+        without the pass), in the same order."""
+        if self.ended is not None or self.turn != 0:
+            return []
+        return [Move(MRX, (t,), (d,)) for t, m in self._mrx_first_masks() or [] for d in _bits(m)]
 
     def random_move(self, rng: Any) -> Move | None:
         """A legal move drawn uniformly (:func:`draw`), or None when there is none."""

@@ -261,14 +261,15 @@ def _play_policies(rt: _Runtime, pos: Position, candidates: Sequence[Station],
     reveals: dict[int, Station] = {}
     moves: list[Move] = []
     while not pos.is_over():
-        legal = tuple(pos.legal_moves())
+        legal: tuple[Move, ...] = ()
         if pos.turn == 0:
-            if not legal:
+            if not pos.legal_move_count():
                 pos = pos.declare_trapped(pos.mrx_at)
                 break
             side, policy = "mrx", rt.mrx_policy
-            obs: Any = MrXObservation(pos, possible, legal, memo_x)
+            obs: Any = MrXObservation(pos, possible, memo_x)
         else:
+            legal = tuple(pos.legal_moves())
             side, policy = "detectives", rt.detective_policy
             obs = DetectiveObservation(board, rules, pos.names[pos.turn - 1], pos.names, pos.stations, pos.tickets,
                                        pos.out, pos.mrx_tickets, tuple(shown), dict(reveals), possible,
@@ -278,10 +279,9 @@ def _play_policies(rt: _Runtime, pos: Position, candidates: Sequence[Station],
             move = policy(obs, rng)
         except Exception as e:  # a policy is user code: any failure forfeits the game
             return pos, moves, f"{side} policy {name!r} raised {type(e).__name__}: {e}", side
-        if not isinstance(move, Move) or move not in legal:
-            why = "; ".join(msg for _, msg in pos.problems(move)) if isinstance(move, Move) else \
-                f"not a Move: {move!r}"
-            return pos, moves, f"{side} policy {name!r} returned an illegal move {move}: {why or 'not legal here'}", side
+        why = _illegal(pos, move, legal)
+        if why:
+            return pos, moves, f"{side} policy {name!r} returned an illegal move {move}: {why}", side
         if side == "mrx":
             if move.is_pass:
                 possible = mask_of(p for p in _stations(possible) if not pos.mrx_can_move_from(p))
@@ -297,6 +297,21 @@ def _play_policies(rt: _Runtime, pos: Position, candidates: Sequence[Station],
         if side == "detectives" and move.to is not None:
             possible &= ~(1 << move.to)
     return pos, moves, None, ""
+
+
+def _illegal(pos: Position, move: Any, legal: tuple[Move, ...]) -> str:
+    """Why ``move`` is not a legal move of the piece to move ("" when it is).  Mr. X's move is
+    checked by :meth:`Position.problems` (his double moves are not all listed); a detective's
+    must be one of ``legal``, its legal moves."""
+    if not isinstance(move, Move):
+        return f"not a Move: {move!r}"
+    if pos.turn == 0:
+        if move.piece != MRX or None in move.stations:
+            return "it is Mr. X's turn; his move names each station"
+        return "; ".join(msg for _, msg in pos.problems(move))
+    if move in legal:
+        return ""
+    return "; ".join(msg for _, msg in pos.problems(move)) or "not a legal move of the detective to move"
 
 
 def _stations(mask: int) -> list[Station]:

@@ -49,6 +49,8 @@ def test_legal_move_count_and_at_agree_with_legal_moves(london):
             moves = p.legal_moves()
             assert p.legal_move_count() == len(moves)
             assert [p.legal_move_at(k) for k in range(len(moves))] == moves
+            if p.turn == 0:
+                assert p.mrx_single_moves() == [m for m in moves if len(m.tickets) == 1]
             if not moves:
                 break
             p = p.push(rng.choice(moves))

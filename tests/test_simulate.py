@@ -353,6 +353,10 @@ def crash(obs, rng):
 def cheat(obs, rng):
     return obs.legal_moves[0].__class__(obs.to_move, obs.legal_moves[0].tickets, (obs.stations[0] % 199 + 1,))
 
+def onto_detective(obs, rng):
+    from sy_tools.position import Move
+    return Move.mrx(("taxi", obs.position.stations[0]))
+
 NOT_CALLABLE = 3
 """
 
@@ -373,6 +377,9 @@ def test_forfeits_are_counted_and_the_rest_go_on(cli, tmp_path):
     assert r.exit_code == 0 and json.loads(r.output)["forfeits"] >= 2
     res = simulate(GameSpec(detective_policy=f"{bot}:cheat"), 1, jobs=1).games[0]
     assert res.reason == "forfeit" and "illegal move" in (res.forfeit or "")
+    res = simulate(GameSpec(mrx_policy=f"{bot}:onto_detective"), 1, jobs=1).games[0]
+    assert res.reason == "forfeit" and res.winner == "detectives" and res.rounds == 0
+    assert "mrx policy" in (res.forfeit or "") and "onto a detective" in (res.forfeit or "")
 
 
 @pytest.mark.parametrize("args,message", [

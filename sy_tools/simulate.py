@@ -20,7 +20,7 @@ import os
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from .board import Board, Station, mask_of
@@ -182,6 +182,9 @@ class _Runtime:
         if not 1 <= spec.detectives <= len(DETECTIVE_NAMES):
             raise InputError(f"expected 1 to {len(DETECTIVE_NAMES)} detectives, got {spec.detectives}",
                              where="--detectives")
+        self.names = DETECTIVE_NAMES[:spec.detectives]
+        # every game starts from this position with its own stations (cheaper than Position.start)
+        self.template = Position.start(self.board, spec.rules, list(zip(self.names, range(len(self.names)))))
 
 
 _RUNTIME: _Runtime | None = None
@@ -203,8 +206,8 @@ def _play(rt: _Runtime, index: int) -> GameResult:
     spec, board, rules = rt.spec, rt.board, rt.spec.rules
     rng = game_rng(spec.seed, index)
     mrx_start, det_starts, candidates = deal(board, rules, spec.detectives, spec.starts, rng)
-    names = DETECTIVE_NAMES[:spec.detectives]
-    start = Position.start(board, rules, list(zip(names, det_starts)), mrx_at=mrx_start)
+    names = rt.names
+    start = replace(rt.template, stations=tuple(det_starts), mrx_at=mrx_start)
     forfeit: str | None = None
     forfeit_side = ""
     if rt.fast:

@@ -214,29 +214,10 @@ def _play(rt: _Runtime, index: int) -> GameResult:
         playout = random_playout(start, rng)
         final = playout.final
         moves = playout.to_moves() if spec.records else None
-        log = playout.moves
-        used_x = [0] * 5
-        used_d = [0] * 3
-        for piece, tks, _ in log:
-            if piece < 0:
-                for t in tks:
-                    used_x[_IDX[t]] += 1
-                if len(tks) == 2:
-                    used_x[4] += 1
-            else:
-                used_d[_IDX[tks[0]]] += 1
+        used_x, used_d = _tickets_used((piece < 0, tks) for piece, tks, _ in playout.moves)
     else:
         final, moves, forfeit, forfeit_side = _play_policies(rt, start, candidates, rng)
-        used_x = [0] * 5
-        used_d = [0] * 3
-        for m in moves:
-            if m.piece == MRX:
-                for t in m.tickets:
-                    used_x[_IDX[t]] += 1
-                if m.is_double:
-                    used_x[4] += 1
-            else:
-                used_d[_IDX[m.tickets[0]]] += 1
+        used_x, used_d = _tickets_used((m.piece == MRX, m.tickets) for m in moves)
     if forfeit is not None:
         winner, reason = ("detectives" if forfeit_side == "mrx" else "mrx"), "forfeit"
     else:
@@ -246,10 +227,26 @@ def _play(rt: _Runtime, index: int) -> GameResult:
     if spec.records and moves is not None:
         record = game_record(board, rules, names, det_starts, mrx_start, candidates, moves)
     return GameResult(index, spec.seed, spec.mrx_policy, spec.detective_policy, mrx_start, tuple(det_starts),
-                      winner, reason, final.round, final.move, tuple(used_x), tuple(used_d), forfeit, record)
+                      winner, reason, final.round, final.move, used_x, used_d, forfeit, record)
 
 
 _IDX = {"taxi": 0, "bus": 1, "underground": 2, "black": 3}
+
+
+def _tickets_used(moves: Iterable[tuple[bool, tuple[Any, ...]]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Tickets Mr. X used (taxi, bus, underground, black, double) and all detectives used
+    (taxi, bus, underground), from ``(is Mr. X, tickets)`` per move."""
+    used_x = [0] * 5
+    used_d = [0] * 3
+    for is_mrx, tks in moves:
+        if is_mrx:
+            for t in tks:
+                used_x[_IDX[t]] += 1
+            if len(tks) == 2:
+                used_x[4] += 1
+        else:
+            used_d[_IDX[tks[0]]] += 1
+    return tuple(used_x), tuple(used_d)
 
 
 def _play_policies(rt: _Runtime, pos: Position, candidates: Sequence[Station],

@@ -451,3 +451,14 @@ def test_example_records_dir(tmp_path: Path, cli):
     assert r.exit_code == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game-0000000.json", "game-0000001.json",
                                                           "game-0000002.json"]
+
+
+@pytest.mark.parametrize("mrx", ["random", "greedy"])
+def test_ticket_columns_count_the_record(mrx):
+    for g in simulate(GameSpec(mrx_policy=mrx, records=True, seed=6), 15, jobs=1).games:
+        legs = [m["ticket"] for r in g.record["rounds"] for m in r["mrx"]]
+        dets = [m["ticket"] for r in g.record["rounds"] for m in r["detectives"]]
+        assert g.mrx_tickets_used == (*(legs.count(k) for k in ("taxi", "bus", "underground", "black")),
+                                      sum(len(r["mrx"]) == 2 for r in g.record["rounds"]))
+        assert g.detective_tickets_used == tuple(dets.count(k) for k in ("taxi", "bus", "underground"))
+        assert g.mrx_moves == len(legs) and g.rounds == len(g.record["rounds"])

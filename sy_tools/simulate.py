@@ -214,7 +214,7 @@ def _play(rt: _Runtime, index: int) -> GameResult:
         playout = random_playout(start, rng)
         final = playout.final
         moves = playout.to_moves() if spec.records else None
-        used_x, used_d = _tickets_used((piece < 0, tks) for piece, tks, _ in playout.moves)
+        used_x, used_d = _tickets_spent(start, final)
     else:
         final, moves, forfeit, forfeit_side = _play_policies(rt, start, candidates, rng)
         used_x, used_d = _tickets_used((m.piece == MRX, m.tickets) for m in moves)
@@ -231,6 +231,21 @@ def _play(rt: _Runtime, index: int) -> GameResult:
 
 
 _IDX = {"taxi": 0, "bus": 1, "underground": 2, "black": 3}
+
+
+def _tickets_spent(start: Position, final: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """What :func:`_tickets_used` counts, from the tickets held at the start and the end (the
+    detectives' used tickets are handed to Mr. X when the rules say so)."""
+    d0 = [sum(t.taxi for t in start.tickets), sum(t.bus for t in start.tickets),
+          sum(t.underground for t in start.tickets)]
+    d1 = [sum(t.taxi for t in final.tickets), sum(t.bus for t in final.tickets),
+          sum(t.underground for t in final.tickets)]
+    used_d = tuple(a - b for a, b in zip(d0, d1))
+    x0, x1 = start.mrx_tickets, final.mrx_tickets
+    gained = used_d if start.rules.tickets_to_mrx else (0, 0, 0)
+    used_x = (x0.taxi + gained[0] - x1.taxi, x0.bus + gained[1] - x1.bus, x0.underground + gained[2] - x1.underground,
+              x0.black - x1.black, x0.double - x1.double)
+    return used_x, used_d
 
 
 def _tickets_used(moves: Iterable[tuple[bool, tuple[Any, ...]]]) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -453,9 +453,10 @@ def test_example_records_dir(tmp_path: Path, cli):
                                                           "game-0000002.json"]
 
 
-@pytest.mark.parametrize("mrx", ["random", "greedy"])
-def test_ticket_columns_count_the_record(mrx):
-    for g in simulate(GameSpec(mrx_policy=mrx, records=True, seed=6), 15, jobs=1).games:
+@pytest.mark.parametrize("mrx,to_mrx", [("random", True), ("random", False), ("greedy", True)])
+def test_ticket_columns_count_the_record(mrx, to_mrx):
+    rules = dataclasses.replace(CLASSIC, tickets_to_mrx=to_mrx)
+    for g in simulate(GameSpec(mrx_policy=mrx, records=True, seed=6, rules=rules), 15, jobs=1).games:
         legs = [m["ticket"] for r in g.record["rounds"] for m in r["mrx"]]
         dets = [m["ticket"] for r in g.record["rounds"] for m in r["detectives"]]
         assert g.mrx_tickets_used == (*(legs.count(k) for k in ("taxi", "bus", "underground", "black")),

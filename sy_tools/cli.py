@@ -593,7 +593,6 @@ def simulate(n_games: int, seed: int, rules_spec: str, map_spec: str, n_detectiv
              records: str | None, jobs: int | None, scheduler: str | None, cordon_time_limit: float) -> None:
     """Play N seeded games between two policies and summarise who won (Mr. X's win rate with a
     95% Wilson interval, how games ended, rounds played)."""
-    import os
     import time
 
     from . import simulate as sim
@@ -602,7 +601,7 @@ def simulate(n_games: int, seed: int, rules_spec: str, map_spec: str, n_detectiv
                         mrx_policy=mrx_policy, detective_policy=detective_policy, starts=sim.parse_starts(starts),
                         seed=seed, cordon_time_limit=cordon_time_limit, records=records is not None)
     if records is not None:
-        os.makedirs(records, exist_ok=True)
+        sim.records_dir(records)
     writer = sim.RowWriter(out) if out else None
     tty = sys.stderr.isatty()
     shown_at = [0.0]

@@ -660,6 +660,14 @@ def _schema() -> Any:
     return pa.schema([(c, types.get(c, pa.int64())) for c in ROW_COLUMNS])
 
 
+def records_dir(path: str) -> str:
+    """Make ``--records``'s folder (an existing file there is an :class:`InputError`)."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise InputError("expected a folder for the records, but this is a file", path, "--records")
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
 def write_record(directory: str, g: GameResult) -> None:
     """Write game ``g``'s record as ``DIRECTORY/game-NNNNNNN.json``."""
     from .files import atomic_write_text

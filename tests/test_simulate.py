@@ -9,6 +9,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sy_tools.board import Ticket
 from sy_tools.policies import DetectiveObservation, distances
@@ -397,6 +399,7 @@ def test_forfeits_are_counted_and_the_rest_go_on(cli, tmp_path):
     (["--starts", "300"], "error: --starts: station 300 is not on the map 'london'"),
     (["--rules", "nosuch"], "error: --rules: unknown rules preset 'nosuch' and no such file (presets: classic, 2014)"),
     (["--out", "x.txt"], "error: x.txt: --out must end in .csv or .parquet"),
+    (["--records", "/etc/passwd"], "error: /etc/passwd: --records: expected a folder for the records, but this is a file"),
 ])
 def test_bad_input_is_one_line(cli, args, message):
     r = cli("simulate", "-n", "2", "--jobs", "1", *args)
@@ -463,3 +466,15 @@ def test_ticket_columns_count_the_record(mrx, to_mrx):
                                       sum(len(r["mrx"]) == 2 for r in g.record["rounds"]))
         assert g.detective_tickets_used == tuple(dets.count(k) for k in ("taxi", "bus", "underground"))
         assert g.mrx_moves == len(legs) and g.rounds == len(g.record["rounds"])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(option=st.sampled_from(["--mrx-policy", "--detective-policy", "--starts", "--rules", "--map", "--out"]),
+       value=st.text(st.characters(blacklist_categories=["Cs", "Cc", "Zl", "Zp"]), min_size=1, max_size=12))
+def test_odd_option_values_never_give_a_traceback(cli, tmp_path, option, value):
+    if option == "--out":
+        value = str(tmp_path / value.replace("/", "_"))
+    r = cli("simulate", "-n", "1", "--jobs", "1", option, value)
+    assert r.exit_code in (0, 2)
+    if r.exit_code == 2:
+        assert r.stderr.startswith("error: ") and len(r.stderr.strip().splitlines()) == 1

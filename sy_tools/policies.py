@@ -236,10 +236,11 @@ CORDON_MAX_POSSIBLE = 40
 
 def cordon_detective(obs: DetectiveObservation, rng: Any) -> Move:
     """Follow the 1-turn cordon plan (:func:`sy_tools.cordon.solve`: seal the most of Mr. X's
-    possible set, each station equally likely), made once per round when the first detective
-    moves; a detective whose planned move is no longer legal, or any detective while the possible
-    set has more than :data:`CORDON_MAX_POSSIBLE` stations, moves greedily.  The solver runs on one
-    worker with ``memo["time_limit"]`` seconds (default 2) per plan."""
+    possible set, each station equally likely, with the fewest detectives on duty), made once per
+    round when the first detective moves: the detectives on cordon duty take their planned moves;
+    the others, a detective whose planned move is no longer legal, and every detective while the
+    possible set has more than :data:`CORDON_MAX_POSSIBLE` stations move greedily.  The solver
+    runs on one worker with ``memo["time_limit"]`` seconds (default 2) per plan."""
     memo = obs.memo
     if memo.get("round") != obs.round:
         memo["round"] = obs.round
@@ -262,7 +263,7 @@ def _cordon_plan(obs: DetectiveObservation, time_limit: float) -> dict[str, Move
                    moves=1, time_limit=time_limit, workers=1, tickets_to_mrx=obs.rules.tickets_to_mrx)
     plan: dict[str, Move] = {}
     for p in result.plan:
-        if p.tickets and p.tickets[0] is not None:
+        if p.on_duty and p.tickets and p.tickets[0] is not None:
             plan[p.name] = Move(p.name, (Ticket(p.tickets[0]),), (p.path[1],))
     return plan
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .board import DETECTIVE_TICKETS, Board, Station, StationMask, Ticket, Transport
@@ -636,11 +636,14 @@ class Position:
     # ---- counting and sampling (self-play) ----------------------------------------------------
 
     def legal_move_count(self) -> int:
-        """``len(self.legal_moves())``, counted with popcounts instead of building every move."""
+        """``len(self.legal_moves())``, counted with popcounts instead of building every move
+        (under rule fields the counting does not model, by listing them)."""
         if self.ended is not None:
             return 0
         if self.turn != 0:
             return len(self._detective_hops(self.turn - 1))
+        if not counting_models(self.rules):
+            return len(self.legal_moves())
         masks = self._mrx_first_masks()
         if masks is None:
             return 0
@@ -670,10 +673,12 @@ class Position:
                     t, d = hops[k]
                     return Move(self.names[self.turn - 1], (t,), (d,))
             raise IndexError(f"legal move {k} out of range")
-        masks = self._mrx_first_masks() or []
-        singles = sum(m.bit_count() for _, m in masks)
         if k < 0:
             raise IndexError(f"legal move {k} out of range")
+        if not counting_models(self.rules):
+            return self.legal_moves()[k]
+        masks = self._mrx_first_masks() or []
+        singles = sum(m.bit_count() for _, m in masks)
         if not singles and not self.rules.trapped_loses and masks is not None and k == 0:
             return Move(MRX, (), ())
         if k < singles:
@@ -704,6 +709,8 @@ class Position:
         without the pass), in the same order."""
         if self.ended is not None or self.turn != 0:
             return []
+        if not counting_models(self.rules):
+            return [m for m in self.legal_moves() if len(m.tickets) == 1]
         return [Move(MRX, (t,), (d,)) for t, m in self._mrx_first_masks() or [] for d in _bits(m)]
 
     def random_move(self, rng: Any) -> Move | None:
@@ -783,6 +790,8 @@ def random_playout(start: Position, rng: Any) -> Playout:
         return Playout((), start)
     if start.mrx_at is None:
         raise ValueError("Mr. X's station is not known in this position: give it (mrx_at) to play it out")
+    if not counting_models(start.rules):  # rule fields this loop does not model: the reference loop
+        return _reference_playout(start, rng)
     if start.turn != 0:  # mid-round: the reference loop up to Mr. X's next turn
         head: list[PlayoutMove] = []
         pos = start
@@ -939,6 +948,45 @@ def random_playout(start: Position, rng: Any) -> Playout:
         out=frozenset(n for n, o in zip(names, out) if o), mrx_tickets=Tickets(*xt), mrx_at=at, move=move,
         round=rnd, doubles=doubles, turn=turn, ended=ended)
     return Playout(tuple(log), final)
+
+
+def _reference_playout(start: Position, rng: Any) -> Playout:
+    """The reference loop of :func:`random_playout`, move by move through :class:`Position`."""
+    pos = start
+    log: list[PlayoutMove] = []
+    while not pos.is_over():
+        n = pos.legal_move_count()
+        if n == 0:
+            pos = pos.declare_trapped(pos.mrx_at)
+            continue
+        mv = pos.legal_move_at(draw(rng, n))
+        log.append((-1 if mv.piece == MRX else pos.names.index(mv.piece), mv.tickets,
+                    tuple(s for s in mv.stations if s is not None)))
+        pos = pos.push(mv)
+    return Playout(tuple(log), pos)
+
+
+#: The rule fields the counting methods and :func:`random_playout` model.  Any other field of
+#: :class:`Rules` away from its default (a variant that changes where Mr. X may go, or adds moves)
+#: makes them fall back to :meth:`Position.legal_moves` and the reference loop.
+COUNTED_RULE_FIELDS = frozenset({
+    "name", "detective_tickets", "mrx_tickets", "black_per_detective", "tickets_to_mrx", "reveal_moves",
+    "log_length", "double_moves_per_game", "double_moves_per_round", "mrx_deck", "detective_deck",
+    "trapped_loses"})
+_DEFAULT_RULES = Rules()
+
+
+def unmodelled_rule_fields(rules: Rules) -> list[str]:
+    """The fields of ``rules`` outside :data:`COUNTED_RULE_FIELDS` that are away from their
+    defaults (the simulator refuses such rules; the counting methods fall back)."""
+    return [f.name for f in fields(rules)
+            if f.name not in COUNTED_RULE_FIELDS and getattr(rules, f.name) != getattr(_DEFAULT_RULES, f.name)]
+
+
+def counting_models(rules: Rules) -> bool:
+    """Whether the counting fast paths model ``rules`` (every field outside
+    :data:`COUNTED_RULE_FIELDS` at its default)."""
+    return not unmodelled_rule_fields(rules)
 
 
 def draw(rng: Any, n: int) -> int:

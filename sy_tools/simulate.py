@@ -26,7 +26,7 @@ from typing import Any
 from .board import Board, Station, mask_of
 from .errors import InputError
 from .policies import DetectiveObservation, MrXObservation, Policy, load_policy
-from .position import MRX, Move, Position, mrx_targets, random_playout
+from .position import MRX, Move, Position, mrx_targets, random_playout, unmodelled_rule_fields
 from .rules import PRESETS, Rules
 
 #: detective names in turn order
@@ -179,6 +179,9 @@ class _Runtime:
         for s in spec.starts if isinstance(spec.starts, tuple) else ():
             if s not in self.board:
                 raise InputError(f"station {s} is not on the map {self.board.name!r}", where="--starts")
+        odd = unmodelled_rule_fields(spec.rules)
+        if odd:  # the observation's possible set and the records know only the fields below
+            raise InputError(f"simulate does not handle the rule field(s) {', '.join(odd)} yet", where="--rules")
         if not 1 <= spec.detectives <= len(DETECTIVE_NAMES):
             raise InputError(f"expected 1 to {len(DETECTIVE_NAMES)} detectives, got {spec.detectives}",
                              where="--detectives")
@@ -323,10 +326,10 @@ def _illegal(pos: Position, move: Any, legal: tuple[Move, ...]) -> str:
     if pos.turn == 0:
         if move.piece != MRX or None in move.stations:
             return "it is Mr. X's turn; his move names each station"
-        return "; ".join(msg for _, msg in pos.problems(move))
+        return "; ".join(p[1] for p in pos.problems(move))
     if move in legal:
         return ""
-    return "; ".join(msg for _, msg in pos.problems(move)) or "not a legal move of the detective to move"
+    return "; ".join(p[1] for p in pos.problems(move)) or "not a legal move of the detective to move"
 
 
 def _stations(mask: int) -> list[Station]:

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sy_tools.board import Ticket
+from sy_tools.errors import InputError
 from sy_tools.policies import DetectiveObservation, distances
 from sy_tools.position import Position, draw, random_playout
 from sy_tools.record import parse_record
@@ -478,3 +479,26 @@ def test_odd_option_values_never_give_a_traceback(cli, tmp_path, option, value):
     assert r.exit_code in (0, 2)
     if r.exit_code == 2:
         assert r.stderr.startswith("error: ") and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_fast_paths_fall_back_for_rule_fields_they_do_not_model(london, monkeypatch):
+    """With a rule field declared unmodelled, counting lists the engine's moves and the playout
+    steps Position by Position: the same games either way; the simulator refuses such rules."""
+    import sy_tools.position as position
+
+    rng = random.Random(3)
+    cases = []
+    for _ in range(40):
+        rules = _rules(rng)
+        st = rng.sample(london.stations, 4)
+        cases.append((Position.start(london, rules, list(zip("RBG", st[:3])), mrx_at=st[3]), rng.getrandbits(32)))
+    fast = [random_playout(p, random.Random(seed)) for p, seed in cases]
+    monkeypatch.setattr(position, "COUNTED_RULE_FIELDS", position.COUNTED_RULE_FIELDS - {"trapped_loses", "log_length",
+                                                                                         "double_moves_per_round"})
+    slow = [random_playout(p, random.Random(seed)) for p, seed in cases]
+    assert any(not position.counting_models(p.rules) for p, _ in cases)
+    for a, b in zip(fast, slow):
+        assert a.moves == b.moves and a.final.ended == b.final.ended
+    odd = dataclasses.replace(CLASSIC, log_length=5)
+    with pytest.raises(InputError, match="does not handle the rule field"):
+        simulate(GameSpec(rules=odd), 1, jobs=1)

@@ -426,9 +426,9 @@ def test_rules_file(cli, tmp_path):
     assert json.loads(r.output)["spec"]["rules"] == {"preset": "classic", "double_moves_per_round": 0}
     f.write_text(json.dumps({"preset": "classic", "nope": 1}))
     r = cli("simulate", "-n", "5", "--rules", str(f))
-    assert r.exit_code == 2 and r.stderr.strip() == f"error: {f}: rules.nope: unknown rule 'nope' (expected one of " \
-        "black_per_detective, detective_deck, detective_tickets, double_moves_per_game, double_moves_per_round, " \
-        "log_length, mrx_deck, mrx_tickets, reveal_moves, tickets_to_mrx, trapped_loses)"
+    assert r.exit_code == 2
+    assert r.stderr.startswith(f"error: {f}: rules.nope: unknown rule 'nope' (expected one of black_per_detective, ")
+    assert len(r.stderr.strip().splitlines()) == 1
 
 
 def test_scheduler_without_dask_or_unreachable(cli, monkeypatch):

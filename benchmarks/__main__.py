@@ -22,6 +22,9 @@ def main(argv: list[str]) -> None:
         benches["heatmap"] = bench_heatmap.run
     except ImportError:
         pass
+    from . import bench_simulate
+
+    benches["simulate"] = bench_simulate.run
     chosen = argv or list(benches)
     for name in chosen:
         t = time.perf_counter()

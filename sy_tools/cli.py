@@ -710,3 +710,65 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
             fig = plot.cordon_figure(rec, moves, round_, time_limit, fig_size, dpi)
         save = plot.save
     click.echo(str(save(fig, out, dpi)))
+
+
+# ---- simulate -------------------------------------------------------------------------------
+
+
+@main.command(short_help="Self-play: many seeded games between two policies.")
+@click.option("-n", "--games", "n_games", type=click.IntRange(min=0), required=True, help="How many games.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Game i draws from (seed, i) alone.")
+@click.option("--rules", "rules_spec", default="classic", show_default=True, help="A preset or a rules JSON file.")
+@click.option("--map", "map_spec", default="london", show_default=True)
+@click.option("--detectives", "n_detectives", type=click.IntRange(min=1, max=5), default=5, show_default=True)
+@click.option("--mrx-policy", default="random", show_default=True,
+              help="random, greedy, module:function or file.py:function.")
+@click.option("--detective-policy", default="random", show_default=True,
+              help="random, greedy, cordon, module:function or file.py:function.")
+@click.option("--starts", default=None, help="Start decks: classic, 2014, or Mr. X's stations, e.g. 166 "
+              "(default: the rules' decks).")
+@click.option("--by", "by", type=click.Choice(["start"]), default=None, help="A row per Mr. X start station.")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table")
+@click.option("--out", "out", default=None, help="One row per game: FILE.csv or FILE.parquet.")
+@click.option("--records", "records", default=None, help="Write every game's game.json into this folder.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
+@click.option("--scheduler", default=None, help="Run on a dask.distributed cluster: tcp://HOST:PORT.")
+@click.option("--cordon-time-limit", type=click.FloatRange(min=0.01), default=2.0, show_default=True,
+              help="Seconds per cordon plan (cordon detectives).")
+def simulate(n_games: int, seed: int, rules_spec: str, map_spec: str, n_detectives: int, mrx_policy: str,
+             detective_policy: str, starts: str | None, by: str | None, fmt: str, out: str | None,
+             records: str | None, jobs: int | None, scheduler: str | None, cordon_time_limit: float) -> None:
+    """Play N seeded games between two policies and summarise who won (Mr. X's win rate with a
+    95% Wilson interval, how games ended, rounds played)."""
+    import time
+
+    from . import simulate as sim
+
+    spec = sim.GameSpec(map=map_spec, rules=sim.resolve_rules(rules_spec), detectives=n_detectives,
+                        mrx_policy=mrx_policy, detective_policy=detective_policy, starts=sim.parse_starts(starts),
+                        seed=seed, cordon_time_limit=cordon_time_limit, records=records is not None)
+    if records is not None:
+        sim.records_dir(records)
+    writer = sim.RowWriter(out) if out else None
+    tty = sys.stderr.isatty()
+    shown_at = [0.0]
+    played = [0]
+
+    def on_game(g: Any) -> None:
+        if writer is not None:
+            writer.write(g)
+        if records is not None:
+            sim.write_record(records, g)
+        played[0] += 1
+        done = played[0]
+        if tty and (time.monotonic() - shown_at[0] > 0.2 or done == n_games):
+            shown_at[0] = time.monotonic()
+            bar = "#" * (30 * done // max(1, n_games))
+            click.echo(f"\r[{bar:<30}] {done}/{n_games} games", err=True, nl=done == n_games)
+
+    try:
+        result = sim.simulate(spec, n_games, jobs, scheduler, keep_rows=False, on_game=on_game)
+    finally:
+        if writer is not None:
+            writer.close()
+    click.echo(sim.format_summary(result, fmt, by == "start"))

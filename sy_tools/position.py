@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 from .board import DETECTIVE_TICKETS, Board, Station, StationMask, StationSet, Ticket, Transport
@@ -173,6 +173,21 @@ def detective_hops(board: Board, station: Station, tickets: Tickets) -> Iterator
         if getattr(tickets, t.value) > 0:
             for d in board.moves(station, t):
                 yield t, d
+
+
+def _bits(mask: StationMask) -> Iterator[Station]:
+    """The stations of ``mask``, ascending."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _nth_bit(mask: StationMask, k: int) -> Station:
+    """The ``k``-th lowest station of ``mask`` (0-based)."""
+    for _ in range(k):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
 
 
 # ---- moves and outcomes --------------------------------------------------------------------------
@@ -749,7 +764,362 @@ class Position:
     def is_over(self) -> bool:
         return self.ended is not None
 
+    # ---- counting and sampling (self-play) ----------------------------------------------------
+
+    def legal_move_count(self) -> int:
+        """``len(self.legal_moves())``, counted with popcounts instead of building every move
+        (under rule fields the counting does not model, by listing them)."""
+        if self.ended is not None:
+            return 0
+        if self.turn != 0:
+            return len(self._detective_hops(self.turn - 1))
+        if not counting_models(self.rules):
+            return len(self.legal_moves())
+        masks = self._mrx_first_masks()
+        if masks is None:
+            return 0
+        singles = sum(m.bit_count() for _, m in masks)
+        if not singles:
+            return 0 if self.rules.trapped_loses else 1
+        n = singles
+        if self.can_double():
+            nb, occ = self.board.neighbours, self.occupied
+            for t1, m in masks:
+                seconds = self.mrx_tickets.spend(t1).held()
+                while m:
+                    low = m & -m
+                    d1 = low.bit_length() - 1
+                    m ^= low
+                    for t2 in seconds:
+                        n += (nb[t2][d1] & ~occ).bit_count()
+        return n
+
+    def legal_move_at(self, k: int) -> Move:
+        """``self.legal_moves()[k]`` without building the others (same order: Mr. X's singles by
+        ticket then station, then his double moves by first leg, second ticket, station)."""
+        if self.turn != 0 or self.ended is not None:
+            if self.ended is None:
+                hops = self._detective_hops(self.turn - 1)
+                if 0 <= k < len(hops):
+                    t, d = hops[k]
+                    return Move(self.names[self.turn - 1], (t,), (d,))
+            raise IndexError(f"legal move {k} out of range")
+        if k < 0:
+            raise IndexError(f"legal move {k} out of range")
+        if not counting_models(self.rules):
+            return self.legal_moves()[k]
+        masks = self._mrx_first_masks() or []
+        singles = sum(m.bit_count() for _, m in masks)
+        if not singles and not self.rules.trapped_loses and masks is not None and k == 0:
+            return Move(MRX, (), ())
+        if k < singles:
+            for t, m in masks:
+                c = m.bit_count()
+                if k < c:
+                    return Move(MRX, (t,), (_nth_bit(m, k),))
+                k -= c
+        k -= singles
+        if singles and self.can_double():
+            nb, occ = self.board.neighbours, self.occupied
+            for t1, m in masks:
+                seconds = self.mrx_tickets.spend(t1).held()
+                while m:
+                    low = m & -m
+                    d1 = low.bit_length() - 1
+                    m ^= low
+                    for t2 in seconds:
+                        m2 = nb[t2][d1] & ~occ
+                        c = m2.bit_count()
+                        if k < c:
+                            return Move(MRX, (t1, t2), (d1, _nth_bit(m2, k)))
+                        k -= c
+        raise IndexError("legal move index out of range")
+
+    def mrx_single_moves(self) -> list[Move]:
+        """Mr. X's legal single moves: :meth:`legal_moves` without the double moves (and
+        without the pass), in the same order."""
+        if self.ended is not None or self.turn != 0:
+            return []
+        if not counting_models(self.rules):
+            return [m for m in self.legal_moves() if len(m.tickets) == 1]
+        return [Move(MRX, (t,), (d,)) for t, m in self._mrx_first_masks() or [] for d in _bits(m)]
+
+    def random_move(self, rng: Any) -> Move | None:
+        """A legal move drawn uniformly (:func:`draw`), or None when there is none."""
+        n = self.legal_move_count()
+        return self.legal_move_at(draw(rng, n)) if n else None
+
+    def _mrx_first_masks(self) -> list[tuple[Ticket, StationMask]] | None:
+        """Per ticket Mr. X holds, where a single move with it may go (None: log full)."""
+        at = self.mrx_at
+        if at is None:
+            raise ValueError("Mr. X's station is not known in this position: give it (mrx_at) to list his moves")
+        if self.move >= self.rules.log_length:
+            return None
+        occ = self.occupied
+        return [(t, mrx_targets(self.board, 1 << at, t, occ)) for t in self.mrx_tickets.held()]
+
     def __repr__(self) -> str:
         dets = ", ".join(f"{n} {s}" for n, s in zip(self.names, self.stations))
         at = "?" if self.mrx_at is None else self.mrx_at
         return f"<Position round {self.round} move {self.move}: Mr. X {at}; {dets}; {self.outcome.describe()}>"
+
+
+# ---- random self-play at speed ---------------------------------------------------------------
+
+#: A move in a :class:`Playout`: the piece (-1 for Mr. X, else the detective's index), its
+#: tickets and stations (both empty for a pass).
+PlayoutMove = tuple[int, tuple[Ticket, ...], tuple[Station, ...]]
+
+_TICKET_ORDER: tuple[Ticket, ...] = MRX_MOVE_TICKETS  # taxi, bus, underground, black
+
+
+@dataclass(frozen=True, slots=True)
+class Playout:
+    """A game played out by :func:`random_playout`: the moves in order and the final position."""
+
+    moves: tuple[PlayoutMove, ...]
+    final: Position
+
+    def to_moves(self) -> list[Move]:
+        """The moves as :class:`Move` values (for :meth:`Position.push`)."""
+        names = self.final.names
+        return [Move(MRX if i < 0 else names[i], t, s) for i, t, s in self.moves]
+
+
+def _station_tables(board: Board) -> tuple[list[StationMask], ...]:
+    """``neighbours[ticket][station]`` as lists indexed by station (taxi, bus, underground,
+    black), cached per board."""
+    cached = _TABLES.get(id(board))
+    if cached is not None and cached[0] is board:
+        return cached[1]
+    size = max(board.stations, default=0) + 1
+    tables = tuple([board.neighbours[t].get(s, 0) for s in range(size)] for t in _TICKET_ORDER)
+    _TABLES[id(board)] = (board, tables)
+    return tables
+
+
+_TABLES: dict[int, tuple[Board, tuple[list[StationMask], ...]]] = {}
+
+
+def random_playout(start: Position, rng: Any) -> Playout:
+    """Play ``start`` to the end, every piece moving uniformly at random among its legal moves.
+
+    The result is exactly that of the reference loop over this module's :class:`Position` ::
+
+        while not pos.is_over():
+            n = pos.legal_move_count()
+            if n == 0:                        # Mr. X has no move at all (at the very start)
+                pos = pos.declare_trapped(pos.mrx_at)
+            else:
+                pos = pos.push(pos.legal_move_at(draw(rng, n)))
+
+    (:func:`draw` is ``int(rng.random() * n)``; the tests replay both and compare), but runs on
+    plain ints and lists instead of building a :class:`Position` per move: the random-vs-random
+    simulator spends most of its time here.  Mr. X's station must be known."""
+    if start.ended is not None:
+        return Playout((), start)
+    if start.mrx_at is None:
+        raise ValueError("Mr. X's station is not known in this position: give it (mrx_at) to play it out")
+    if not counting_models(start.rules):  # rule fields this loop does not model: the reference loop
+        return _reference_playout(start, rng)
+    if start.turn != 0:  # mid-round: the reference loop up to Mr. X's next turn
+        head: list[PlayoutMove] = []
+        pos = start
+        while pos.turn != 0 and not pos.is_over():
+            n = pos.legal_move_count()
+            mv = pos.legal_move_at(draw(rng, n))
+            head.append((pos.names.index(mv.piece), mv.tickets, tuple(s for s in mv.stations if s is not None)))
+            pos = pos.push(mv)
+        rest = random_playout(pos, rng)
+        return Playout(tuple(head) + rest.moves, rest.final)
+    nb = _station_tables(start.board)
+    nb_t, nb_b, nb_u = nb[0], nb[1], nb[2]
+    rules = start.rules
+    rand = rng.random
+    names = start.names
+    dets = range(len(names))
+    st = list(start.stations)
+    tk = [[t.taxi, t.bus, t.underground] for t in start.tickets]
+    out = [n in start.out for n in names]
+    xt = [start.mrx_tickets.taxi, start.mrx_tickets.bus, start.mrx_tickets.underground, start.mrx_tickets.black,
+          start.mrx_tickets.double]
+    at: int = start.mrx_at
+    move, rnd, doubles = start.move, start.round, start.doubles
+    log_length, trapped_loses = rules.log_length, rules.trapped_loses
+    to_mrx = rules.tickets_to_mrx
+    may_double = rules.double_moves_per_round >= 1
+    per_game = rules.double_moves_per_game
+    tickets = _TICKET_ORDER
+    occ = 0
+    for s in st:
+        occ |= 1 << s
+    log: list[PlayoutMove] = []
+    ended: Outcome | None = None
+    turn = 0
+    while ended is None:
+        # ---- Mr. X
+        free = ~occ
+        masks = [(t, nb[t][at] & free) for t in range(4) if xt[t]] if move < log_length else []
+        singles = 0
+        for _, m in masks:
+            singles += m.bit_count()
+        if not singles:
+            if trapped_loses or move >= log_length:
+                ended = Outcome(OutcomeKind.TRAPPED, rnd, move, station=at)
+                break
+            rand()  # the reference loop draws among its one legal move, the pass
+            log.append((-1, (), ()))
+        else:
+            total = singles
+            seconds: list[tuple[int, StationMask, list[int]]] = []
+            if may_double and xt[4] > 0 and doubles < per_game and move + 2 <= log_length:
+                for t1, m in masks:
+                    held2 = [t2 for t2 in range(4) if xt[t2] - (t2 == t1) > 0]
+                    seconds.append((t1, m, held2))
+                    while m:
+                        low = m & -m
+                        d1 = low.bit_length() - 1
+                        m ^= low
+                        for t2 in held2:
+                            total += (nb[t2][d1] & free).bit_count()
+            k = int(rand() * total)
+            if k < singles:
+                for t, m in masks:
+                    c = m.bit_count()
+                    if k < c:
+                        for _ in range(k):
+                            m &= m - 1
+                        at = (m & -m).bit_length() - 1
+                        xt[t] -= 1
+                        move += 1
+                        log.append((-1, (tickets[t],), (at,)))
+                        break
+                    k -= c
+            else:
+                k -= singles
+                for t1, m, held2 in seconds:
+                    while m and k >= 0:
+                        low = m & -m
+                        d1 = low.bit_length() - 1
+                        m ^= low
+                        for t2 in held2:
+                            m2 = nb[t2][d1] & free
+                            c = m2.bit_count()
+                            if k < c:
+                                for _ in range(k):
+                                    m2 &= m2 - 1
+                                at = (m2 & -m2).bit_length() - 1
+                                xt[t1] -= 1
+                                xt[t2] -= 1
+                                xt[4] -= 1
+                                doubles += 1
+                                move += 2
+                                log.append((-1, (tickets[t1], tickets[t2]), (d1, at)))
+                                k = -1
+                                break
+                            k -= c
+                    if k < 0:
+                        break
+        rnd += 1
+        # ---- the detectives, in turn order; one with no move when its turn comes is out
+        for i in dets:
+            if out[i]:
+                continue
+            s = st[i]
+            free = ~(occ & ~(1 << s))
+            t3 = tk[i]
+            m0 = nb_t[s] & free if t3[0] else 0
+            m1 = nb_b[s] & free if t3[1] else 0
+            m2 = nb_u[s] & free if t3[2] else 0
+            c0, c1 = m0.bit_count(), m1.bit_count()
+            n = c0 + c1 + m2.bit_count()
+            if not n:
+                out[i] = True
+                continue
+            k = int(rand() * n)
+            if k < c0:
+                t, m = 0, m0
+            elif k < c0 + c1:
+                t, m, k = 1, m1, k - c0
+            else:
+                t, m, k = 2, m2, k - c0 - c1
+            for _ in range(k):
+                m &= m - 1
+            d = (m & -m).bit_length() - 1
+            t3[t] -= 1
+            if to_mrx:
+                xt[t] += 1
+            occ ^= (1 << s) | (1 << d)
+            st[i] = d
+            log.append((i, (tickets[t],), (d,)))
+            if d == at:
+                ended = Outcome(OutcomeKind.CAPTURE, rnd, move, by=names[i], station=d)
+                turn = i + 1
+                break
+        if ended is not None:
+            break
+        # ---- the round's end
+        if move >= log_length:
+            ended = Outcome(OutcomeKind.LOG_FULL, rnd, move)
+            break
+        for i in dets:
+            if out[i]:
+                continue
+            s = st[i]
+            free = ~(occ & ~(1 << s))
+            t3 = tk[i]
+            if (t3[0] and nb_t[s] & free) or (t3[1] and nb_b[s] & free) or (t3[2] and nb_u[s] & free):
+                break
+        else:
+            ended = Outcome(OutcomeKind.DETECTIVES_STUCK, rnd, move)
+    final = start._with(
+        stations=tuple(st),
+        tickets=tuple(Tickets(a, b, c, o.black, o.double) for (a, b, c), o in zip(tk, start.tickets)),
+        out=frozenset(n for n, o in zip(names, out) if o), mrx_tickets=Tickets(*xt), mrx_at=at, move=move,
+        round=rnd, doubles=doubles, turn=turn, ended=ended)
+    return Playout(tuple(log), final)
+
+
+def _reference_playout(start: Position, rng: Any) -> Playout:
+    """The reference loop of :func:`random_playout`, move by move through :class:`Position`."""
+    pos = start
+    log: list[PlayoutMove] = []
+    while not pos.is_over():
+        n = pos.legal_move_count()
+        if n == 0:
+            pos = pos.declare_trapped(pos.mrx_at)
+            continue
+        mv = pos.legal_move_at(draw(rng, n))
+        log.append((-1 if mv.piece == MRX else pos.names.index(mv.piece), mv.tickets,
+                    tuple(s for s in mv.stations if s is not None)))
+        pos = pos.push(mv)
+    return Playout(tuple(log), pos)
+
+
+#: The rule fields the counting methods and :func:`random_playout` model.  Any other field of
+#: :class:`Rules` away from its default (a variant that changes where Mr. X may go, or adds moves)
+#: makes them fall back to :meth:`Position.legal_moves` and the reference loop.
+COUNTED_RULE_FIELDS = frozenset({
+    "name", "detective_tickets", "mrx_tickets", "black_per_detective", "tickets_to_mrx", "reveal_moves",
+    "log_length", "double_moves_per_game", "double_moves_per_round", "mrx_deck", "detective_deck",
+    "trapped_loses"})
+_DEFAULT_RULES = Rules()
+
+
+def unmodelled_rule_fields(rules: Rules) -> list[str]:
+    """The fields of ``rules`` outside :data:`COUNTED_RULE_FIELDS` that are away from their
+    defaults (the simulator refuses such rules; the counting methods fall back)."""
+    return [f.name for f in fields(rules)
+            if f.name not in COUNTED_RULE_FIELDS and getattr(rules, f.name) != getattr(_DEFAULT_RULES, f.name)]
+
+
+def counting_models(rules: Rules) -> bool:
+    """Whether the counting fast paths model ``rules`` (every field outside
+    :data:`COUNTED_RULE_FIELDS` at its default)."""
+    return not unmodelled_rule_fields(rules)
+
+
+def draw(rng: Any, n: int) -> int:
+    """A uniform index below ``n`` from ``rng.random()`` (what the random players draw)."""
+    return int(rng.random() * n)

@@ -546,21 +546,11 @@ def parse_record(doc: Any, file: str | None = None, places: Mapping[str, str] | 
     )
 
 
-def rules_overrides(rules: Rules) -> tuple[str, dict[str, Any]]:
-    """``(preset name, {field: value})``: the preset ``rules`` starts from and every field it
-    changes (in the JSON form of ``sy-tools rules --format json``)."""
-    name = rules.name.rstrip("+")
-    base = PRESETS.get(name, PRESETS["classic"])
-    have, ref = rules.to_dict(), base.to_dict()
-    return name, {k: v for k, v in have.items() if k != "name" and v != ref[k]}
-
-
 def _rules_json(rec: Record) -> Any:
     """The record's ``rules`` value, normalised (None: the record named none)."""
     if "rules" not in rec.extra:
         return None
-    name, over = rules_overrides(rec.rules)
-    return {"preset": name, **over} if over else name
+    return rec.rules.to_record()
 
 
 def map_spec_for(rec: Record, dest: str | os.PathLike[str] | None = None) -> str:
@@ -1003,7 +993,7 @@ def to_notation(rec: Record, dest: str | os.PathLike[str] | None = None) -> str:
     lines = [f"map {_word(map_spec_for(rec, dest), path=True)}"]
     rules = _rules_json(rec)
     if rules is not None:
-        name, over = rules_overrides(rec.rules)
+        name, over = rec.rules.overrides()
         lines.append(f"rules {name}")
         lines += [f"rule {k} {_rule_text(v)}" for k, v in over.items()]
     if "comment" in rec.extra:

@@ -78,6 +78,18 @@ class Rules:
             t["black"] = n_detectives
         return t
 
+    def overrides(self) -> tuple[str, dict[str, Any]]:
+        """``(preset name, {field: value})``: the preset these rules start from and every field
+        they change (in the JSON form of ``sy-tools rules --format json``)."""
+        name = self.name.rstrip("+")
+        have, ref = self.to_dict(), PRESETS.get(name, PRESETS["classic"]).to_dict()
+        return name, {k: v for k, v in have.items() if k != "name" and v != ref[k]}
+
+    def to_record(self) -> str | dict[str, Any]:
+        """A record's ``rules`` value: the preset's name, or ``{"preset": NAME, overrides}``."""
+        name, over = self.overrides()
+        return {"preset": name, **over} if over else name
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (also what ``sy-tools rules`` prints)."""
         out: dict[str, Any] = {}

@@ -1,0 +1,19 @@
+"""The README's `simulate` example prints what the command prints today."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+
+
+def test_readme_simulate_output_is_current(cli):
+    start = README.index("## `sy-tools simulate`")
+    block = re.compile(r"```text\n(.*?)```", re.S).search(README, start)
+    assert block
+    command, *expected = block.group(1).rstrip("\n").splitlines()
+    assert command == "$ sy-tools simulate -n 2000 --starts 166,146 --by start --jobs 1"
+    r = cli(*command.split()[2:])
+    assert r.exit_code == 0
+    assert r.output.rstrip("\n").splitlines() == expected

@@ -186,12 +186,10 @@ class _TurnInfo:
     """Set once per detectives' turn: which moves can matter within the turns left."""
 
     useful: StationMask  # a move ending here may still catch, trap or block Mr. X in time
-    near: dict[Station, int]  # hops from S (move ordering)
+    near: list[StationMask]  # near[h]: within h hops of S (move ordering)
     others_reach: list[StationMask]  # per detective: where the others may stand within the horizon
     neutral: list[bool]  # per detective: no ticket it can hand Mr. X matters within the horizon
     neutral_kinds: frozenset[Ticket]
-    land: list[StationMask]  # last turn: per detective, useful destinations (blocking ignored)
-    moves_left: list[bool]  # last turn: per detective, whether it has any hop (blocking ignored)
 
 
 class _Search:
@@ -209,7 +207,9 @@ class _Search:
         self.hop_cache: dict[tuple[Station, Tickets], tuple[tuple[Ticket, Station], ...]] = {}
         self.killer: dict[int, tuple[tuple[Ticket, ...], tuple[Station | None, ...]]] = {}
         self.best_ref: tuple[int, Refutation] | None = None
-        self.out_names = {i: n for i, n in enumerate(root.names)}
+        self.mask_cache: dict[tuple[Station, Tickets], StationMask] = {}
+        self.spend_cache: dict[tuple[Tickets, Ticket | str], Tickets] = {}
+        self.reach2_cache: dict[tuple[Station, Tickets], StationMask] = {}
 
     # ---- bookkeeping --------------------------------------------------------------------------
 
@@ -228,6 +228,21 @@ class _Search:
             h = tuple(detective_hops(self.board, station, tickets))
             self.hop_cache[key] = h
         return h
+
+    def hop_mask(self, station: Station, tickets: Tickets) -> StationMask:
+        key = (station, tickets)
+        m = self.mask_cache.get(key)
+        if m is None:
+            m = mask_of(d for _, d in self.hops(station, tickets))
+            self.mask_cache[key] = m
+        return m
+
+    def spend(self, tickets: Tickets, kind: Ticket | str) -> Tickets:
+        key = (tickets, kind)
+        t = self.spend_cache.get(key)
+        if t is None:
+            t = self.spend_cache[key] = tickets.spend(kind)
+        return t
 
     def legal_hops(self, i: int, st: tuple[Station, ...], tk: tuple[Tickets, ...]) -> list[tuple[Ticket, Station]]:
         blocked = mask_of(st) & ~(1 << st[i])
@@ -255,8 +270,11 @@ class _Search:
         key = (i, st, tk, out, S, mt, move, doubles, k)
         if key in self.table:
             return self.table[key]
-        info = self.turn_info(i, st, tk, out, S, mt, move, doubles, k)
-        res = self.detective(i, st, tk, out, S, mt, move, doubles, k, (), info, root)
+        if k == 1 and not self.sealable(i, st, tk, out, S, mt):
+            res = None
+        else:
+            info = self.turn_info(i, st, tk, out, S, mt, move, doubles, k)
+            res = self.detective(i, st, tk, out, S, mt, move, doubles, k, (), info, root)
         if len(self.table) >= self.table_size:
             self.table.clear()
         self.table[key] = res
@@ -280,13 +298,9 @@ class _Search:
         useful = zone
         for _ in range(k - 1):
             useful |= board.step_any(useful, DETECTIVE_TICKETS)
-        near: dict[Station, int] = {s: 0 for s in stations_of(S)}
-        ring = seen = S
-        for h in range(1, 6):
-            ring = board.step_any(ring, DETECTIVE_TICKETS) & ~seen
-            seen |= ring
-            for s in stations_of(ring):
-                near[s] = h
+        near = [S]  # near[h]: stations within h detective hops of S
+        for _ in range(3 if k > 1 else 1):
+            near.append(near[-1] | board.step_any(near[-1], DETECTIVE_TICKETS))
         # where each detective may stand within the horizon (its moves ignore the others)
         reach = []
         for j in range(self.n):
@@ -306,16 +320,7 @@ class _Search:
         neutral_kinds = frozenset(t for t in DETECTIVE_TICKETS if mt[t] >= cap)
         neutral = [not rules.tickets_to_mrx or all(tk[j][t] <= 0 or t in neutral_kinds for t in DETECTIVE_TICKETS)
                    for j in range(self.n)]
-        land, moves_left = [], []
-        if k == 1:
-            for j in range(self.n):
-                m = 0
-                if j >= i0 and not out >> j & 1:
-                    for _, d in self.hops(st[j], tk[j]):
-                        m |= 1 << d
-                land.append(m & useful)
-                moves_left.append(bool(m))
-        return _TurnInfo(useful, near, others, neutral, neutral_kinds, land, moves_left)
+        return _TurnInfo(useful, near, others, neutral, neutral_kinds)
 
     def candidates(self, i: int, hops: list[tuple[Ticket, Station]], tk: Tickets, S: StationMask, k: int,
                    info: _TurnInfo) -> list[tuple[Ticket, Station]]:
@@ -323,7 +328,11 @@ class _Search:
         useful = [h for h in hops if info.useful >> h[1] & 1]
         useless = [h for h in hops if not info.useful >> h[1] & 1]
         near = info.near
-        useful.sort(key=lambda h: (near.get(h[1], 9), h[0] is not Ticket.TAXI, h[1]))
+
+        def closeness(h: tuple[Ticket, Station]) -> tuple[int, bool, Station]:
+            return next((j for j, m in enumerate(near) if m >> h[1] & 1), len(near)), h[0] is not Ticket.TAXI, h[1]
+
+        useful.sort(key=closeness)
         if not useless or not (info.neutral[i] or k == 1):
             return useful + useless
         # useless moves of one ticket class are interchangeable; keep one that blocks nobody
@@ -335,20 +344,21 @@ class _Search:
         kept: list[tuple[Ticket, Station]] = []
         for group in groups.values():
             rep = next((h for h in group if not blocked >> h[1] & 1
-                        and any(not blocked >> d2 & 1 for _, d2 in self.hops(h[1], tk.spend(h[0])))), None)
+                        and self.hop_mask(h[1], self.spend(tk, h[0])) & ~blocked), None)
             kept.extend([rep] if rep is not None else group)
         return useful + kept
 
-    def sealable(self, i: int, st: tuple[Station, ...], out: int, S: StationMask, mt: Tickets,
-                 info: _TurnInfo) -> bool:
+    def sealable(self, i: int, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int, S: StationMask,
+                 mt: Tickets) -> bool:
         """Last turn, detectives ``i``.. still to move: can every station of S still be landed
         on, or have all its exits covered?  (A necessary condition; False prunes.)"""
         reach = 0
         fixed = 0
         movers = 0
         for j in range(self.n):
-            if j >= i and not out >> j & 1 and info.moves_left[j]:
-                reach |= info.land[j] | 1 << st[j]  # where it lands, or stays when blocked in
+            m = self.hop_mask(st[j], tk[j]) if j >= i and not out >> j & 1 else 0
+            if m:
+                reach |= m | 1 << st[j]  # where it lands, or stays when blocked in
                 movers += 1
             else:
                 fixed |= 1 << st[j]
@@ -357,7 +367,11 @@ class _Search:
         must_land = 0
         nb = self.board.neighbours
         held = mt.held()
-        for s in stations_of(S):
+        rest = S
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            s = low.bit_length() - 1
             ex = 0
             for t in held:
                 ex |= nb[t][s]
@@ -368,10 +382,67 @@ class _Search:
                 must_land += 1
         return must_land <= movers
 
+    def reach2(self, station: Station, tickets: Tickets) -> StationMask:
+        """Stations a detective may stand on after two more moves (others ignored)."""
+        key = (station, tickets)
+        m = self.reach2_cache.get(key)
+        if m is None:
+            m = 0
+            for t, d in self.hops(station, tickets):
+                m |= self.hop_mask(d, self.spend(tickets, t))
+            self.reach2_cache[key] = m
+        return m
+
+    def sealable_next(self, i: int, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int, S: StationMask,
+                      mt: Tickets, move: int) -> bool:
+        """Two turns left, detectives ``i``.. still to move in the first: unless this turn may
+        still end in a capture or trap, every single ticket he may show next must leave a set
+        the last turn can still seal (a necessary condition; False prunes)."""
+        if self.sealable(i, st, tk, out, S, mt):
+            return True
+        occ_max = 0  # stations possibly occupied when he moves
+        reach = 0  # stations a detective may land on in the last turn
+        movers = 0
+        for j in range(self.n):
+            if out >> j & 1:
+                occ_max |= 1 << st[j]
+                continue
+            movers += 1
+            if j >= i:
+                occ_max |= self.hop_mask(st[j], tk[j]) | 1 << st[j]
+                reach |= self.reach2(st[j], tk[j]) | self.hop_mask(st[j], tk[j]) | 1 << st[j]
+            else:
+                occ_max |= 1 << st[j]
+                reach |= self.hop_mask(st[j], tk[j]) | 1 << st[j]
+        fixed = mask_of(st[j] for j in range(self.n) if out >> j & 1)
+        reveal = self.rules.is_reveal(move + 1)
+        nb = self.board.neighbours
+        for t in mt.held():
+            rest = mrx_targets(self.board, S & ~occ_max, t, occ_max)  # S loses only what is landed on
+            after = self.spend(mt, t).held()  # his exits then: at least these kinds' (gains only add)
+            must_land = 0
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                s = low.bit_length() - 1
+                ex = 0
+                for t2 in after:
+                    ex |= nb[t2][s]
+                ex &= ~fixed
+                if ex & ~reach or ex.bit_count() > movers:
+                    if not reach >> s & 1:
+                        return False
+                    must_land += 1
+            if must_land > movers and not reveal:
+                return False
+        return True
+
     def detective(self, i: int, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int, S: StationMask,
                   mt: Tickets, move: int, doubles: int, k: int, path: _Path, info: _TurnInfo,
                   root: bool) -> StrategyNode | None:
-        if k == 1 and not self.sealable(i, st, out, S, mt, info):
+        if k == 1 and path and not self.sealable(i, st, tk, out, S, mt):
+            return None
+        if k == 2 and not self.sealable_next(i, st, tk, out, S, mt, move):
             return None
         while i < self.n and out >> i & 1:
             i += 1
@@ -388,7 +459,7 @@ class _Search:
             if not S2:
                 return StrategyNode(self.moves(p2), "caught")
             st2 = st[:i] + (d,) + st[i + 1:]
-            tk2 = tk[:i] + (tk[i].spend(t),) + tk[i + 1:]
+            tk2 = tk[:i] + (self.spend(tk[i], t),) + tk[i + 1:]
             r = self.detective(i + 1, st2, tk2, out, S2, mt.gain(t) if gain else mt, move, doubles, k, p2, info, root)
             if r is not None:
                 return r
@@ -419,52 +490,78 @@ class _Search:
     # ---- Mr. X's turn ---------------------------------------------------------------------------
 
     def mrx_options(self, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int, S: StationMask, mt: Tickets,
-                    move: int, doubles: int) -> list[_Option]:
+                    move: int, doubles: int,
+                    only: tuple[tuple[Ticket, ...], tuple[Station | None, ...]] | None = None) -> list[_Option]:
         """Everything he may show: (tickets, shown stations, possible set after, his tickets
-        after, move number after, double moves used after)."""
+        after, move number after, double moves used after); with ``only``, just that one (if
+        he may show it)."""
         board, rules = self.board, self.rules
         occ = mask_of(st)
         opts: list[_Option] = []
         pos = self.position(st, tk, out, mt, move, doubles, 0)
         double = pos.can_double()
+        want_t = only[0] if only is not None else ()
+        if only is not None:
+            if not want_t:  # a pass
+                return [o for o in self._passes(S, mt, move, doubles, occ)]
+            double = double and len(want_t) == 2
         for t in MRX_MOVE_TICKETS:
-            if mt[t] <= 0:
+            if mt[t] <= 0 or (only is not None and t is not want_t[0]):
                 continue
             S1 = mrx_targets(board, S, t, occ)
             if not S1:
                 continue
-            mt1 = mt.spend(t)
-            firsts = [(s, 1 << s) for s in stations_of(S1)] if rules.is_reveal(move + 1) else [(None, S1)]
-            for r, m1 in firsts:
-                opts.append(((t,), (r,), m1, mt1, move + 1, doubles))
+            mt1 = self.spend(mt, t)
+            firsts: list[tuple[Station | None, StationMask]] = \
+                [(s, 1 << s) for s in stations_of(S1)] if rules.is_reveal(move + 1) else [(None, S1)]
+            if only is not None:
+                firsts = [(r, m1) for r, m1 in firsts if r == only[1][0]]
+            if only is None or len(want_t) == 1:
+                for r, m1 in firsts:
+                    opts.append(((t,), (r,), m1, mt1, move + 1, doubles))
             if not double:
                 continue
-            mtd = mt.spend("double").spend(t)
+            mtd = self.spend(mt1, "double")
             for r, m1 in firsts:
                 for t2 in MRX_MOVE_TICKETS:
-                    if mtd[t2] <= 0:
+                    if mtd[t2] <= 0 or (only is not None and t2 is not want_t[1]):
                         continue
                     S2 = mrx_targets(board, m1, t2, occ)
                     if not S2:
                         continue
-                    seconds = [(s, 1 << s) for s in stations_of(S2)] if rules.is_reveal(move + 2) else [(None, S2)]
+                    seconds: list[tuple[Station | None, StationMask]] = \
+                        [(s, 1 << s) for s in stations_of(S2)] if rules.is_reveal(move + 2) else [(None, S2)]
+                    if only is not None:
+                        seconds = [(r2, m2) for r2, m2 in seconds if r2 == only[1][1]]
                     for r2, m2 in seconds:
-                        opts.append(((t, t2), (r, r2), m2, mtd.spend(t2), move + 2, doubles + 1))
-        if not rules.trapped_loses:
-            stuck = 0
-            for s in stations_of(S):
-                if not self.mrx_exits(1 << s, mt, occ):
-                    stuck |= 1 << s
-            if stuck:
-                opts.append(((), (), stuck, mt, move, doubles))
+                        opts.append(((t, t2), (r, r2), m2, self.spend(mtd, t2), move + 2, doubles + 1))
+        if only is None:
+            opts.extend(self._passes(S, mt, move, doubles, occ))
         return opts
+
+    def _passes(self, S: StationMask, mt: Tickets, move: int, doubles: int, occ: StationMask) -> list[_Option]:
+        """A pass, where the rules let a trapped Mr. X pass: he is at a station without exits."""
+        if self.rules.trapped_loses:
+            return []
+        stuck = 0
+        for s in stations_of(S):
+            if not self.mrx_exits(1 << s, mt, occ):
+                stuck |= 1 << s
+        return [((), (), stuck, mt, move, doubles)] if stuck else []
 
     def mrx(self, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int, S: StationMask, mt: Tickets,
             move: int, doubles: int, k: int, root_path: _Path | None = None) -> tuple[Reply, ...] | None:
         """Replies winning against everything he may show next (``k`` detective turns left
         after his move), or None when something he shows refutes every continuation."""
-        opts = self.mrx_options(st, tk, out, S, mt, move, doubles)
         killer = self.killer.get(k)
+        if killer is not None:  # the reply that refuted last time: try it before listing them all
+            first = next((o for o in self.mrx_options(st, tk, out, S, mt, move, doubles, killer)), None)
+            if first is not None and self.turn(0, st, tk, out, *first[2:], k) is None:
+                if root_path is not None and self.best_ref is None:
+                    self.best_ref = (1, Refutation(self.moves(root_path),
+                                                   Reply(first[0], first[1], first[2], StrategyNode(())), S))
+                return None
+        opts = self.mrx_options(st, tk, out, S, mt, move, doubles)
         opts.sort(key=lambda o: ((o[0], o[1]) != killer, -o[2].bit_count()))
         replies = []
         for n_done, (tks, shown, S2, mt2, move2, doubles2) in enumerate(opts):

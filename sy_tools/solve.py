@@ -67,10 +67,10 @@ class Reply:
     then: StrategyNode
 
     def describe(self) -> str:
-        """``bus``, ``2X taxi/bus``, ``underground to 46 (shown)``, ``a pass``."""
+        """``bus``, ``2X taxi/bus``, ``underground at 46`` (a reveal move), ``a pass``."""
         if not self.tickets:
             return "a pass"
-        legs = [t.value + (f" to {s} (shown)" if s is not None else "") for t, s in zip(self.tickets, self.shown)]
+        legs = [t.value + (f" at {s}" if s is not None else "") for t, s in zip(self.tickets, self.shown)]
         return ("2X " if len(legs) == 2 else "") + "/".join(legs)
 
     def to_dict(self) -> dict[str, Any]:
@@ -270,7 +270,8 @@ class _Search:
         key = (i, st, tk, out, S, mt, move, doubles, k)
         if key in self.table:
             return self.table[key]
-        if k == 1 and not self.sealable(i, st, tk, out, S, mt):
+        if (k == 1 and not self.sealable(i, st, tk, out, S, mt)) or \
+                (k == 2 and not self.sealable_next(i, st, tk, out, S, mt, move)):
             res = None
         else:
             info = self.turn_info(i, st, tk, out, S, mt, move, doubles, k)
@@ -442,7 +443,7 @@ class _Search:
                   root: bool) -> StrategyNode | None:
         if k == 1 and path and not self.sealable(i, st, tk, out, S, mt):
             return None
-        if k == 2 and not self.sealable_next(i, st, tk, out, S, mt, move):
+        if k == 2 and path and not self.sealable_next(i, st, tk, out, S, mt, move):
             return None
         while i < self.n and out >> i & 1:
             i += 1
@@ -740,7 +741,12 @@ def describe(result: SolveResult) -> str:
     """The result as a player reads it: the verdict, then the strategy tree (or the refutation)."""
     lines = []
     S = stations_of(result.possible)
-    lines.append(f"Mr. X may be at {len(S)} station{'s' if len(S) != 1 else ''}: " + " ".join(map(str, S)))
+    ctx = result.context
+    when = ""
+    if "round" in ctx:
+        who = "Mr. X moves next" if ctx["to_move"] == "mrx" else f"{ctx['to_move']} is to move"
+        when = f" (round {ctx['round']}, {who})"
+    lines.append(f"Mr. X may be at {len(S)} station{'s' if len(S) != 1 else ''}{when}: {_some(S)}")
     n = result.max_turns
     if result.forced:
         t = result.turns
@@ -750,23 +756,31 @@ def describe(result: SolveResult) -> str:
     elif result.forced is False:
         lines.append(f"no forced win within {n} turn{'s' if n != 1 else ''} (proved)")
         ref = result.refutation
-        if ref is not None:
+        if ref is None:
+            lines.append("no first move comes close: the detectives cannot reach every station he may be at, "
+                         "or all its exits, in time")
+        else:
             pos = dict(result.start)
-            joint = _joint(ref.moves, pos) if ref.moves else "(Mr. X moves first)"
             if ref.reply is None:
-                lines.append(f"best try: {joint}: he is neither caught nor trapped")
+                lines.append(f"best try: {_joint(ref.moves, pos)}: he is neither caught nor trapped")
             else:
-                shows = ref.reply.describe()
+                first = f"after {_joint(ref.moves, pos)}, " if ref.moves else ""
                 left = n - 1 if ref.moves else n
-                lines.append(f"refutation: {joint}; he shows {shows} (possible: "
-                             + " ".join(map(str, stations_of(ref.reply.possible)))
-                             + f") and no forced win follows within {left} turn{'s' if left != 1 else ''}")
+                lines.append(f"refutation: {first}he shows {ref.reply.describe()} (then at "
+                             f"{_some(stations_of(ref.reply.possible))}) and no forced win follows within {left} "
+                             f"turn{'s' if left != 1 else ''}")
     else:
         what = {"time": "the time limit", "nodes": "the node limit"}.get(result.limit or "", result.limit)
         done = f"; no forced win within {result.proved_none_within} (proved)" if result.proved_none_within else ""
         lines.append(f"unknown: {what} stopped the search{done}")
     lines.append(f"searched {result.nodes} nodes in {result.wall_time:.2f} s")
     return "\n".join(lines)
+
+
+def _some(stations: Sequence[Station], limit: int = 12) -> str:
+    """Stations as text, at most ``limit`` of them."""
+    text = " ".join(map(str, stations[:limit]))
+    return text + (f" ... ({len(stations)} stations)" if len(stations) > limit else "")
 
 
 def _joint(moves: Sequence[Move], pos: dict[str, Station]) -> str:
@@ -785,7 +799,6 @@ def _tree(node: StrategyNode, pos: dict[str, Station], depth: int, lines: list[s
         end = {"caught": ": caught", "trapped": ": trapped"}.get(node.end or "", "")
         lines.append(f"{pad}{_joint(node.moves, pos) or '(no detective can move)'}{end}")
     for r in node.replies:
-        S = stations_of(r.possible)
-        where = " ".join(map(str, S)) if len(S) <= 8 else " ".join(map(str, S[:8])) + " ..."
-        lines.append(f"{pad}  if he shows {r.describe()} (at {where}):")
+        where = "" if r.shown and r.shown[-1] is not None else f" (then at {_some(stations_of(r.possible), 8)})"
+        lines.append(f"{pad}  if he shows {r.describe()}{where}:")
         _tree(r.then, dict(pos), depth + 2, lines)

@@ -172,6 +172,16 @@ def test_small_maps_agree_with_the_oracle(seed):
     assert {"no", "win1", "win2"} <= seen
 
 
+def test_three_turns_agree_with_the_oracle():
+    rng = random.Random(77)
+    seen = set()
+    for _ in range(40):
+        board = small_board(rng, rng.randint(6, 9))
+        pos, S = random_position(rng, board, 2, 2)
+        seen.add(check_against_oracle(pos, S, 3))
+    assert {"no", "win1", "win2", "win3"} <= seen
+
+
 def test_london_agrees_with_the_oracle(london):
     rng = random.Random(11)
     seen = set()

@@ -271,7 +271,8 @@ class _Search:
         if key in self.table:
             return self.table[key]
         if (k == 1 and not self.sealable(i, st, tk, out, S, mt)) or \
-                (k == 2 and not self.sealable_next(i, st, tk, out, S, mt, move)):
+                (k == 2 and not self.sealable_next(i, st, tk, out, S, mt, move)) or \
+                (k >= 3 and self.escapes(i, st, tk, out, S, mt, k)):
             res = None
         else:
             info = self.turn_info(i, st, tk, out, S, mt, move, doubles, k)
@@ -438,12 +439,55 @@ class _Search:
                 return False
         return True
 
+    def escapes(self, i: int, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int, S: StationMask,
+                mt: Tickets, k: int) -> bool:
+        """Three or more turns left, detectives ``i``.. still to move in this one: unless this turn
+        may still end in a capture or trap, does some ticket he may show next put him, in some
+        world, on a station that no detective can reach within the turns left, next to another
+        such station he can shuttle to with tickets he holds?  Then he is never caught nor
+        trapped (True prunes)."""
+        if self.sealable(i, st, tk, out, S, mt):
+            return False
+        board = self.board
+        now = 0  # where detectives may stand when he moves next
+        occ_max = 0
+        kinds: set[Ticket] = set()
+        for j in range(self.n):
+            occ_max |= 1 << st[j]
+            if out >> j & 1:
+                continue
+            kinds.update(t for t in DETECTIVE_TICKETS if tk[j][t] > 0)
+            if j >= i:
+                occ_max |= self.hop_mask(st[j], tk[j])
+        reach = now = occ_max
+        for _ in range(k - 1):
+            reach |= board.step_any(reach, kinds)
+        free = ~reach
+        shuttles = k - 2  # moves he makes after the next one, before the last detectives' turn
+        nb = board.neighbours
+        for t in mt.held():
+            S1 = mrx_targets(board, S & ~now, t, now) & free
+            if not S1:
+                continue
+            left = self.spend(mt, t)
+            for t2 in MRX_MOVE_TICKETS:
+                if left[t2] >= shuttles and board.step(S1, t2) & free:
+                    rest = S1
+                    while rest:
+                        low = rest & -rest
+                        rest ^= low
+                        if nb[t2][low.bit_length() - 1] & free:
+                            return True
+        return False
+
     def detective(self, i: int, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int, S: StationMask,
                   mt: Tickets, move: int, doubles: int, k: int, path: _Path, info: _TurnInfo,
                   root: bool) -> StrategyNode | None:
         if k == 1 and path and not self.sealable(i, st, tk, out, S, mt):
             return None
         if k == 2 and path and not self.sealable_next(i, st, tk, out, S, mt, move):
+            return None
+        if k >= 3 and path and self.escapes(i, st, tk, out, S, mt, k):
             return None
         while i < self.n and out >> i & 1:
             i += 1

@@ -298,7 +298,8 @@ def test_tickets_handed_to_mrx_open_exits():
 
 
 def test_limits_give_unknown(london):
-    res = puzzle(london, [83, 100, 101, 102], [("Red", 13), ("Blue", 26), ("Green", 29)], turns=3, max_nodes=50)
+    dets = [("Red", 102), ("Blue", 89), ("Green", 37), ("Yellow", 85), ("Black", 13)]
+    res = puzzle(london, [38], dets, move_number=3, turns=3, max_nodes=50)
     assert res.forced is None and res.status == "unknown" and res.limit == "nodes"
     assert res.to_dict()["forced"] is None
 

@@ -57,8 +57,8 @@ def test_record_mode(cli):
 
 
 def test_unknown_exits_3(cli):
-    r = cli("solve", "--around", "1,8,9,19,20,33,46", "--detectives", "Red=13,Blue=26,Green=29,Yellow=34,Black=50",
-            "--turns", "4", "--time-limit", "0.05")
+    r = cli("solve", "--around", "38", "--detectives", "Red=102,Blue=89,Green=37,Yellow=85,Black=13",
+            "--move-number", "3", "--turns", "3", "--time-limit", "0.05")
     assert r.exit_code == 3
     assert "unknown: the time limit stopped the search" in r.output
 

@@ -210,6 +210,7 @@ class _Search:
         self.mask_cache: dict[tuple[Station, Tickets], StationMask] = {}
         self.spend_cache: dict[tuple[Tickets, Ticket | str], Tickets] = {}
         self.reach2_cache: dict[tuple[Station, Tickets], StationMask] = {}
+        self.held_cache: dict[Tickets, tuple[Ticket, ...]] = {}
 
     # ---- bookkeeping --------------------------------------------------------------------------
 
@@ -244,6 +245,12 @@ class _Search:
             t = self.spend_cache[key] = tickets.spend(kind)
         return t
 
+    def held(self, tickets: Tickets) -> tuple[Ticket, ...]:
+        h = self.held_cache.get(tickets)
+        if h is None:
+            h = self.held_cache[tickets] = tickets.held()
+        return h
+
     def legal_hops(self, i: int, st: tuple[Station, ...], tk: tuple[Tickets, ...]) -> list[tuple[Ticket, Station]]:
         blocked = mask_of(st) & ~(1 << st[i])
         return [(t, d) for t, d in self.hops(st[i], tk[i]) if not blocked >> d & 1]
@@ -257,7 +264,7 @@ class _Search:
 
     def mrx_exits(self, mask: StationMask, mt: Tickets, occ: StationMask) -> StationMask:
         out = 0
-        for t in mt.held():
+        for t in self.held(mt):
             out |= mrx_targets(self.board, mask, t, occ)
         return out
 
@@ -286,7 +293,7 @@ class _Search:
                   mt: Tickets, move: int, doubles: int, k: int) -> _TurnInfo:
         board, rules = self.board, self.rules
         # Mr. X's kinds within the horizon: what he holds, and what detectives may hand him
-        kinds = set(mt.held())
+        kinds = set(self.held(mt))
         if rules.tickets_to_mrx:
             kinds |= set(DETECTIVE_TICKETS)
         doubles_left = max(0, min(mt.double, rules.double_moves_per_game - doubles)) \
@@ -357,18 +364,20 @@ class _Search:
         reach = 0
         fixed = 0
         movers = 0
+        lands = []
         for j in range(self.n):
             m = self.hop_mask(st[j], tk[j]) if j >= i and not out >> j & 1 else 0
             if m:
                 reach |= m | 1 << st[j]  # where it lands, or stays when blocked in
                 movers += 1
+                lands.append(m)
             else:
                 fixed |= 1 << st[j]
         if S & ~reach == 0 and S.bit_count() <= movers:
             return True
-        must_land = 0
+        must_land = []
         nb = self.board.neighbours
-        held = mt.held()
+        held = self.held(mt)
         rest = S
         while rest:
             low = rest & -rest
@@ -381,8 +390,10 @@ class _Search:
             if ex & ~reach or ex.bit_count() > movers:
                 if not reach >> s & 1:
                     return False
-                must_land += 1
-        return must_land <= movers
+                must_land.append(s)
+                if len(must_land) > movers:
+                    return False
+        return _matchable(must_land, lands)
 
     def reach2(self, station: Station, tickets: Tickets) -> StationMask:
         """Stations a detective may stand on after two more moves (others ignored)."""
@@ -403,8 +414,9 @@ class _Search:
         if self.sealable(i, st, tk, out, S, mt):
             return True
         occ_max = 0  # stations possibly occupied when he moves
-        reach = 0  # stations a detective may land on in the last turn
+        reach = 0  # stations a detective may stand on after the last turn
         movers = 0
+        lands = []  # per detective: where it may land in the last turn
         for j in range(self.n):
             if out >> j & 1:
                 occ_max |= 1 << st[j]
@@ -412,17 +424,19 @@ class _Search:
             movers += 1
             if j >= i:
                 occ_max |= self.hop_mask(st[j], tk[j]) | 1 << st[j]
-                reach |= self.reach2(st[j], tk[j]) | self.hop_mask(st[j], tk[j]) | 1 << st[j]
+                land = self.reach2(st[j], tk[j]) | self.hop_mask(st[j], tk[j])
             else:
                 occ_max |= 1 << st[j]
-                reach |= self.hop_mask(st[j], tk[j]) | 1 << st[j]
+                land = self.hop_mask(st[j], tk[j])
+            lands.append(land)
+            reach |= land | 1 << st[j]
         fixed = mask_of(st[j] for j in range(self.n) if out >> j & 1)
         reveal = self.rules.is_reveal(move + 1)
         nb = self.board.neighbours
-        for t in mt.held():
+        for t in self.held(mt):
             rest = mrx_targets(self.board, S & ~occ_max, t, occ_max)  # S loses only what is landed on
-            after = self.spend(mt, t).held()  # his exits then: at least these kinds' (gains only add)
-            must_land = 0
+            after = self.held(self.spend(mt, t))  # his exits then: at least these kinds' (gains only add)
+            must_land = []
             while rest:
                 low = rest & -rest
                 rest ^= low
@@ -434,8 +448,8 @@ class _Search:
                 if ex & ~reach or ex.bit_count() > movers:
                     if not reach >> s & 1:
                         return False
-                    must_land += 1
-            if must_land > movers and not reveal:
+                    must_land.append(s)
+            if not reveal and (len(must_land) > movers or not _matchable(must_land, lands)):
                 return False
         return True
 
@@ -465,7 +479,7 @@ class _Search:
         free = ~reach
         shuttles = k - 2  # moves he makes after the next one, before the last detectives' turn
         nb = board.neighbours
-        for t in mt.held():
+        for t in self.held(mt):
             S1 = mrx_targets(board, S & ~now, t, now) & free
             if not S1:
                 continue
@@ -621,6 +635,23 @@ class _Search:
             replies.append(Reply(tks, shown, S2, node))
         replies.sort(key=lambda r: ([t.value for t in r.tickets], [s or 0 for s in r.shown]))
         return tuple(replies)
+
+
+def _matchable(stations: Sequence[Station], lands: Sequence[StationMask]) -> bool:
+    """Can each of ``stations`` get its own detective, detective ``j`` landing anywhere in
+    ``lands[j]``?  (Bipartite matching by augmenting paths; a handful of each.)"""
+    owner: dict[int, Station] = {}
+
+    def assign(s: Station, seen: set[int]) -> bool:
+        for j, m in enumerate(lands):
+            if m >> s & 1 and j not in seen:
+                seen.add(j)
+                if j not in owner or assign(owner[j], seen):
+                    owner[j] = s
+                    return True
+        return False
+
+    return all(assign(s, set()) for s in stations)
 
 
 # ---- entry points ---------------------------------------------------------------------------------

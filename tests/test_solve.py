@@ -335,3 +335,18 @@ def test_a_full_log_ends_the_game():
         assert res.forced == oracle(pos, frozenset(stations_of(S)), 3)
         assert res.forced is want
         assert res.turns == (3 if want else None)
+
+
+def test_far_detectives_do_not_branch(london):
+    """A detective that cannot reach Mr. X's area in time, and whose tickets cannot matter to
+    him, plays one representative move: adding one changes neither the verdict nor (much) the
+    work, and the strategy it returns is still checked against every line of his play."""
+    dets = [("Red", 185), ("Blue", 130), ("Green", 168)]
+    mt = {"taxi": 4, "bus": 3, "underground": 3, "black": 0, "double": 0}
+    base = puzzle(london, [154], dets, mrx_tickets=mt, move_number=3)
+    far = puzzle(london, [154], dets + [("Yellow", 1)], mrx_tickets=mt, move_number=3)
+    assert base.forced and far.forced and base.turns == far.turns == 2
+    assert far.nodes <= 2 * base.nodes + 2
+    assert far.strategy is not None and any(m.piece == "Yellow" for m in far.strategy.moves)
+    pos, S = puzzle_position(london, [154], dets + [("Yellow", 1)], mrx_tickets=mt, move_number=3)
+    verify(pos, S, far.strategy, 2)

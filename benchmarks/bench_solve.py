@@ -110,7 +110,8 @@ def run() -> list[str]:
                 example = r
         cordon_only += sealed and r.forced is False
     lines.append(f"  forced win within 2 turns: {sum(bool(r.forced) for r, _ in cases)} of {len(cases)}; "
-                 f"no cordon --moves 1 or 2 plan seals {gain} of them (cordon seals, solve finds no win: {cordon_only})")
+                 f"no cordon --moves 1 or 2 plan seals {gain} of them; cordon seals {cordon_only} where solve proves "
+                 "no win (cordon leaves out double moves)")
     if example is not None:
         lines.append(f"  e.g. Mr. X at {' '.join(map(str, stations_of(example.possible)))}, detectives "
                      + ",".join(f"{n}={s}" for n, s in example.start.items())

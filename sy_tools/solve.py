@@ -27,8 +27,13 @@ Structure exploited (each exact; the tests compare against a plain search over e
   Such moves differ only in the ticket handed to Mr. X and in blocking other detectives; when
   the ticket cannot matter (he holds more of that kind than he can use within the horizon) one
   move that blocks no other detective and keeps an onward move stands for all of them.
-* The last turn is a seal: a cheap necessary condition (every station of ``S`` can still be
-  landed on, or all its exits covered, by the detectives still to move) cuts most branches.
+* Necessary conditions cut most branches before any move is tried.  Last turn: every station
+  of ``S`` can still be landed on, or all its exits covered, by the detectives still to move
+  (stations that must be landed on each need their own detective: a matching).  Two turns
+  left: unless this turn can still win, each single ticket he may show next leaves (at least)
+  a set that passes the last-turn test with the detectives' two-move reach.  Three or more: no
+  station he may reach next lies, with a neighbour he can shuttle to, beyond every detective's
+  reach for the turns left.
 * A transposition table (bounded; cleared when full), move ordering (captures, then moves
   closing in on ``S``), Mr. X's replies largest set first with the last refutation tried first.
 """

@@ -289,8 +289,11 @@ class _Search:
         else:
             info = self.turn_info(i, st, tk, out, S, mt, move, doubles, k)
             res = self.detective(i, st, tk, out, S, mt, move, doubles, k, (), info, root)
-        if len(self.table) >= self.table_size:
+        if len(self.table) >= self.table_size:  # bounded memory: start afresh
             self.table.clear()
+            for cache in (self.hop_cache, self.mask_cache, self.spend_cache, self.reach2_cache, self.held_cache):
+                if len(cache) >= self.table_size:
+                    cache.clear()
         self.table[key] = res
         return res
 

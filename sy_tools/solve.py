@@ -616,29 +616,47 @@ class _Search:
                 stuck |= 1 << s
         return [((), (), stuck, mt, move, doubles)] if stuck else []
 
+    def hopeless(self, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int, o: _Option, k: int) -> bool:
+        """Does a known result or the bound for ``k`` turns refute this reply at once?"""
+        _, _, S, mt, move, doubles = o
+        key = (0, st, tk, out, S, mt, move, doubles, k)
+        if key in self.table:
+            return self.table[key] is None
+        if k == 1:
+            return not self.sealable(0, st, tk, out, S, mt)
+        if k == 2:
+            return not self.sealable_next(0, st, tk, out, S, mt, move)
+        return self.escapes(0, st, tk, out, S, mt, k)
+
     def mrx(self, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int, S: StationMask, mt: Tickets,
             move: int, doubles: int, k: int, root_path: _Path | None = None) -> tuple[Reply, ...] | None:
         """Replies winning against everything he may show next (``k`` detective turns left
         after his move), or None when something he shows refutes every continuation."""
         killer = self.killer.get(k)
+
+        def refuted(o: _Option, n_done: int) -> None:
+            self.killer[k] = (o[0], o[1])
+            if root_path is not None and (self.best_ref is None or self.best_ref[0] < n_done):
+                self.best_ref = (n_done, Refutation(self.moves(root_path), Reply(o[0], o[1], o[2], StrategyNode(())),
+                                                    S))
+
         if killer is not None:  # the reply that refuted last time: try it before listing them all
             first = next((o for o in self.mrx_options(st, tk, out, S, mt, move, doubles, killer)), None)
-            if first is not None and self.turn(0, st, tk, out, *first[2:], k) is None:
-                if root_path is not None and self.best_ref is None:
-                    self.best_ref = (1, Refutation(self.moves(root_path),
-                                                   Reply(first[0], first[1], first[2], StrategyNode(())), S))
+            if first is not None and self.hopeless(st, tk, out, first, k):
+                refuted(first, 1)
                 return None
         opts = self.mrx_options(st, tk, out, S, mt, move, doubles)
+        for o in opts:  # a reply the bounds refute at once spares searching the others
+            if self.hopeless(st, tk, out, o, k):
+                refuted(o, 1)
+                return None
         opts.sort(key=lambda o: ((o[0], o[1]) != killer, -o[2].bit_count()))
         replies = []
         for n_done, (tks, shown, S2, mt2, move2, doubles2) in enumerate(opts):
             self.tick()
             node = self.turn(0, st, tk, out, S2, mt2, move2, doubles2, k)
             if node is None:
-                self.killer[k] = (tks, shown)
-                if root_path is not None and (self.best_ref is None or self.best_ref[0] < n_done + 1):
-                    self.best_ref = (n_done + 1, Refutation(self.moves(root_path),
-                                                            Reply(tks, shown, S2, StrategyNode(())), S))
+                refuted((tks, shown, S2, mt2, move2, doubles2), n_done + 2)
                 return None
             replies.append(Reply(tks, shown, S2, node))
         replies.sort(key=lambda r: ([t.value for t in r.tickets], [s or 0 for s in r.shown]))

@@ -602,8 +602,9 @@ def solve_cmd(game: str | None, turns: int, time_limit: float, around: str | Non
     if (game is None) == (around is None):
         raise InputError("give either a GAME record or --around STATIONS (not both)")
     if game is not None:
-        if dets or tickets or mrx_tickets or move_number:
-            raise InputError("--detectives, --tickets, --mrx-tickets and --move-number are for puzzle mode (--around)")
+        if dets or tickets or mrx_tickets or move_number or map_spec != "london" or rules_name != "classic":
+            raise InputError("--detectives, --tickets, --mrx-tickets, --move-number, --map and --rules are for "
+                             "puzzle mode (--around); a record names its own map and rules")
         from .record import load_record
 
         result = solve_record(load_record(game), turns, time_limit)

@@ -87,3 +87,14 @@ def test_ctrl_c_exits_130_without_a_traceback(cli, monkeypatch):
     assert r.exit_code == 130
     assert "Traceback" not in r.output + r.stderr
     assert r.stderr.strip() == "error: interrupted"
+
+
+def test_puzzle_options_with_a_record_are_refused(cli):
+    r = cli("solve", str(EX / "in-progress.json"), "--rules", "2014")
+    assert r.exit_code == 2 and "are for puzzle mode" in r.stderr
+
+
+def test_rules_preset_in_puzzle_mode(cli):
+    # the 2014 preset changes only the detectives' taxi count here: the same forced win
+    r = cli("solve", *PUZZLE, *NO_BLACK, "--rules", "2014", "--format", "json")
+    assert r.exit_code == 0 and json.loads(r.output)["turns"] == 2

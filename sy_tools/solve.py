@@ -40,6 +40,7 @@ Structure exploited (each exact; the tests compare against a plain search over e
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -267,10 +268,15 @@ class _Search:
                         frozenset(n for i, n in enumerate(self.names) if out >> i & 1), mt, None, move,
                         self.root.round, doubles, turn)
 
+    def targets(self, mask: StationMask, ticket: Ticket, occupied: StationMask) -> StationMask:
+        """Where Mr. X may go from ``mask`` with ``ticket`` (the engine's rule; the one place the
+        search steps him)."""
+        return mrx_targets(self.board, mask, ticket, occupied)
+
     def mrx_exits(self, mask: StationMask, mt: Tickets, occ: StationMask) -> StationMask:
         out = 0
         for t in self.held(mt):
-            out |= mrx_targets(self.board, mask, t, occ)
+            out |= self.targets(mask, t, occ)
         return out
 
     # ---- one detectives' turn -----------------------------------------------------------------
@@ -442,7 +448,7 @@ class _Search:
         reveal = self.rules.is_reveal(move + 1)
         nb = self.board.neighbours
         for t in self.held(mt):
-            rest = mrx_targets(self.board, S & ~occ_max, t, occ_max)  # S loses only what is landed on
+            rest = self.targets(S & ~occ_max, t, occ_max)  # S loses only what is landed on
             after = self.held(self.spend(mt, t))  # his exits then: at least these kinds' (gains only add)
             must_land = []
             while rest:
@@ -488,7 +494,7 @@ class _Search:
         shuttles = k - 2  # moves he makes after the next one, before the last detectives' turn
         nb = board.neighbours
         for t in self.held(mt):
-            S1 = mrx_targets(board, S & ~now, t, now) & free
+            S1 = self.targets(S & ~now, t, now) & free
             if not S1:
                 continue
             left = self.spend(mt, t)
@@ -562,7 +568,7 @@ class _Search:
         """Everything he may show: (tickets, shown stations, possible set after, his tickets
         after, move number after, double moves used after); with ``only``, just that one (if
         he may show it)."""
-        board, rules = self.board, self.rules
+        rules = self.rules
         occ = mask_of(st)
         opts: list[_Option] = []
         pos = self.position(st, tk, out, mt, move, doubles, 0)
@@ -575,7 +581,7 @@ class _Search:
         for t in MRX_MOVE_TICKETS:
             if mt[t] <= 0 or (only is not None and t is not want_t[0]):
                 continue
-            S1 = mrx_targets(board, S, t, occ)
+            S1 = self.targets(S, t, occ)
             if not S1:
                 continue
             mt1 = self.spend(mt, t)
@@ -593,7 +599,7 @@ class _Search:
                 for t2 in MRX_MOVE_TICKETS:
                     if mtd[t2] <= 0 or (only is not None and t2 is not want_t[1]):
                         continue
-                    S2 = mrx_targets(board, m1, t2, occ)
+                    S2 = self.targets(m1, t2, occ)
                     if not S2:
                         continue
                     seconds: list[tuple[Station | None, StationMask]] = \
@@ -698,6 +704,7 @@ def solve(position: Position, possible: StationMask | Iterable[Station], turns: 
         raise InputError(f"--time-limit must be positive, got {time_limit}")
     if position.ended is not None:
         raise AnalysisError(f"the game is over: {position.ended.describe()}")
+    _check_modelled(position.rules)
     S = possible if isinstance(possible, int) else mask_of(possible)
     S &= ~position.occupied
     if not S:
@@ -751,6 +758,17 @@ def solve(position: Position, possible: StationMask | Iterable[Station], turns: 
     )
 
 
+#: Rule variants the solver does not model (rule field, its value when on).
+UNMODELLED = (("cutoff_escape", True), ("voluntary_reveal", True), ("mrx_onto_detective", "caught"))
+
+
+def _check_modelled(rules: Rules) -> None:
+    for name, on in UNMODELLED:
+        if getattr(rules, name, None) == on:
+            raise InputError(f"solve does not model the rule {name}: {on!r} (its seal bounds assume Mr. X's exits "
+                             "are the map's connections away from detectives, his only reveals the fixed ones)")
+
+
 def record_position(record: Record) -> tuple[Position, StationMask, dict[str, Any]]:
     """The detectives' view of where ``record`` stands: the position (Mr. X's station unknown),
     his possible set and a context for the output.  The one place that reads a record (through
@@ -763,19 +781,24 @@ def record_position(record: Record) -> tuple[Position, StationMask, dict[str, An
         first = result.errors[0]
         raise AnalysisError(f"the record is illegal: {first.message} (run 'sy-tools check')", record.file,
                             first.where)
-    status, state = result.status, result.state
-    assert state is not None
+    status: Any = result.status
     if status.state != "in-progress":
         raise AnalysisError(f"the game is over: {status.describe()}", record.file)
     S = mask_of(possible(record, weights="uniform").stations)
-    names = tuple(d.name for d in record.detectives)
-    turn = 0 if status.to_move == "mrx" else names.index(status.to_move or names[0]) + 1
-    doubles = sum(1 for r in record.rounds if len(r.mrx) == 2)
-    pos = Position(record.board, record.rules, names, tuple(state.positions[n] for n in names),
-                   tuple(Tickets.of(state.detective_tickets[n]) for n in names), frozenset(state.out),
-                   Tickets.of(state.mrx_tickets), None, status.move,
-                   status.round - 1 if turn == 0 else status.round, doubles, turn)
-    ctx = {"round": status.round, "mrx_moves": status.move, "to_move": status.to_move, "file": record.file}
+    engine: Position | None = getattr(result, "position", None)
+    if engine is not None:  # the referee replays through the engine: take its position, unseen
+        pos = dataclasses.replace(engine, mrx_at=None)
+    else:  # the referee's own bookkeeping
+        state: Any = getattr(result, "state")  # noqa: B009 (older referees only: no such attribute later)
+        names = tuple(d.name for d in record.detectives)
+        turn = 0 if status.to_move == "mrx" else names.index(status.to_move or names[0]) + 1
+        doubles = sum(1 for r in record.rounds if len(r.mrx) == 2)
+        pos = Position(record.board, record.rules, names, tuple(state.positions[n] for n in names),
+                       tuple(Tickets.of(state.detective_tickets[n]) for n in names), frozenset(state.out),
+                       Tickets.of(state.mrx_tickets), None, status.move,
+                       status.round - 1 if turn == 0 else status.round, doubles, turn)
+    to_move = "mrx" if pos.turn == 0 else pos.names[pos.turn - 1]
+    ctx = {"round": status.round, "mrx_moves": status.move, "to_move": to_move, "file": record.file}
     return pos, S, ctx
 
 

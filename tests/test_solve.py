@@ -391,3 +391,13 @@ def test_records_cut_anywhere_agree_with_the_oracle():
         kinds.add(("mrx to move" if pos.turn == 0 else "detectives to move", want is not None))
         checked += 1
     assert len(kinds) == 4  # Mr. X or the detectives to move, with and without a forced win
+
+
+@pytest.mark.parametrize("name, on", [("cutoff_escape", True), ("voluntary_reveal", True),
+                                      ("mrx_onto_detective", "caught")])
+def test_unmodelled_rule_variants_are_refused(london, name, on):
+    if not hasattr(CLASSIC, name):
+        pytest.skip(f"these rules have no {name}")
+    rules = dataclasses.replace(CLASSIC, **{name: on})
+    with pytest.raises(InputError, match=name):
+        puzzle(london, [83], [("Red", 101), ("Blue", 13)], rules=rules, turns=1)

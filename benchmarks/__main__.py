@@ -17,6 +17,12 @@ def main(argv: list[str]) -> None:
     except ImportError:
         pass
     try:
+        from . import bench_solve
+
+        benches["solve"] = bench_solve.run
+    except ImportError:
+        pass
+    try:
         from . import bench_heatmap
 
         benches["heatmap"] = bench_heatmap.run

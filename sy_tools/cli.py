@@ -36,7 +36,10 @@ class _Group(click.Group):
             where = e.ctx.command_path if e.ctx is not None else "sy-tools"
             click.echo(f"error: {e.format_message()} (see '{where} --help')", err=True)
             sys.exit(2)
-        except click.Abort:
+        except click.Abort as e:
+            if isinstance(e.__cause__, KeyboardInterrupt):  # Ctrl-C: stop at once, no traceback
+                click.echo("error: interrupted", err=True)
+                sys.exit(130)
             click.echo("error: aborted", err=True)
             sys.exit(1)
         except click.ClickException as e:
@@ -772,3 +775,62 @@ def simulate(n_games: int, seed: int, rules_spec: str, map_spec: str, n_detectiv
         if writer is not None:
             writer.close()
     click.echo(sim.format_summary(result, fmt, by == "start"))
+
+
+# ---- solve ----------------------------------------------------------------------------------
+
+
+@main.command("solve", short_help="Can the detectives force a win within N turns? (proved)")
+@click.argument("game", required=False)
+@click.option("--turns", "-n", type=click.IntRange(min=1, max=6), default=2, show_default=True,
+              help="Detective turns to win within.")
+@click.option("--time-limit", type=click.FloatRange(min=0.01), default=30.0, show_default=True,
+              help="Seconds for the whole search.")
+@click.option("--around", default=None, help="Puzzle mode: Mr. X's possible stations, e.g. 45,46,58.")
+@click.option("--detectives", "dets", default=None, help="Puzzle mode: Red=13,Blue=26,... (in turn order).")
+@click.option("--tickets", default=None, help="Puzzle mode: each detective's tickets, e.g. taxi=10,bus=8,underground=4.")
+@click.option("--mrx-tickets", default=None,
+              help="Puzzle mode: Mr. X's tickets, e.g. taxi=4,bus=3,underground=3,black=5,double=2.")
+@click.option("--move-number", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Puzzle mode: moves Mr. X has made (his next is move M+1; places the reveals).")
+@click.option("--map", "map_spec", default="london", show_default=True, help="Puzzle mode: the map.")
+@click.option("--rules", "rules_name", default="classic", show_default=True, help="Puzzle mode: a rules preset.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+def solve_cmd(game: str | None, turns: int, time_limit: float, around: str | None, dets: str | None,
+              tickets: str | None, mrx_tickets: str | None, move_number: int, map_spec: str, rules_name: str,
+              fmt: str) -> None:
+    """The shortest forced win within N detective turns, as a strategy tree to follow.
+
+    Give a GAME record, or --around STATIONS with --detectives for a puzzle.  Exit 0: a forced
+    win; 1: no forced win within N (proved), or the record is illegal or over; 3: unknown (the
+    time limit stopped the search); 2: bad input.  Ctrl-C stops it (exit 130).
+    """
+    from .output import dumps
+    from .solve import describe, puzzle, solve_record
+
+    if (game is None) == (around is None):
+        raise InputError("give either a GAME record or --around STATIONS (not both)")
+    if game is not None:
+        if dets or tickets or mrx_tickets or move_number or map_spec != "london" or rules_name != "classic":
+            raise InputError("--detectives, --tickets, --mrx-tickets, --move-number, --map and --rules are for "
+                             "puzzle mode (--around); a record names its own map and rules")
+        from .record import load_record
+
+        result = solve_record(load_record(game), turns, time_limit)
+    else:
+        from .rules import preset
+        from .validate import load_board
+
+        if not dets:
+            raise InputError("puzzle mode needs --detectives, e.g. Red=13,Blue=26")
+        result = puzzle(
+            load_board(map_spec),
+            _station_list(around or "", "--around"),
+            _named_stations(dets, "--detectives"),
+            _ticket_counts(tickets, "--tickets", ("taxi", "bus", "underground")) if tickets else None,
+            _ticket_counts(mrx_tickets, "--mrx-tickets", ("taxi", "bus", "underground", "black", "double"))
+            if mrx_tickets else None,
+            move_number, preset(rules_name), turns, time_limit,
+        )
+    click.echo(dumps(result.to_dict()) if fmt == "json" else describe(result))
+    sys.exit(0 if result.forced else 1 if result.forced is False else 3)

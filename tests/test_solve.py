@@ -1,0 +1,403 @@
+"""solve: the same verdict as a plain brute-force search over every move on generated positions
+(tiny random maps and London), every printed strategy replayed against every line of Mr. X's
+play, and hand-made positions (a one-move capture, a trap, a double move escaping, a reveal in
+the middle)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from helpers import small_board
+
+from sy_tools.board import DETECTIVE_TICKETS, Board, Connection, Ticket, mask_of, stations_of
+from sy_tools.errors import AnalysisError, InputError
+from sy_tools.position import MRX, Move, Position, Tickets
+from sy_tools.rules import PRESETS, Rules
+from sy_tools.solve import StrategyNode, puzzle, puzzle_position, solve
+
+CLASSIC = PRESETS["classic"]
+
+
+# ---- the oracle: every move, one at a time, through the engine -------------------------------------
+
+
+def oracle(pos: Position, S: frozenset[int], k: int) -> bool:
+    """Can the detectives force a win within ``k`` of their turns?  Plain search over every legal
+    move of every piece, Mr. X's moves enumerated station by station (not as sets)."""
+    if pos.turn == 0:
+        return _mrx_all(pos, S, k)
+    moves = pos.legal_moves()
+    if not moves:  # stuck: out
+        return _after(pos.pass_turn(), S, k)
+    for m in moves:
+        S2 = S - {m.to}
+        if not S2:
+            return True
+        if _after(pos.push(m, capture=False), S2, k):
+            return True
+    return False
+
+
+def _after(p: Position, S: frozenset[int], k: int) -> bool:
+    if p.ended is not None:
+        return False  # log full or every detective stuck (no capture: capture=False)
+    if p.turn != 0:
+        return oracle(p, S, k)
+    if p.rules.trapped_loses and not any(p.mrx_can_move_from(s) for s in S):
+        return True
+    return k > 1 and _mrx_all(p, S, k - 1)
+
+
+def _observation(p: Position, mv: Move) -> tuple:
+    return mv.tickets, tuple(s if p.rules.is_reveal(p.move + j + 1) else None for j, s in enumerate(mv.stations))
+
+
+def _mrx_all(p: Position, S: frozenset[int], k: int) -> bool:
+    groups: dict[tuple, set[int]] = {}
+    for s in S:
+        for mv in dataclasses.replace(p, mrx_at=s).legal_moves():
+            groups.setdefault(_observation(p, mv), set()).add(mv.to if mv.stations else s)
+    for (tickets, _), dests in groups.items():
+        p2 = p.push(Move(MRX, tickets, tuple(None for _ in tickets)))
+        if p2.ended is not None or not oracle(p2, frozenset(dests), k):
+            return False
+    return True
+
+
+def shortest(pos: Position, S: frozenset[int], n: int) -> int | None:
+    return next((k for k in range(1, n + 1) if oracle(pos, S, k)), None)
+
+
+# ---- the verifier: replay a strategy against every line of Mr. X's play ------------------------------
+
+
+def verify(pos: Position, S: int, node: StrategyNode, k: int) -> None:
+    """Every world (his true station) and every legal move of his: the strategy's moves are
+    legal, it has an answer to whatever he shows, and the detectives win within ``k`` turns."""
+    assert node.turns <= k
+    for s in stations_of(S):
+        _play(dataclasses.replace(pos, mrx_at=s), node, k)
+
+
+def _skip_stuck(p: Position) -> Position:
+    while p.ended is None and p.turn != 0 and not p.legal_moves():
+        p = p.pass_turn()
+    return p
+
+
+def _play(p: Position, node: StrategyNode, k: int) -> None:
+    assert node.detectives_turn == (p.turn != 0)
+    if node.detectives_turn:
+        assert k >= 1
+        for m in node.moves:
+            p = _skip_stuck(p)
+            if p.ended is not None:
+                break
+            assert p.is_legal(m), (m, p.problems(m))
+            p = p.push(m)
+        p = _skip_stuck(p)
+        if node.end is not None or p.ended is not None:
+            assert p.ended is not None and p.ended.winner == "detectives", (node.end, p)
+            return
+        k -= 1
+        assert k >= 1
+    assert p.turn == 0
+    moves = p.legal_moves()
+    if not moves:  # trapped in this world (possible only at the root: the round-end check sees it)
+        assert p.rules.trapped_loses and not p.mrx_can_move_from(p.mrx_at)
+        return
+    for mv in moves:
+        obs = _observation(p, mv)
+        reply = next((r for r in node.replies if (r.tickets, r.shown) == obs), None)
+        assert reply is not None, (obs, [(r.tickets, r.shown) for r in node.replies])
+        assert mv.to is None or reply.possible >> mv.to & 1
+        p2 = p.push(mv)
+        assert p2.ended is None, p2
+        _play(p2, reply.then, k)
+
+
+# ---- generated positions ---------------------------------------------------------------------------
+
+
+def random_position(rng: random.Random, board: Board, n_det: int, max_s: int) -> tuple[Position, frozenset[int]]:
+    log = rng.choice([6, 24])
+    move = rng.randrange(log)
+    rules = dataclasses.replace(
+        CLASSIC,
+        trapped_loses=rng.random() < 0.8,
+        tickets_to_mrx=rng.random() < 0.7,
+        reveal_moves=tuple(sorted(rng.sample(range(1, 25), rng.randint(0, 6)))),
+        log_length=log,
+        double_moves_per_game=rng.choice([0, 1, 2]),
+    )
+    stations = rng.sample(board.stations, n_det)
+    names = ("Red", "Blue", "Green", "Yellow", "Black")[:n_det]
+    tks = tuple(Tickets(rng.randint(0, 4), rng.randint(0, 2), rng.randint(0, 1)) for _ in names)
+    mt = Tickets(rng.randint(0, 3), rng.randint(0, 2), rng.randint(0, 1), rng.randint(0, 2), rng.randint(0, 1))
+    free = [s for s in board.stations if s not in stations]
+    S = frozenset(rng.sample(free, rng.randint(1, min(max_s, len(free)))))
+    turn = rng.choice([0] + list(range(1, n_det + 1)))
+    out = frozenset(n for i, n in enumerate(names, 1) if i != turn and rng.random() < 0.1)
+    pos = Position(board, rules, names, tuple(stations), tks, out, mt, None, move, move, rng.randint(0, 1), turn)
+    return pos, S
+
+
+def check_against_oracle(pos: Position, S: frozenset[int], n: int) -> str:
+    if pos.turn == 0 and pos.rules.trapped_loses and not any(pos.mrx_can_move_from(s) for s in S):
+        with pytest.raises(AnalysisError):
+            solve(pos, S, n)
+        return "over"
+    res = solve(pos, S, n)
+    want = shortest(pos, S, n)
+    assert res.status == "proved"
+    assert res.forced == (want is not None), (pos, sorted(S), res.to_dict())
+    if want is None:
+        return "no"
+    assert res.turns == want
+    assert res.strategy is not None
+    verify(pos, res.possible, res.strategy, want)
+    return f"win{want}"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_small_maps_agree_with_the_oracle(seed):
+    rng = random.Random(seed)
+    seen = set()
+    for _ in range(80):
+        board = small_board(rng, rng.randint(6, 12))
+        pos, S = random_position(rng, board, rng.choice([2, 3]), rng.choice([2, 4]))
+        seen.add(check_against_oracle(pos, S, rng.choice([1, 2, 2])))
+    assert {"no", "win1", "win2"} <= seen
+
+
+def test_three_turns_agree_with_the_oracle():
+    rng = random.Random(77)
+    seen = set()
+    for _ in range(40):
+        board = small_board(rng, rng.randint(6, 9))
+        pos, S = random_position(rng, board, 2, 2)
+        seen.add(check_against_oracle(pos, S, 3))
+    assert {"no", "win1", "win2", "win3"} <= seen
+
+
+def test_london_agrees_with_the_oracle(london):
+    rng = random.Random(11)
+    seen = set()
+    for _ in range(70):
+        nd = rng.choice([2, 3])
+        pos, S = random_position(rng, london, nd, 2)
+        # close in: detectives within two hops of S; Mr. X with few kinds of ticket
+        ring = stations_of(london.step_any(london.step_any(mask_of(S), DETECTIVE_TICKETS), DETECTIVE_TICKETS)
+                           & ~mask_of(S))
+        mt = Tickets(rng.randint(0, 3), rng.randint(0, 1), 0, rng.randint(0, 1), rng.randint(0, 1))
+        pos = dataclasses.replace(pos, stations=tuple(rng.sample(ring, nd)), mrx_tickets=mt)
+        seen.add(check_against_oracle(pos, S, rng.choice([1, 2])))
+    assert {"no", "win1", "win2"} <= seen
+
+
+# ---- hand-made positions -----------------------------------------------------------------------------
+
+
+def line_board() -> Board:
+    """1 - 2 - 3 - 4 - 5 by taxi, and a bus 1 - 5."""
+    conns = [Connection.of(a, a + 1, "taxi") for a in range(1, 5)] + [Connection.of(1, 5, "bus")]
+    return Board.build("line", range(1, 6), conns)
+
+
+def test_one_move_capture(london):
+    # Mr. X is known to be at 83 (shown); Red at 101 takes a taxi onto him
+    res = puzzle(london, [83], [("Red", 101), ("Blue", 13)], turns=1)
+    assert res.forced and res.turns == 1
+    assert res.strategy is not None and res.strategy.end == "caught"
+    assert res.first_moves == (Move.detective("Red", "taxi", 83),)
+
+
+def test_a_trap_wins_and_only_where_the_rules_say_so():
+    board = line_board()
+    # Mr. X at 1 with taxi only: exits 2 (taxi).  Red from 3 takes 2: he is trapped
+    mt = {"taxi": 2}
+    res = puzzle(board, [1], [("Red", 3), ("Blue", 5)], detective_tickets={"taxi": 2}, mrx_tickets=mt, turns=1)
+    assert res.forced and res.strategy is not None and res.strategy.end == "trapped"
+    pos, S = puzzle_position(board, [1], [("Red", 3), ("Blue", 5)], {"taxi": 2}, mt)
+    verify(pos, S, res.strategy, 1)
+    no_trap = dataclasses.replace(CLASSIC, trapped_loses=False)
+    res2 = puzzle(board, [1], [("Red", 3), ("Blue", 5)], {"taxi": 2}, mt, rules=no_trap, turns=1)
+    assert res2.forced is False
+    # ... but then he must pass, and Red steps onto him next turn
+    res3 = puzzle(board, [1], [("Red", 3), ("Blue", 5)], {"taxi": 2}, mt, rules=no_trap, turns=2)
+    assert res3.forced and res3.turns == 2
+    pos3, S3 = puzzle_position(board, [1], [("Red", 3), ("Blue", 5)], {"taxi": 2}, mt, rules=no_trap)
+    assert oracle(pos3, frozenset(stations_of(S3)), 2)
+    verify(pos3, S3, res3.strategy, 2)
+
+
+def test_a_double_move_escapes():
+    # a triangle 1-2-4 with a tail 2-3 and a hub 4-5, 4-6, 4-7: Mr. X at 1, Red 5, Blue 7
+    edges = [(1, 2), (1, 4), (2, 3), (2, 4), (4, 5), (4, 6), (4, 7)]
+    board = Board.build("hub", range(1, 8), [Connection.of(a, b, "taxi") for a, b in edges])
+    dets = [("Red", 5), ("Blue", 7)]
+    single = puzzle(board, [1], dets, {"taxi": 3}, {"taxi": 4}, turns=2)
+    assert single.forced and single.turns == 2
+    double = puzzle(board, [1], dets, {"taxi": 3}, {"taxi": 4, "double": 1}, turns=2)
+    assert double.forced is False
+    assert double.refutation is not None and double.refutation.reply is not None
+    assert len(double.refutation.reply.tickets) == 2  # he escapes with a double move
+    for res, mt in ((single, {"taxi": 4}), (double, {"taxi": 4, "double": 1})):
+        pos, S = puzzle_position(board, [1], dets, {"taxi": 3}, mt)
+        assert oracle(pos, frozenset(stations_of(S)), 2) == res.forced
+    pos, S = puzzle_position(board, [1], dets, {"taxi": 3}, {"taxi": 4})
+    verify(pos, S, single.strategy, 2)
+
+
+def test_a_reveal_in_the_middle(london):
+    # Mr. X at 14 or 25 with taxis only; his next move (3) is a reveal move: the strategy
+    # branches on the station he is shown at, and without the reveal there is no forced win
+    dets = [("Red", 16), ("Blue", 51), ("Green", 24)]
+    mt = {"taxi": 4}
+    res = puzzle(london, [14, 25], dets, mrx_tickets=mt, move_number=2, turns=2)
+    assert res.forced and res.turns == 2 and res.strategy is not None
+    shown = [r.shown for r in res.strategy.replies]
+    assert all(len(s) == 1 and s[0] is not None for s in shown) and len(shown) >= 2
+    pos, S = puzzle_position(london, [14, 25], dets, mrx_tickets=mt, move_number=2)
+    verify(pos, S, res.strategy, 2)
+    hidden = dataclasses.replace(CLASSIC, reveal_moves=())
+    assert puzzle(london, [14, 25], dets, mrx_tickets=mt, move_number=2, turns=2, rules=hidden).forced is False
+    pos, S = puzzle_position(london, [14, 25], dets, mrx_tickets=mt, move_number=2, rules=hidden)
+    assert oracle(pos, frozenset(stations_of(S)), 2) is False
+
+
+def test_irrelevant_detectives_still_block():
+    """A far detective's moves do not branch, but its station blocks: on a path 1..9 with Blue
+    standing on 6, Red at 3 cannot use 6 and Mr. X at 5 cannot flee there."""
+    board = Board.build("path", range(1, 10), [Connection.of(a, a + 1, "taxi") for a in range(1, 9)])
+    res = puzzle(board, [5], [("Red", 3), ("Blue", 6)], {"taxi": 3}, {"taxi": 4}, turns=2)
+    pos, S = puzzle_position(board, [5], [("Red", 3), ("Blue", 6)], {"taxi": 3}, {"taxi": 4})
+    assert res.forced == oracle(pos, frozenset(stations_of(S)), 2)
+
+
+def test_tickets_handed_to_mrx_open_exits():
+    """A detective far from Mr. X still matters through the ticket it hands him.  Mr. X at 1
+    holds taxis only; Red 3 -T-> 2 traps him unless Blue (at 6, far away) rides the bus 6-8:
+    that bus ticket passes to him and opens the bus 1-5."""
+    board = Board.build("hook", range(1, 9), [Connection.of(a, a + 1, "taxi") for a in range(1, 7)]
+                        + [Connection.of(1, 5, "bus"), Connection.of(6, 8, "bus")])
+    dets = [("Red", 3), ("Blue", 6)]
+    res = puzzle(board, [1], dets, {"taxi": 2, "bus": 2}, {"taxi": 2}, turns=1)
+    assert res.forced and res.strategy is not None and res.strategy.end == "trapped"
+    assert all(m.tickets == (Ticket.TAXI,) for m in res.first_moves)
+    pos, S = puzzle_position(board, [1], dets, {"taxi": 2, "bus": 2}, {"taxi": 2})
+    verify(pos, S, res.strategy, 1)
+    bus_only = dataclasses.replace(pos, tickets=(Tickets(taxi=2), Tickets(bus=2)))  # Blue must ride the bus
+    assert oracle(bus_only, frozenset([1]), 1) is False
+    assert solve(bus_only, S, 1).forced is False
+    no_gift = dataclasses.replace(bus_only, rules=dataclasses.replace(CLASSIC, tickets_to_mrx=False))
+    assert oracle(no_gift, frozenset([1]), 1) is True
+    assert solve(no_gift, S, 1).forced is True
+
+
+def test_limits_give_unknown(london):
+    dets = [("Red", 102), ("Blue", 89), ("Green", 37), ("Yellow", 85), ("Black", 13)]
+    res = puzzle(london, [38], dets, move_number=3, turns=3, max_nodes=50)
+    assert res.forced is None and res.status == "unknown" and res.limit == "nodes"
+    assert res.to_dict()["forced"] is None
+
+
+def test_bad_puzzle_input(london):
+    with pytest.raises(InputError, match="--around"):
+        puzzle(london, [500], [("Red", 13)])
+    with pytest.raises(InputError, match="both stand on 13"):
+        puzzle(london, [83], [("Red", 13), ("Blue", 13)])
+    with pytest.raises(InputError, match="occupied"):
+        puzzle(london, [13], [("Red", 13)])
+    with pytest.raises(InputError, match="--turns"):
+        puzzle(london, [83], [("Red", 13)], turns=0)
+
+
+def test_json_shape(london):
+    d = puzzle(london, [83], [("Red", 101), ("Blue", 13)], turns=1).to_dict()
+    assert {"forced", "turns", "status", "strategy", "nodes", "wall_time"} <= set(d)
+    assert d["forced"] is True and d["turns"] == 1 and d["status"] == "proved"
+    assert d["strategy"]["moves"] == [{"piece": "Red", "tickets": ["taxi"], "stations": [83]}]
+
+
+def test_a_full_log_ends_the_game():
+    """The game ends after the detectives' round that follows his last log entry: on a path
+    with Mr. X at its end 9 and Red at 5, Red traps him in three turns, which a log of 5 moves
+    (3 made) denies: the full log is checked before the trap."""
+    board = Board.build("path", range(1, 10), [Connection.of(a, a + 1, "taxi") for a in range(1, 9)])
+    long_log, short_log = Rules(log_length=24, reveal_moves=()), Rules(log_length=5, reveal_moves=())
+    for rules, want in ((long_log, True), (short_log, False)):
+        pos, S = puzzle_position(board, [9], [("Red", 5), ("Blue", 1)], {"taxi": 5}, {"taxi": 5}, move_number=3,
+                                 rules=rules)
+        res = solve(pos, S, 3)
+        assert res.forced == oracle(pos, frozenset(stations_of(S)), 3)
+        assert res.forced is want
+        assert res.turns == (3 if want else None)
+
+
+def test_far_detectives_do_not_branch(london):
+    """A detective that cannot reach Mr. X's area in time, and whose tickets cannot matter to
+    him, plays one representative move: adding one changes neither the verdict nor (much) the
+    work, and the strategy it returns is still checked against every line of his play."""
+    dets = [("Red", 185), ("Blue", 130), ("Green", 168)]
+    mt = {"taxi": 4, "bus": 3, "underground": 3, "black": 0, "double": 0}
+    base = puzzle(london, [154], dets, mrx_tickets=mt, move_number=3)
+    far = puzzle(london, [154], dets + [("Yellow", 1)], mrx_tickets=mt, move_number=3)
+    assert base.forced and far.forced and base.turns == far.turns == 2
+    assert far.nodes <= 2 * base.nodes + 2
+    assert far.strategy is not None and any(m.piece == "Yellow" for m in far.strategy.moves)
+    pos, S = puzzle_position(london, [154], dets + [("Yellow", 1)], mrx_tickets=mt, move_number=3)
+    verify(pos, S, far.strategy, 2)
+
+
+def test_records_cut_anywhere_agree_with_the_oracle():
+    """The record adapter: games on small maps cut after Mr. X's move, mid-round or after the
+    round (who moves next, who is out, tickets passed on, double moves used) give the position
+    the oracle sees too."""
+    from sy_tools.errors import SyToolsError
+    from sy_tools.record import parse_record
+    from sy_tools.simulate import detectives_view, random_game
+    from sy_tools.solve import record_position, solve_record
+
+    rng = random.Random(5)
+    kinds = set()
+    checked = 0
+    while checked < 40 or (len(kinds) < 4 and checked < 200):
+        board = small_board(rng, rng.randint(8, 12))
+        rules = dataclasses.replace(CLASSIC, reveal_moves=(2, 5, 8), log_length=10)
+        doc = random_game(board, rules, random.Random(rng.getrandbits(32)), n_detectives=rng.choice([2, 3]),
+                          mrx_start_candidates=board.start_decks["classic"])
+        view = dict(detectives_view(doc, rules), map="london")  # parsed against London, then swapped
+        rec = parse_record(view)
+        cands = tuple(sorted(set(doc["mrx"]["start_candidates"]) - {d["start"] for d in doc["detectives"]}))
+        rec = dataclasses.replace(rec, board=board, rules=rules, start_candidates=cands)
+        if not rec.rounds:
+            continue
+        r = rng.randrange(len(rec.rounds)) + 1
+        n_det = len(rec.rounds[r - 1].detectives)
+        cut = rec.truncated(r, rng.randint(0, n_det))
+        try:
+            pos, S, _ = record_position(cut)
+        except SyToolsError:
+            continue  # over (a capture) or trapped
+        n = rng.choice([1, 2])
+        res = solve_record(cut, n)
+        want = shortest(pos, frozenset(stations_of(S)), n)
+        assert res.forced == (want is not None) and res.turns == want
+        if want is not None:
+            verify(pos, S, res.strategy, want)
+        kinds.add(("mrx to move" if pos.turn == 0 else "detectives to move", want is not None))
+        checked += 1
+    assert len(kinds) == 4  # Mr. X or the detectives to move, with and without a forced win
+
+
+@pytest.mark.parametrize("name, on", [("cutoff_escape", True), ("voluntary_reveal", True),
+                                      ("mrx_onto_detective", "caught")])
+def test_unmodelled_rule_variants_are_refused(london, name, on):
+    if not hasattr(CLASSIC, name):
+        pytest.skip(f"these rules have no {name}")
+    rules = dataclasses.replace(CLASSIC, **{name: on})
+    with pytest.raises(InputError, match=name):
+        puzzle(london, [83], [("Red", 101), ("Blue", 13)], rules=rules, turns=1)

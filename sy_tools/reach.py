@@ -4,8 +4,9 @@ detectives' coverage of the board."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
-from .board import DETECTIVE_TICKETS, Board, Station, Ticket
+from .board import DETECTIVE_TICKETS, Board, Station, StationMask, Ticket
 
 TicketVector = tuple[int, ...]
 
@@ -104,6 +105,46 @@ def nearest(board: Board, detectives: Mapping[str, tuple[Station, Mapping[str, i
             elif n == old[0]:
                 out[s] = (n, old[1] + (name,))
     return out
+
+
+@dataclass(frozen=True)
+class MrxReach:
+    """Where Mr. X can get in ``moves`` moves: ``dist`` the fewest moves to each station
+    (0 for where he may be now), ``at_end`` the stations where he may stand after exactly
+    ``moves`` moves (he must move every turn, so this is not everything within reach)."""
+
+    dist: dict[Station, int]
+    at_end: tuple[Station, ...]
+    moves: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"moves": self.moves, "dist": {str(s): n for s, n in sorted(self.dist.items())},
+                "at_end": list(self.at_end)}
+
+
+def mrx_reach(board: Board, stations: Iterable[Station], tickets: Iterable[Ticket], occupied: StationMask,
+              moves: int) -> MrxReach:
+    """Mr. X's reach from any of ``stations`` in ``moves`` moves with any of ``tickets`` (those
+    he holds; counts are not limiting), never onto ``occupied`` (the detectives' stations now;
+    they do not move in this picture).  Each move is the engine's
+    :func:`~sy_tools.position.mrx_targets`."""
+    from .position import mrx_targets
+
+    tickets = tuple(tickets)
+    here = 0
+    for s in stations:
+        here |= 1 << s
+    dist = {s: 0 for s in _bits(here)}
+    seen = here
+    for n in range(1, moves + 1):
+        nxt = 0
+        for t in tickets:
+            nxt |= mrx_targets(board, here, t, occupied)
+        for s in _bits(nxt & ~seen):
+            dist[s] = n
+        seen |= nxt
+        here = nxt
+    return MrxReach(dist, tuple(_bits(here)), moves)
 
 
 def _bits(mask: int) -> list[int]:

@@ -75,8 +75,8 @@ def layout(board: Board) -> tuple[dict[Station, Point], str | None]:
     """Station positions (data y grows downwards) and, when they were computed rather than
     taken from the map, why (for the title).
 
-    The map's coordinates are rescaled into a 1000-unit box with arithmetic that cannot
-    overflow (coordinates of 1e308 or 10**400 are refused by the map validator, but a picture
+    The map's coordinates are used as they are; huge ones are rescaled into a 1000-unit box
+    with arithmetic that cannot overflow (coordinates of 1e308 or 10**400 are refused by the map validator, but a picture
     must never crash on them); coordinates that are not finite or put every station on one
     point are replaced by a computed layout."""
     if board.coords:
@@ -103,6 +103,9 @@ def _rescaled(board: Board) -> dict[Station, Point] | None:
     xs = [p[0] for p in pts.values()]
     ys = [p[1] for p in pts.values()]
     x0, y0 = min(xs), min(ys)
+    if max(xs) - x0 > 0 or max(ys) - y0 > 0:
+        if all(abs(v) < 1e9 for v in xs + ys):  # ordinary drawing coordinates: kept as they are
+            return pts
     w = max(xs) / 2 - x0 / 2  # halves: the difference of two finite floats may overflow, halves never do
     h = max(ys) / 2 - y0 / 2
     span = max(w, h)
@@ -217,10 +220,14 @@ def _frame(size: tuple[float, float] | None, dpi: int | None, title: str, handle
     scale = min(1.0, max(0.55, math.sqrt(min(w_in / 16, h_in / 12))))
     fs = 10 * scale
     title_fs = 13 * scale
-    chars = max(20, int(w_in * 72 / (0.52 * title_fs)))
-    sup = fig.suptitle(textwrap.fill(title, chars), fontsize=title_fs, y=1 - 0.06 / h_in, va="top")
+    chars = max(20, int(w_in * 72 / (0.5 * title_fs)))
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     fig_w, fig_h = fig.bbox.width, fig.bbox.height
+    while True:  # wrap the title until it fits the width (measured, not guessed)
+        sup = fig.suptitle(textwrap.fill(title, chars), fontsize=title_fs, y=1 - 0.06 / h_in, va="top")
+        if sup.get_window_extent(renderer).width <= 0.98 * fig_w or chars <= 20:
+            break
+        chars = max(20, int(chars * 0.9))
     legend_h = 0.0
     if handles:
         ncol = min(len(handles), 6)

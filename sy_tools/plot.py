@@ -46,8 +46,9 @@ PROB_CMAP = "BuPu"
 PROB_FLOOR = 0.25
 #: moves scale (few moves = dark)
 MOVES_CMAP = "YlGnBu_r"
-#: Mr. X's win rate (0 = detectives always win, 1 = Mr. X always does)
-WINRATE_CMAP = "PuOr"
+#: Mr. X's win rate (0 = detectives always win, 1 = Mr. X always does); no pale end, so no rate
+#: looks like "no game started here"
+WINRATE_CMAP = "viridis"
 
 TRANSPORT_STYLE: dict[Transport, dict[str, Any]] = {
     Transport.TAXI: {"color": "#e8b500", "linewidth": 1.0, "linestyle": "-", "zorder": 1},
@@ -461,7 +462,7 @@ class BoardAxes:
                                           shrinkA=shrink, shrinkB=shrink))
         if text:
             mid = (0.25 * pa[0] + 0.5 * cx + 0.25 * pb[0], 0.25 * pa[1] + 0.5 * cy + 0.25 * pb[1])
-            fs = fontsize or max(5.5, self.diameter * 0.42)
+            fs = fontsize or max(6.5, self.diameter * 0.45)
             self.label(mid, text, colour, fontsize=fs, bold=True, distance=2.0)
         # later labels keep off this arrow
         side = self.units(self.diameter * 0.35)
@@ -804,13 +805,17 @@ def coverage_figure(record: Record, round: int | None = None, size: tuple[float,
     dets = {n: (s, t.to_dict(("taxi", "bus", "underground")))
             for n, s, t in zip(pos.names, pos.stations, pos.tickets) if n not in pos.out}
     near = nearest(rec.board, dets)
+    moving = {n for n, (s, t) in dets.items() if any(rec.board.moves(s, Ticket(k)) for k, v in t.items() if v > 0)}
+
+    def _stuck(name: str) -> str:
+        return " out" if name in pos.out else ("" if name in moving else " stuck: no ticket for its station")
     colour = {n: detective_colour(n, i) for i, n in enumerate(pos.names)}
     coords, why = layout(rec.board)
     thin = sum(1 for s in rec.board.stations if near.get(s, (99,))[0] >= 3)
     title = (f"Detective coverage  {_name(rec)}: {_when(rec)}; colour = nearest detective, number = its moves; "
              f"{thin} stations 3+ moves away")
     handles: list[Any] = transport_handles() + [
-        Patch(facecolor=colour[n], edgecolor="#333333", label=f"{n} ({s}){' out' if n in pos.out else ''}")
+        Patch(facecolor=colour[n], edgecolor="#333333", label=f"{n} ({s}){_stuck(n)}")
         for n, s in zip(pos.names, pos.stations)]
     handles.append(Patch(facecolor=EMPTY_FILL, edgecolor=EMPTY_EDGE, label="out of reach"))
     frame = _frame(size, dpi, _note(title, why), handles, True)
@@ -960,7 +965,7 @@ def winrate_figure(board: Board, rates: WinRates, size: tuple[float, float] | No
     total = sum(rates.games.values())
     won = sum(rates.wins.values())
     title = (f"Mr. X's win rate by start station  {Path(source).name}: {total} games, Mr. X won {won} "
-             f"({won / total:.0%}); small number = games from that start")
+             f"({won / total:.0%}); the number under a station = games from that start")
     handles: list[Any] = transport_handles() + [Patch(facecolor=EMPTY_FILL, edgecolor=EMPTY_EDGE,
                                                       label="no game started here")]
     frame = _frame(size, dpi, _note(title, why), handles, True)
@@ -972,8 +977,9 @@ def winrate_figure(board: Board, rates: WinRates, size: tuple[float, float] | No
     if ba.diameter >= 7:
         for s, g in rates.games.items():
             x, y = coords[s]
-            ba.ax.text(x, y + ba.units(ba.diameter * 0.62), str(g), ha="center", va="top",
-                       fontsize=max(5.0, ba.diameter * 0.32), color="#333333", zorder=6)
+            ba.ax.text(x, y + ba.units(ba.diameter * 0.6), str(g), ha="center", va="top",
+                       fontsize=max(5.0, ba.diameter * 0.38), color="#222222", zorder=6,
+                       bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85})
     _colorbar(frame, cmap, norm, "Mr. X's win rate from that start")
     return frame.fig
 

@@ -30,7 +30,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import FancyArrowPatch, Patch, Wedge  # noqa: E402
 
 from .board import Board, Station, Ticket, Transport  # noqa: E402
-from .errors import InputError  # noqa: E402
+from .errors import AnalysisError, InputError  # noqa: E402
 from .files import atomic_write_bytes  # noqa: E402
 from .record import Record  # noqa: E402
 
@@ -294,6 +294,7 @@ class BoardAxes:
         self.labels = labels
         self._boxes: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
         self._cell = max(spacing, 1e-9)
+        self._arcs: dict[frozenset[Station], Point] = {}  # control point of the first arrow per pair
         self._draw_connections()
 
     # -- geometry helpers
@@ -450,10 +451,14 @@ class BoardAxes:
             cy = (pa[1] + pb[1]) / 2 + rad * length * ny_
             clear = min((math.hypot(px - x, py - y) for px, py in _bezier(pa, (cx, cy), pb)
                          for s, (x, y) in self._near(pa, pb) if s not in (a, b)), default=1e9)
+            used = self._arcs.get(frozenset((a, b)))
+            if used is not None and math.hypot(used[0] - cx, used[1] - cy) < 1e-9:
+                clear = -1.0  # the other direction already bends this way: take the other side
             if best is None or clear > best[0] + 1e-9:
                 best = (clear, rad, cx, cy)
         assert best is not None
         _, rad, cx, cy = best
+        self._arcs.setdefault(frozenset((a, b)), (cx, cy))
         # arc3's control point in display space, mapped back through the inverted y axis, is the
         # one computed above for the same rad
         shrink = self.diameter / 2 + 1.5
@@ -621,6 +626,8 @@ def history_figure(record: Record, weights: str = "paths", round: int | None = N
     sure = sum(1 for p in route.probabilities if p > 0.999)
     title = (f"Mr. X's most likely route  {_name(rec)}: moves 1-{n} given the whole record, {_when(rec)}; "
              f"{sure} of {n} stations certain") if n else f"Mr. X's route  {_name(rec)}: no move yet"
+    if now.capture:
+        title += f"; caught at {now.capture.station} by {now.capture.by}"
     frame = _frame(size, dpi, _note(title, why), handles, True)
     ba = BoardAxes(frame.fig, frame.main, rec.board, coords)
     fills: dict[Station, Any] = {}
@@ -760,8 +767,11 @@ def mrx_reach_figure(record: Record, round: int | None = None, starts: Sequence[
 
     rec = record.at_round(round)
     res = possible(rec)
-    pos = check(rec).position
+    checked = check(rec)
+    pos = checked.position
     assert pos is not None
+    if checked.status.over:
+        raise AnalysisError(f"the game is over: {checked.status.describe()}", rec.file)
     if starts:
         for s in starts:
             if s not in rec.board:

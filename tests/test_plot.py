@@ -387,3 +387,20 @@ def test_cli_refuses_to_overwrite_its_input(cli, tmp_path):
     r = cli("heatmap", str(game), "-o", str(game))
     assert r.exit_code == 2 and "refusing to overwrite an input file" in r.stderr
     assert game.read_bytes() == (EX / "in-progress.json").read_bytes()
+
+
+def test_a_hop_and_its_reverse_bend_apart(game):
+    fr = plot._frame(SIZE, DPI, "t", [], False)
+    coords, _ = plot.layout(game.board)
+    ba = plot.BoardAxes(fr.fig, fr.main, game.board, coords)
+    ba.arrow(55, 71, "black", "4K")
+    ba.arrow(71, 55, "black", "5T")
+    there, back = [p for p in ba.ax.patches if isinstance(p, matplotlib.patches.FancyArrowPatch)]
+    # the same rad on reversed ends puts the control point on the other side of the line
+    assert there.get_connectionstyle().rad == back.get_connectionstyle().rad != 0
+
+
+def test_cli_reach_of_a_finished_game_is_exit_1(cli, tmp_path):
+    r = cli("heatmap", str(EX / "capture.json"), "--layer", "reach", "-o", str(tmp_path / "r.png"))
+    assert r.exit_code == 1 and "the game is over" in r.stderr
+    assert not (tmp_path / "r.png").exists()

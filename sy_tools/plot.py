@@ -240,8 +240,16 @@ def _frame(size: tuple[float, float] | None, dpi: int | None, title: str, handle
             leg.remove()
             ncol -= 1
         legend_h = leg.get_window_extent(renderer).height / fig_h
+        if legend_h > 0.35:  # a figure too small for its legend: the board comes first
+            leg.remove()
+            legend_h = 0.0
     title_h = (sup.get_window_extent(renderer).height + 0.12 * fig.dpi) / fig_h
+    if title_h > 0.35:
+        sup.set_text("")
+        title_h = 0.02
     right = (1.25 * scale + 0.1) / w_in if colorbar else 0.01
+    if right > 0.35:  # likewise the colour bar
+        colorbar, right = False, 0.01
     bottom = legend_h + 0.01
     main = (0.01, bottom, 1 - 0.01 - right, max(0.1, 1 - bottom - title_h - 0.01))
     cbar = None
@@ -252,7 +260,8 @@ def _frame(size: tuple[float, float] | None, dpi: int | None, title: str, handle
 
 def _colorbar(frame: Frame, cmap: Any, norm: Any, label: str, ticks: Sequence[float] | None = None,
               ticklabels: Sequence[str] | None = None) -> None:
-    assert frame.cbar is not None
+    if frame.cbar is None:  # no room for it at this size
+        return
     cax = frame.fig.add_axes(frame.cbar)
     sm = matplotlib.cm.ScalarMappable(norm=norm, cmap=cmap)
     cb = frame.fig.colorbar(sm, cax=cax, ticks=ticks)

@@ -152,6 +152,7 @@ def test_cli_round_and_layers(cli, tmp_path):
     (["--layer", "coverage", "--from", "13"], "--from belongs to the reach layer"),
     (["--layer", "reach", "--from", "13,x"], "--from: expected station numbers"),
     (["--panels"], "--panels belongs to the history layer"),
+    (["--size", "100x100", "--dpi", "600"], "--size: 100x100 inches at 600 dpi is 3600 million pixels; at most 100"),
     (["--size", "big"], "--size: expected WIDTHxHEIGHT"),
     (["--layer", "reach", "--from", "500"], "--from: station 500 is not on the map 'london'"),
 ])
@@ -404,3 +405,10 @@ def test_cli_reach_of_a_finished_game_is_exit_1(cli, tmp_path):
     r = cli("heatmap", str(EX / "capture.json"), "--layer", "reach", "-o", str(tmp_path / "r.png"))
     assert r.exit_code == 1 and "the game is over" in r.stderr
     assert not (tmp_path / "r.png").exists()
+
+
+@pytest.mark.parametrize("size", [(0.5, 0.5), (8.0, 0.5), (20.0, 1.0)])
+def test_tiny_and_odd_sizes_still_draw(game, tmp_path, size):
+    for fig in (plot.possible_figure(game, size=size, dpi=40), plot.coverage_figure(game, size=size, dpi=40),
+                plot.history_figure(game, size=size, dpi=40, panels=True)):
+        plot.save(fig, tmp_path / "t.png")

@@ -635,7 +635,7 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
     w, h = fig_size or (16.0, 12.0)
     if w * h * (dpi or 100) ** 2 > 100e6:
         raise InputError(f"{w:g}x{h:g} inches at {dpi or 100} dpi is {w * h * (dpi or 100) ** 2 / 1e6:.0f} million "
-                         "pixels; at most 50 million (lower --size or --dpi)", where="--size")
+                         "pixels; at most 100 million (lower --size or --dpi)", where="--size")
     out = out or f"{layer}.png"
     if Path(out).suffix.lower() not in (".png", ".svg", ".pdf"):
         raise InputError(f"unknown image format {Path(out).suffix or '(none)'!r}, expected .png, .svg or .pdf",

@@ -586,9 +586,9 @@ def _size(value: str | None) -> tuple[float, float] | None:
     try:
         size = (float(w), float(h))
     except ValueError:
-        raise InputError(f"expected WIDTHxHEIGHT in inches (e.g. 16x12), got {value!r}", where="--size") from None
+        raise InputError(f"expected WIDTHxHEIGHT in inches (e.g. 16x12), got {value[:40]!r}", where="--size") from None
     if not all(0.5 <= v <= 100 for v in size):
-        raise InputError(f"each side must be 0.5 to 100 inches, got {value!r}", where="--size")
+        raise InputError(f"each side must be 0.5 to 100 inches, got {value[:40]!r}", where="--size")
     return size
 
 
@@ -650,6 +650,8 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
                          "from the record)")
     if panels and layer != "history":
         raise InputError("--panels belongs to the history layer")
+    if round_ is not None and (layer == "winrate" or game is None):
+        raise InputError("--round belongs to the layers drawn from a GAME record")
     from . import plot
 
     if layer == "winrate":

@@ -9,6 +9,8 @@ import matplotlib
 import matplotlib.image as mpimg
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sy_tools import plot
 from sy_tools.record import load_record
@@ -152,6 +154,7 @@ def test_cli_round_and_layers(cli, tmp_path):
     (["--layer", "coverage", "--from", "13"], "--from belongs to the reach layer"),
     (["--layer", "reach", "--from", "13,x"], "--from: expected station numbers"),
     (["--panels"], "--panels belongs to the history layer"),
+    (["--layer", "winrate", "--round", "3"], "--round belongs to the layers drawn from a GAME record"),
     (["--size", "100x100", "--dpi", "600"], "--size: 100x100 inches at 600 dpi is 3600 million pixels; at most 100"),
     (["--size", "big"], "--size: expected WIDTHxHEIGHT"),
     (["--layer", "reach", "--from", "500"], "--from: station 500 is not on the map 'london'"),
@@ -412,3 +415,16 @@ def test_tiny_and_odd_sizes_still_draw(game, tmp_path, size):
     for fig in (plot.possible_figure(game, size=size, dpi=40), plot.coverage_figure(game, size=size, dpi=40),
                 plot.history_figure(game, size=size, dpi=40, panels=True)):
         plot.save(fig, tmp_path / "t.png")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=30))
+def test_size_and_station_options_never_crash(text):
+    from sy_tools.cli import _size, _stations_option
+    from sy_tools.errors import InputError
+
+    for parse in (_size, lambda v: _stations_option((v,), "--from")):
+        try:
+            parse(text)
+        except InputError as e:
+            assert "\n" not in str(e) and len(str(e)) < 200

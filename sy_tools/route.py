@@ -3,9 +3,10 @@
 The smoothed history (:func:`sy_tools.tracker.possible` with ``history=True``) gives, after each
 Mr. X move, the stations on some route consistent with the whole record and each one's
 probability at that move.  A route through those sets whose consecutive stations are joined by
-the move's ticket (the engine's :func:`~sy_tools.position.mrx_targets`) is a consistent route:
-every other condition (detectives' stations, reveals, detectives landing without a capture) is
-local to one move and already folded into the sets.
+the move's ticket, off the detectives' stations at that move (the engine's
+:func:`~sy_tools.position.mrx_targets`, the one place for Mr. X's movement rules), is a
+consistent route: every other condition (reveals, detectives landing without a capture) is local
+to one move and already folded into the sets.
 
 :func:`likely_route` picks, by Viterbi's dynamic programme, the consistent route whose stations
 are most probable move by move: the largest product of the per-move probabilities (ties: the
@@ -18,7 +19,7 @@ the sizes of the sets and their degrees.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,22 +89,21 @@ def likely_route(record: Record, weights: str = "paths") -> LikelyRoute:
     reveals = tuple(n for n, _, _, m in moves if record.rules.is_reveal(n))
     if not hist:
         return LikelyRoute((), (), (), (), (), weights)
+    dets = _detectives_at_moves(record, len(hist))
+    occupied = [_mask(d.values()) for d in dets]
     # Viterbi: best[s] = the best log score of a route prefix ending at s after this move
     best = {s: _log(probs[0].get(s, 0.0)) for s in hist[0]}
     back: list[dict[Station, Station]] = []
     for i in range(1, len(hist)):
         t = tickets[i]
-        live = hist[i]
+        live = _mask(hist[i])
         p = probs[i]
         nxt: dict[Station, float] = {}
         came: dict[Station, Station] = {}
-        live_mask = 0
-        for d in live:
-            live_mask |= 1 << d
         for s in sorted(best):  # ascending: on ties the smaller predecessor wins
             score = best[s]
-            for d in board.moves(s, t):
-                if live_mask >> d & 1 and (d not in nxt or score > nxt[d]):
+            for d in _stations(mrx_targets(board, 1 << s, t, occupied[i]) & live):
+                if d not in nxt or score > nxt[d]:
                     nxt[d] = score
                     came[d] = s
         best = {d: sc + _log(p.get(d, 0.0)) for d, sc in nxt.items()}
@@ -113,11 +113,24 @@ def likely_route(record: Record, weights: str = "paths") -> LikelyRoute:
     for came in reversed(back):
         route.append(came[route[-1]])
     route.reverse()
-    # a self-check that costs one mask step per move: the route must be legal move by move
-    for i in range(1, len(route)):
-        assert mrx_targets(board, 1 << route[i - 1], tickets[i], 0) >> route[i] & 1
     return LikelyRoute(tuple(route), tickets, tuple(probs[i].get(s, 0.0) for i, s in enumerate(route)), reveals,
-                       _detectives_at_moves(record, len(route)), weights)
+                       dets, weights)
+
+
+def _mask(stations: Iterable[Station]) -> int:
+    m = 0
+    for s in stations:
+        m |= 1 << s
+    return m
+
+
+def _stations(mask: int) -> list[Station]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _detectives_at_moves(record: Record, n: int) -> tuple[dict[str, Station], ...]:

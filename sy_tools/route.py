@@ -69,6 +69,15 @@ class LikelyRoute:
         return {"weights": self.weights, "stations": list(self.stations), "tickets": [t.value for t in self.tickets],
                 "probabilities": list(self.probabilities), "reveals": list(self.reveals)}
 
+    def to_frame(self):  # -> pandas.DataFrame
+        """One row per move: ``move`` (1-based), ``station``, ``ticket``, ``probability``,
+        ``revealed`` (bool)."""
+        import pandas as pd
+
+        return pd.DataFrame({"move": range(1, len(self.stations) + 1), "station": list(self.stations),
+                             "ticket": [t.value for t in self.tickets], "probability": list(self.probabilities),
+                             "revealed": [m in self.reveals for m in range(1, len(self.stations) + 1)]})
+
 
 def _log(p: float) -> float:
     return math.log(p) if p > 0 else -1e6  # a share too small for a float still ranks lowest

@@ -64,3 +64,6 @@ def test_route_on_the_example_passes_its_reveals():
     assert route.probabilities[2] == 1.0 and route.to_dict()["stations"][0] == route.move(1)
     with pytest.raises(IndexError):
         route.move(12)
+    frame = route.to_frame()
+    assert list(frame["station"]) == list(route.stations) and frame["move"].iloc[-1] == 11
+    assert list(frame.loc[frame["revealed"], "station"]) == [55, 71]

@@ -27,9 +27,12 @@ demo: $(STAMP)
 	mkdir -p demo-out
 	$(BIN)/sy-tools heatmap examples/in-progress.json -o demo-out/possible.png
 	$(BIN)/sy-tools heatmap examples/in-progress.json --layer history -o demo-out/history.png
+	$(BIN)/sy-tools heatmap examples/in-progress.json --layer history --panels -o demo-out/history-panels.png
 	$(BIN)/sy-tools heatmap examples/in-progress.json --layer coverage -o demo-out/coverage.png
 	$(BIN)/sy-tools heatmap examples/in-progress.json --layer cordon --round 7 --moves 2 -o demo-out/cordon.png
+	$(BIN)/sy-tools heatmap examples/in-progress.json --layer reach -o demo-out/reach-mrx.png
 	$(BIN)/sy-tools heatmap --layer reach --from 13 --tickets taxi=10,bus=8,underground=4 -o demo-out/reach.png
+	$(BIN)/sy-tools heatmap --layer winrate docs/winrate-example.csv -o demo-out/winrate.png
 	@echo "heatmaps written to demo-out/"
 
 lint: $(STAMP)

@@ -647,72 +647,121 @@ def _size(value: str | None) -> tuple[float, float] | None:
     try:
         size = (float(w), float(h))
     except ValueError:
-        raise InputError(f"expected WIDTHxHEIGHT in inches (e.g. 16x12), got {value!r}", where="--size") from None
+        raise InputError(f"expected WIDTHxHEIGHT in inches (e.g. 16x12), got {value[:40]!r}", where="--size") from None
     if not all(0.5 <= v <= 100 for v in size):
-        raise InputError(f"each side must be 0.5 to 100 inches, got {value!r}", where="--size")
+        raise InputError(f"each side must be 0.5 to 100 inches, got {value[:40]!r}", where="--size")
     return size
 
 
-@main.command(short_help="Heatmaps over the board: possible, history, reach, coverage, cordon.")
+@main.command(short_help="Heatmaps over the board: possible, history, reach, coverage, cordon, winrate.")
 @click.argument("game", required=False)
-@click.option("--layer", type=click.Choice(["possible", "history", "reach", "coverage", "cordon"]),
+@click.option("--layer", type=click.Choice(["possible", "history", "reach", "coverage", "cordon", "winrate"]),
               default="possible", show_default=True)
 @click.option("-o", "--output", "out", default=None, help="Output file (.png, .svg, .pdf). Default: LAYER.png")
 @click.option("--round", "round_", type=int, default=None, help="Draw the state as it was after round N.")
-@click.option("--weights", type=click.Choice(["paths", "uniform", "moves"]), default="paths")
-@click.option("--from", "from_", type=int, default=None, help="reach: the starting station.")
-@click.option("--tickets", default=None, help="reach: ticket limits, e.g. taxi=10,bus=8,underground=4 (black=N for Mr. X).")
-@click.option("--moves", "-k", type=click.IntRange(min=1, max=6), default=1, help="cordon: detective turns.")
-@click.option("--time-limit", type=click.FloatRange(min=0.01), default=10.0, help="cordon: seconds per solve.")
-@click.option("--map", "map_spec", default="london", show_default=True, help="reach without a GAME: the map.")
+@click.option("--weights", type=click.Choice(["paths", "uniform", "moves"]), default="paths", show_default=True)
+@click.option("--from", "from_", multiple=True,
+              help="reach: starting station(s), e.g. --from 13,46 (with GAME: instead of Mr. X's possible set).")
+@click.option("--tickets", default=None, help="reach without GAME: ticket limits, e.g. taxi=10,bus=8,underground=4 "
+              "(black=N rides everything).")
+@click.option("--panels", is_flag=True, help="history: one small board per move instead of the route.")
+@click.option("--moves", "-k", type=click.IntRange(min=1, max=6), default=1, show_default=True,
+              help="cordon: detective turns.")
+@click.option("--time-limit", type=click.FloatRange(min=0.01, max=3600), default=10.0, show_default=True,
+              help="cordon: seconds per solve.")
+@click.option("--map", "map_spec", default="london", show_default=True, help="reach without GAME, winrate: the map.")
 @click.option("--dpi", type=click.IntRange(min=20, max=600), default=None, help="Dots per inch (default 100).")
 @click.option("--size", default=None, help="Figure size in inches, WIDTHxHEIGHT (default 16x12).")
-def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, weights: str, from_: int | None,
-            tickets: str | None, moves: int, time_limit: float, map_spec: str, dpi: int | None,
+def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, weights: str, from_: tuple[str, ...],
+            tickets: str | None, panels: bool, moves: int, time_limit: float, map_spec: str, dpi: int | None,
             size: str | None) -> None:
     """Draw the board coloured by an analysis and write an image; prints its path.
 
-    Layers: possible (default), history, reach --from STATION, coverage, cordon.
+    \b
+    Layers: possible (default), history [--panels], reach --from STATION[,STATION...],
+    coverage, cordon [--moves k], winrate RESULTS.csv.
+    \b
+    Examples:
+      sy-tools heatmap examples/in-progress.json -o possible.png
+      sy-tools heatmap examples/in-progress.json --layer history -o route.png
+      sy-tools heatmap examples/in-progress.json --layer reach      # Mr. X until his next reveal
+      sy-tools heatmap --layer reach --from 13 --tickets taxi=10,bus=8,underground=4
+      sy-tools heatmap --layer winrate results.csv                  # from sy-tools simulate
     """
-    fig_size = _size(size)
-    out = out or f"{layer}.png"
     from pathlib import Path
 
+    from .files import refuse_overwrite
+
+    fig_size = _size(size)
+    w, h = fig_size or (16.0, 12.0)
+    if w * h * (dpi or 100) ** 2 > 100e6:
+        raise InputError(f"{w:g}x{h:g} inches at {dpi or 100} dpi is {w * h * (dpi or 100) ** 2 / 1e6:.0f} million "
+                         "pixels; at most 100 million (lower --size or --dpi)", where="--size")
+    out = out or f"{layer}.png"
     if Path(out).suffix.lower() not in (".png", ".svg", ".pdf"):
         raise InputError(f"unknown image format {Path(out).suffix or '(none)'!r}, expected .png, .svg or .pdf",
                          out)
-    if layer == "reach":
-        if from_ is None:
-            raise InputError("the reach layer needs --from STATION")
-        limits = _ticket_counts(tickets, "--tickets", ("taxi", "bus", "underground", "black")) if tickets else None
-        from .plot import reach_figure, save
+    if game is not None:
+        refuse_overwrite([Path(out)], [Path(game)])
+    starts = _stations_option(from_, "--from")
+    if starts and layer != "reach":
+        raise InputError("--from belongs to the reach layer")
+    if tickets is not None and not (layer == "reach" and game is None):
+        raise InputError("--tickets belongs to the reach layer without a GAME (with a GAME Mr. X's tickets come "
+                         "from the record)")
+    if panels and layer != "history":
+        raise InputError("--panels belongs to the history layer")
+    if round_ is not None and (layer == "winrate" or game is None):
+        raise InputError("--round belongs to the layers drawn from a GAME record")
+    from . import plot
+
+    if layer == "winrate":
+        if game is None:
+            raise InputError("the winrate layer needs a RESULTS file (.csv or .json with mrx_start, winner)")
         from .validate import load_board
 
         board = load_board(map_spec)
-        if game is not None:
-            from .record import load_record
+        fig = plot.winrate_figure(board, plot.load_winrates(game, board), fig_size, dpi, source=game)
+    elif layer == "reach" and game is None:
+        if not starts:
+            raise InputError("the reach layer needs --from STATION (or a GAME: Mr. X's reach)")
+        limits = _ticket_counts(tickets, "--tickets", ("taxi", "bus", "underground", "black")) if tickets else None
+        from .validate import load_board
 
-            board = load_record(game).board
-        fig = reach_figure(board, from_, limits, black=bool(limits and limits.get("black")), size=fig_size, dpi=dpi)
+        board = load_board(map_spec)
+        fig = plot.reach_figure(board, starts, limits, black=bool(limits and limits.get("black")), size=fig_size,
+                                dpi=dpi)
     else:
         if game is None:
             raise InputError(f"the {layer} layer needs a GAME record")
-        if from_ is not None or tickets is not None:
-            raise InputError("--from and --tickets belong to the reach layer")
-        from . import plot
         from .record import load_record
 
         rec = load_record(game)
         if layer == "possible":
             fig = plot.possible_figure(rec, weights, round_, fig_size, dpi)
         elif layer == "history":
-            fig = plot.history_figure(rec, weights, round_, fig_size, dpi)
+            fig = plot.history_figure(rec, weights, round_, fig_size, dpi, panels=panels)
+        elif layer == "reach":
+            fig = plot.mrx_reach_figure(rec, round_, starts or None, fig_size, dpi)
         elif layer == "coverage":
             fig = plot.coverage_figure(rec, round_, fig_size, dpi)
         else:
             fig = plot.cordon_figure(rec, moves, round_, time_limit, fig_size, dpi)
-        save = plot.save
-    click.echo(str(save(fig, out, dpi)))
+    click.echo(str(plot.save(fig, out, dpi)))
+
+
+def _stations_option(values: tuple[str, ...], option: str) -> list[int]:
+    """Station numbers from a repeatable option that also takes comma lists (``--from 13,46``)."""
+    out: list[int] = []
+    for v in values:
+        for part in v.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            if not (part.isascii() and part.isdigit()) or len(part) > 9:
+                raise InputError(f"expected station numbers, e.g. 13 or 13,46, got {part[:40]!r}", where=option)
+            out.append(int(part))
+    return out
 
 
 # ---- simulate -------------------------------------------------------------------------------

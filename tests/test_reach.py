@@ -53,3 +53,33 @@ def test_coverage_is_the_nearest_detective(london):
     b = reach(london, 194, dets["Blue"][1])
     assert all(cov[s] == min(a.get(s, 99), b.get(s, 99)) for s in cov)
     assert set(cov) == set(a) | set(b)
+
+
+def test_full_detective_tickets_and_several_starts_match_plain_bfs(london):
+    rng = random.Random(11)
+    full = {"taxi": 10, "bus": 8, "underground": 4}
+    for start in (13, 194, rng.choice(london.stations)):
+        assert reach(london, start, full) == plain_reach(london, start, full)
+    from sy_tools.reach import reach_from
+
+    for _ in range(5):
+        starts = rng.sample(london.stations, 3)
+        tickets = {"taxi": rng.randint(0, 3), "bus": rng.randint(0, 2), "underground": rng.randint(0, 1)}
+        each = [plain_reach(london, s, tickets) for s in starts]
+        want = {s: min(d[s] for d in each if s in d) for s in set().union(*each)}
+        assert reach_from(london, starts, tickets) == want
+
+
+def test_nearest_names_every_detective_at_the_fewest_moves(london):
+    from sy_tools.reach import nearest
+
+    rng = random.Random(5)
+    dets = {n: (s, {"taxi": rng.randint(1, 4), "bus": rng.randint(0, 2), "underground": rng.randint(0, 1)})
+            for n, s in zip(("Red", "Blue", "Green"), rng.sample(london.stations, 3))}
+    each = {n: plain_reach(london, s, t) for n, (s, t) in dets.items()}
+    got = nearest(london, dets)
+    assert set(got) == set().union(*each.values())
+    for s, (n, names) in got.items():
+        best = min(d[s] for d in each.values() if s in d)
+        assert n == best and names == tuple(k for k, d in each.items() if d.get(s) == best)
+    assert any(len(names) > 1 for _, names in got.values())  # ties happen and are all named

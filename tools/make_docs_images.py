@@ -1,4 +1,5 @@
-"""Regenerate the small README pictures under docs/ (run from the repo root):
+"""Regenerate the README pictures under docs/ and the example win-rate file (run from the repo
+root):
 
     .venv/bin/python tools/make_docs_images.py
 """
@@ -6,27 +7,54 @@
 from __future__ import annotations
 
 import io
+import random
 
 from PIL import Image
 
 from sy_tools import plot
-from sy_tools.files import atomic_write_bytes
-from sy_tools.record import load_record
+from sy_tools.files import atomic_write_bytes, atomic_write_text
+from sy_tools.record import load_record, parse_record
+from sy_tools.referee import check
+from sy_tools.rules import PRESETS
+from sy_tools.simulate import random_game
+from sy_tools.validate import load_board
+
+WINRATE_CSV = "docs/winrate-example.csv"
 
 
 def small_png(fig, path: str) -> None:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=fig.dpi, facecolor="white")
-    img = Image.open(buf).convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT)
+    img = Image.open(buf).convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT)
     out = io.BytesIO()
     img.save(out, format="PNG", optimize=True)
     atomic_write_bytes(path, out.getvalue())
 
 
+def winrate_example(games: int = 600, seed: int = 2026) -> str:
+    """Random legal classic games (5 random detectives, seeded): one row per game, the columns
+    ``heatmap --layer winrate`` reads."""
+    board = load_board("london")
+    rules = PRESETS["classic"]
+    rng = random.Random(seed)
+    rows = ["game,mrx_start,winner"]
+    for i in range(games):
+        doc = random_game(board, rules, random.Random(rng.getrandbits(32)), n_detectives=5)
+        winner = check(parse_record(doc)).status.winner
+        rows.append(f"{i + 1},{doc['mrx']['start']},{winner}")
+    return "\n".join(rows) + "\n"
+
+
 def main() -> None:
     rec = load_record("examples/in-progress.json")
-    small_png(plot.possible_figure(rec, size=(12, 9), dpi=80), "docs/possible.png")
-    small_png(plot.cordon_figure(rec.truncated(7), moves=2, size=(12, 9), dpi=80), "docs/cordon.png")
+    small_png(plot.possible_figure(rec, round=6, size=(12, 9), dpi=100), "docs/possible.png")
+    small_png(plot.history_figure(rec, size=(12, 9), dpi=100), "docs/history.png")
+    small_png(plot.cordon_figure(rec, moves=2, round=7, size=(12, 9), dpi=100), "docs/cordon.png")
+    small_png(plot.coverage_figure(rec, size=(12, 9), dpi=100), "docs/coverage.png")
+    atomic_write_text(WINRATE_CSV, winrate_example())
+    board = load_board("london")
+    small_png(plot.winrate_figure(board, plot.load_winrates(WINRATE_CSV, board), size=(12, 9), dpi=100,
+                                  source=WINRATE_CSV), "docs/winrate.png")
 
 
 if __name__ == "__main__":

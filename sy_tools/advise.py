@@ -752,6 +752,9 @@ def _detective_lines(pos: Position, best: _Scored, S: StationMask, w: dict[Stati
     for t in after.mrx_tickets.held(MRX_MOVE_TICKETS):
         nxt |= mrx_targets(board, S1, t, occ)
     n_next = nxt.bit_count()
+    exits = 0  # where he could go from his possible set were no detective in the way
+    for t in after.mrx_tickets.held(MRX_MOVE_TICKETS):
+        exits |= board.step(S, t)
     reach = {}
     for n, s, tk in zip(after.names, after.stations, after.tickets):
         if n not in after.out:
@@ -772,6 +775,8 @@ def _detective_lines(pos: Position, best: _Scored, S: StationMask, w: dict[Stati
         parts = []
         if S >> to & 1:
             parts.append(f"lands on {to}, where he may be (p {w.get(to, 0.0):.2f})")
+        elif exits >> to & 1:
+            parts.append(f"blocks {to}, one of the {exits.bit_count()} stations he could move to")
         mine = reach.get(name, 0)
         if mine and n_next:
             others = 0

@@ -22,6 +22,12 @@ def main(argv: list[str]) -> None:
         benches["heatmap"] = bench_heatmap.run
     except ImportError:
         pass
+    try:
+        from . import bench_advise
+
+        benches["advise"] = bench_advise.run
+    except ImportError:
+        pass
     chosen = argv or list(benches)
     for name in chosen:
         t = time.perf_counter()

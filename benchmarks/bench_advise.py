@@ -18,6 +18,7 @@ Win rates with Wilson 95% intervals.
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from collections.abc import Callable
@@ -30,7 +31,7 @@ from sy_tools.rules import PRESETS, Rules
 from sy_tools.validate import load_board
 
 #: games per pair in ``make bench`` (keep it short: the lead re-runs it through ``simulate``)
-GAMES = 100
+GAMES = 60
 #: joint moves the advise detectives weigh per round in the benchmark
 CANDIDATES = 27
 NAMES = ("Red", "Blue", "Green", "Yellow", "Black")
@@ -127,6 +128,7 @@ def play_game(board: Board, rules: Rules, seed: int, mrx: Policy, det: Policy) -
                 pos = pos.declare_trapped(pos.mrx_at)
                 break
             move = mrx(MrXObservation(pos, possible, memo_x), rng)
+            assert pos.is_legal(move), (move, pos)
             occ = pos.occupied
             for leg, (t, to) in enumerate(zip(move.tickets, move.stations), pos.move + 1):
                 shown.append(t)
@@ -167,20 +169,33 @@ def _line(label: str, wins: int, n: int, rounds: float, extra: str = "") -> str:
     return f"  {label:<38} {wins:4d}/{n} = {wins / n:5.1%}  [{lo:5.1%}, {hi:5.1%}]  mean {rounds:4.1f} rounds{extra}"
 
 
-def run(games: int = GAMES) -> list[str]:
+def run(games: int | None = None) -> list[str]:
+    """The comparisons (``BENCH_ADVISE_GAMES`` sets the games per pair)."""
+    games = games or int(os.environ.get("BENCH_ADVISE_GAMES", GAMES))
     lines = [f"advise: {games} seeded games per pair, classic rules, 5 detectives; advise detectives weigh "
-             f"{CANDIDATES} joint moves per round (depth 2)"]
-    t = time.perf_counter()
-    w, n, r, slow = series(random_mrx, advise_detective, games)
-    t_adv = time.perf_counter() - t
-    lines.append(_line("detectives advise vs random Mr. X", w, n, r,
-                       f"; slowest decision {slow * 1000:.0f} ms, {t_adv / n:.2f} s/game"))
-    w, n, r, _ = series(random_mrx, greedy_detective, games)
-    lines.append(_line("detectives greedy vs random Mr. X", w, n, r))
-    w, n, r, _ = series(advise_mrx, greedy_detective, games)
-    lines.append(_line("Mr. X advise vs greedy detectives", n - w, n, r, " (Mr. X survives)"))
-    w, n, r, _ = series(random_mrx, greedy_detective, games)
-    lines.append(_line("Mr. X random vs greedy detectives", n - w, n, r, " (Mr. X survives)"))
+             f"{CANDIDATES} joint moves per round (depth 2); Wilson 95% intervals"]
+    cache: dict[tuple[str, str], tuple[int, int, float, float, float]] = {}
+    mrxs: dict[str, Policy] = {"random": random_mrx, "greedy": greedy_mrx, "advise": advise_mrx}
+    dets: dict[str, Policy] = {"greedy": greedy_detective, "advise": advise_detective}
+
+    def get(x: str, d: str) -> tuple[int, int, float, float, float]:
+        if (x, d) not in cache:
+            t = time.process_time()
+            w, n, r, slow = series(mrxs[x], dets[d], games)
+            cache[x, d] = (w, n, r, slow, (time.process_time() - t) / n)
+        return cache[x, d]
+
+    lines.append(" detectives (win rate), same Mr. X and seeds:")
+    for x in ("random", "greedy", "advise"):
+        for d in ("advise", "greedy"):
+            w, n, r, slow, cpu = get(x, d)
+            extra = f"; {cpu:.2f} s CPU/game, slowest decision {slow * 1000:.0f} ms" if d == "advise" else ""
+            lines.append(_line(f"{d} detectives vs {x} Mr. X", w, n, r, extra))
+    lines.append(" Mr. X (survival rate), same detectives and seeds:")
+    for d in ("greedy", "advise"):
+        for x in ("advise", "greedy", "random"):
+            w, n, r, _, _ = get(x, d)
+            lines.append(_line(f"{x} Mr. X vs {d} detectives", n - w, n, r))
     return lines
 
 

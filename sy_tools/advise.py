@@ -340,8 +340,11 @@ class Advice:
         lines.append("")
         lines.append(self.summary)
         stop = " (stopped at the time limit)" if self.status == "time-limit" else ""
-        lines.append(f"search: {self.status}{stop}, depth {self.depth_reached}/{self.depth}, "
-                     f"{self.candidates} candidate(s), {self.wall_time:.2f} s")
+        if mrx:
+            lines.append(f"search: {self.status}{stop}, {self.candidates} move(s) weighed, {self.wall_time:.2f} s")
+        else:
+            lines.append(f"search: {self.status}{stop}, depth {self.depth_reached}/{self.depth}, "
+                         f"{self.candidates} joint move(s) weighed, {self.wall_time:.2f} s")
         return "\n".join(lines)
 
 
@@ -458,6 +461,8 @@ class _Judge:
         self._vec: dict[Station, list[int]] = {}
         self.doubles = root.doubles
         self.calls = 0
+        self.held = root.mrx_tickets.held(MRX_MOVE_TICKETS)
+        self.exits = [root.board.step(S, t) for t in self.held]
 
     def vec(self, x: Station) -> list[int]:
         """Hops from ``x`` to each station of his probability mass."""
@@ -481,17 +486,21 @@ class _Judge:
 
     # -- a cheap key for partial joint moves (the beam's order) --
 
-    def quick(self, pos: Position) -> tuple[float, ...]:
-        occ = pos.occupied
-        caught = sum(self.w.get(s, 0.0) for s in pos.stations if self.S >> s & 1)
-        S1 = self.S & ~occ
-        nxt = 0
-        held = pos.mrx_tickets.held(MRX_MOVE_TICKETS)
-        for t in held:
-            nxt += mrx_targets(self.board, S1, t, occ).bit_count()
-        nxt_mean = nxt / len(held) if held else 0.0
-        cover = self._cover_dist(pos.stations, occ)
-        pull = sum(self.mass_dist(s) for n, s in zip(pos.names, pos.stations) if n not in pos.out)
+    def quick(self, stations: tuple[Station, ...], active: Sequence[bool]) -> tuple[float, ...]:
+        """The beam's cheap key for detectives standing on ``stations`` (``active``: not out):
+        what they stand on of his set, the mean size of his next set (his tickets now), how near
+        his mass is to the nearest detective, and each detective's mean distance to it."""
+        occ = 0
+        for s in stations:
+            occ |= 1 << s
+        S = self.S
+        caught = sum(self.w.get(s, 0.0) for s in stations if S >> s & 1) if S & occ else 0.0
+        nxt = 0  # his exits from the whole set, less the detectives (cheap: not less their stations in it)
+        for e in self.exits:
+            nxt += (e & ~occ).bit_count()
+        nxt_mean = nxt / len(self.held) if self.held else 0.0
+        cover = self._cover_dist(stations, occ)
+        pull = sum(self.mass_dist(s) for s, a in zip(stations, active) if a)
         return (round(caught, 4), -round(nxt_mean, 1), -round(cover, 2), -pull)
 
     def _cover_dist(self, stations: Sequence[Station], occ: StationMask) -> float:
@@ -632,24 +641,29 @@ class _Scored:
 
 def _beam(root: Position, width: int, judge: _Judge) -> tuple[list[tuple[tuple[Move, ...], Position]], bool]:
     """Joint moves of the detectives still to move this round, in turn order, keeping the
-    ``width`` best partial ones after each detective (by the cheap key).  Also says whether
-    nothing was cut (every joint move is in the list)."""
+    ``width`` best partial ones after each detective (by the cheap key; only those kept are
+    played on the engine).  Also says whether nothing was cut (every joint move is listed)."""
     frontier: list[tuple[tuple[Move, ...], Position]] = [((), root)]
     complete = True
     while any(p.turn != 0 and p.ended is None for _, p in frontier):
-        nxt: list[tuple[tuple[Move, ...], Position]] = []
+        cands: list[tuple[tuple[float, ...], tuple[Move, ...], Position, Move | None]] = []
         for moves, p in frontier:
+            active = [n not in p.out for n in p.names]
             if p.turn == 0 or p.ended is not None:
-                nxt.append((moves, p))
+                cands.append((judge.quick(p.stations, active), moves, p, None))
                 continue
+            i = p.turn - 1
             for m in p.legal_moves():
                 judge.check_time()
-                nxt.append((moves + (m,), p.push(m)))
-        if len(nxt) > width:
+                to = m.to
+                assert to is not None
+                st = p.stations[:i] + (to,) + p.stations[i + 1:]
+                cands.append((judge.quick(st, active), moves + (m,), p, m))
+        if len(cands) > width:
             complete = False
-            nxt.sort(key=lambda mp: judge.quick(mp[1]), reverse=True)
-            nxt = nxt[:width]
-        frontier = nxt
+            cands.sort(key=lambda c: c[0], reverse=True)
+            del cands[width:]
+        frontier = [(moves, p if m is None else p.push(m)) for _, moves, p, m in cands]
     return frontier, complete
 
 

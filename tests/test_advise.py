@@ -301,3 +301,16 @@ def test_puzzle_mode_defaults_and_json(london):
     assert d["side"] == "detectives" and d["possible_count"] == 3
     assert {"name", "ticket", "to", "tickets_left", "reason"} <= set(d["moves"][0])
     assert MRX not in d["distances"]
+
+
+def test_self_play_with_both_advise_policies_is_legal_and_reproducible(london):
+    """Two short games through the benchmark's loop: every move legal (it asserts), and the
+    same seed gives the same game."""
+    from benchmarks import bench_advise as bench
+
+    a = bench.play_game(london, RULES, 7, bench.advise_mrx, bench.advise_detective)
+    b = bench.play_game(london, RULES, 7, bench.advise_mrx, bench.advise_detective)
+    assert a[:2] == b[:2]
+    assert a[0] in ("detectives", "mrx")
+    lo, hi = bench.wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)

@@ -106,3 +106,21 @@ def test_game_over_is_exit_1(cli):
 def test_record_and_puzzle_flags_conflict(cli):
     r = cli("advise", IN_PROGRESS, "--around", "45")
     assert r.exit_code == 2 and "not both" in r.stderr
+
+
+@pytest.mark.parametrize("command", ["$ sy-tools advise --around 187", "$ sy-tools advise examples/in-progress.json"])
+def test_readme_advise_examples_are_current(cli, command):
+    """The README's worked outputs, but for the wall time on the last line."""
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index(command)
+    block = readme[start:readme.index("```", start)].rstrip("\n").splitlines()
+    args = block[0].split()[3:]
+    args = [str(ROOT / a) if a.startswith("examples/") else a for a in args]
+    r = cli("advise", *args)
+    assert r.exit_code == 0
+    got = r.output.rstrip("\n").splitlines()
+
+    def shape(lines):
+        return lines[:-1] + [lines[-1].rsplit(",", 1)[0]]
+
+    assert shape(got) == shape(block[1:])

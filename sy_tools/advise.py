@@ -47,7 +47,7 @@ from functools import cached_property
 from typing import Any, Protocol
 
 from .board import DETECTIVE_TICKETS, Board, Station, StationMask, Ticket, mask_of, stations_of
-from .errors import AnalysisError, InputError
+from .errors import AnalysisError, InputError, SyToolsError
 from .position import MRX_MOVE_TICKETS, Move, Position, Tickets, detective_hops, mrx_targets
 from .record import Record
 from .rules import PRESETS, Rules
@@ -118,13 +118,19 @@ class DetectiveObservation:
                    memo if memo is not None else {}, weights)
 
     def position(self) -> Position:
-        """A :class:`Position` of what the detectives see (``mrx_at`` None).  The double moves
-        he used are inferred from his double tickets (the rules' start count less those held)."""
-        names = self.names
-        turn = names.index(self.to_move) + 1
-        used = max(0, int(self.rules.mrx_tickets.get("double", 0)) - self.mrx_tickets.double)
-        return Position(self.board, self.rules, names, self.stations, self.tickets, self.out, self.mrx_tickets,
-                        None, self.move, self.round, used, turn)
+        """A :class:`Position` of what the detectives see (``mrx_at`` None)."""
+        return observed_position(self)
+
+
+def observed_position(obs: Any) -> Position:
+    """The :class:`Position` a detectives' observation describes, Mr. X's station unknown.  Uses
+    only the fields this module's and ``simulate``'s observations share.  The double moves he
+    used are inferred from his double tickets (the rules' start count less those he holds)."""
+    names = tuple(obs.names)
+    turn = names.index(obs.to_move) + 1
+    used = max(0, int(obs.rules.mrx_tickets.get("double", 0)) - obs.mrx_tickets.double)
+    return Position(obs.board, obs.rules, names, tuple(obs.stations), tuple(obs.tickets), frozenset(obs.out),
+                    obs.mrx_tickets, None, obs.move, obs.round, used, turn)
 
 
 @dataclass(frozen=True, eq=False)
@@ -177,7 +183,10 @@ def solve_hook(turns: int = 2) -> ForcedHook | None:
         return None
 
     def hook(position: Position, possible: StationMask, time_limit: float) -> ForcedResult | None:
-        return fn(position, possible, turns=turns, time_limit=time_limit)  # type: ignore[no-any-return]
+        try:
+            return fn(position, possible, turns=turns, time_limit=time_limit)  # type: ignore[no-any-return]
+        except SyToolsError:  # e.g. he is trapped already: the advisor says so itself
+            return None
 
     return hook
 
@@ -1001,19 +1010,21 @@ def advise_mrx(position: Position, possible: StationMask | Iterable[Station] | N
 # ---- self-play policies --------------------------------------------------------------------------
 
 
-def detective_policy(obs: DetectiveObservation, rng: Any = None) -> Move:
+def detective_policy(obs: DetectiveObservation | Any, rng: Any = None) -> Move:
     """The advise detectives as a self-play policy: plan the joint move when the first detective
     of a round moves (``obs.memo`` keeps it for the others), then play each detective's part;
     a part no longer legal is re-planned.  Budget: ``memo["advise_time_limit"]`` (or
     ``memo["time_limit"]``) seconds, default :data:`POLICY_TIME_LIMIT`; ``memo["advise_depth"]``
     (default 2); ``memo["advise_candidates"]`` caps the joint moves weighed (a fixed cap makes
-    games reproducible whatever the machine's speed)."""
+    games reproducible whatever the machine's speed).  ``obs`` may also be ``simulate``'s
+    observation (the same fields)."""
     memo = obs.memo
     key = (obs.round, obs.move)
     plan: dict[str, Move] | None = memo.get("advise_plan") if memo.get("advise_key") == key else None
     if plan is None or plan.get(obs.to_move) not in obs.legal_moves:
         limit = float(memo.get("advise_time_limit", memo.get("time_limit", POLICY_TIME_LIMIT)))
-        adv = advise_detectives(obs.position(), obs.possible, obs.weights, int(memo.get("advise_depth", 2)), limit,
+        adv = advise_detectives(observed_position(obs), obs.possible, getattr(obs, "weights", None),
+                                int(memo.get("advise_depth", 2)), limit,
                                 max_candidates=int(memo.get("advise_candidates", MAX_CANDIDATES)))
         plan = {a.name: a.move for a in adv.moves if a.move is not None}
         memo["advise_key"] = key
@@ -1024,7 +1035,7 @@ def detective_policy(obs: DetectiveObservation, rng: Any = None) -> Move:
     return move
 
 
-def mrx_policy(obs: MrXObservation, rng: Any = None) -> Move:
+def mrx_policy(obs: MrXObservation | Any, rng: Any = None) -> Move:
     """The advise Mr. X as a self-play policy: his top-ranked move (double moves weighed only
     when no single move is safe); ties among the best go to ``rng``."""
     adv = advise_mrx(obs.position, obs.possible, top=1_000_000, time_limit=float(obs.memo.get("time_limit", 10.0)),
@@ -1132,4 +1143,4 @@ def advise_puzzle(board: Board, around: Sequence[Station] | None, at: Station | 
 
 __all__ = ["Advice", "DetectiveAdvice", "DetectiveObservation", "ForcedHook", "MrXObservation", "MrXOption",
            "advise_detectives", "advise_mrx", "advise_puzzle", "advise_record", "detective_policy", "distances",
-           "mrx_policy", "puzzle_position", "solve_hook"]
+           "mrx_policy", "observed_position", "puzzle_position", "solve_hook"]

@@ -314,3 +314,31 @@ def test_self_play_with_both_advise_policies_is_legal_and_reproducible(london):
     assert a[0] in ("detectives", "mrx")
     lo, hi = bench.wilson(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+
+
+def test_solve_hook_calls_the_solver_when_it_is_there(monkeypatch, london):
+    import sys
+    import types
+
+    import sy_tools.advise as advise
+
+    monkeypatch.delitem(sys.modules, "sy_tools.solve", raising=False)
+    if advise.solve_hook() is None:  # not installed yet: forced stays null
+        pos = Position(london, RULES, ("Red",), (9,), (Tickets(taxi=5),), frozenset(), Tickets(taxi=4), None,
+                       4, 4, 0, 1)
+        assert advise_detectives(pos, [1, 8], forced=advise.solve_hook(), time_limit=2).forced is None
+    calls = []
+
+    def fake_solve(position, possible, turns, time_limit):
+        calls.append((turns, time_limit, position.mrx_at))
+        return None
+
+    fake = types.ModuleType("sy_tools.solve")
+    fake.solve = fake_solve  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "sy_tools.solve", fake)
+    monkeypatch.setattr(sys.modules["sy_tools"], "solve", fake, raising=False)
+    hook = advise.solve_hook(turns=3)
+    assert hook is not None
+    pos = Position.start(london, RULES, [("Red", 58)], mrx_at=74)._with(turn=1)
+    advise_detectives(pos, [74, 75], forced=hook, time_limit=2)
+    assert calls == [(3, 1.0, None)]

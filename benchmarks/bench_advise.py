@@ -7,10 +7,12 @@ Each game has its own seeded stream, so a run is reproducible; the advise detect
 number of joint moves (``CANDIDATES``), not a time budget, so results do not depend on the
 machine's load.
 
-Pairs (same seeds for both sides of each comparison):
+Pairs (the same seeds for every pair):
 
-* detectives: ``advise`` vs ``greedy`` (step towards the possible set), facing ``random`` Mr. X;
-* Mr. X: ``advise`` vs ``random``, facing ``greedy`` detectives.
+* detectives: ``advise`` vs ``greedy`` (step towards the possible set), each facing ``random``,
+  ``greedy`` and ``advise`` Mr. X;
+* Mr. X: ``advise`` vs ``greedy`` vs ``random``, each facing ``greedy`` and ``advise``
+  detectives.
 
 Win rates with Wilson 95% intervals.
 """

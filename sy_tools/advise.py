@@ -367,6 +367,14 @@ def _mrx_move_text(m: Move) -> str:
     return ("2X " if m.is_double else "") + hops
 
 
+def _mrx_move_words(m: Move) -> str:
+    """``take the taxi to 3``, ``double move: taxi to 3, then black to 4``."""
+    if m.is_pass:
+        return "pass"
+    legs = [f"{t.value} to {s}" for t, s in zip(m.tickets, m.stations)]
+    return "double move: " + ", then ".join(legs) if m.is_double else "take the " + legs[0]
+
+
 def _spends(m: Move) -> list[str]:
     out = [t.value for t in m.tickets if t is Ticket.BLACK]
     if m.is_double:
@@ -1001,7 +1009,7 @@ def advise_mrx(position: Position, possible: StationMask | Iterable[Station] | N
     shown = tuple(judged[:top])
     header = _header(position, S, position.occupied, side="mrx", mrx_at=at)
     b = shown[0]
-    summary = f"Mr. X: {_mrx_move_text(b.move)}: {b.reason}."
+    summary = f"Mr. X: {_mrx_move_words(b.move)} ({b.reason})."
     return Advice("mrx", shown, S.bit_count(), header["reach"], header["to_reveal"], header["distances"],
                   header["holds"], header["note"], None, None, status, 1, 1, len(judged),
                   time.monotonic() - t0, summary, context or {}, tuple(sorted(position.out)))

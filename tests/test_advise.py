@@ -347,3 +347,18 @@ def test_solve_hook_calls_the_solver_when_it_is_there(monkeypatch, london):
     pos = Position.start(london, RULES, [("Red", 58)], mrx_at=74)._with(turn=1)
     advise_detectives(pos, [74, 75], forced=hook, time_limit=2)
     assert calls == [(3, 1.0, None)]
+
+
+def test_detective_policy_takes_any_observation_with_the_shared_fields(london):
+    """simulate's observation has the same fields but no ``weights`` and no ``position()``."""
+    import types
+
+    pos = Position.start(london, RULES, list(zip(NAMES, (13, 26, 29, 34, 50))), mrx_at=91)
+    pos = pos.push(Move.mrx((Ticket.TAXI, 105)))
+    mine = DetectiveObservation.of(pos, mask_of([56, 90, 105, 106, 107]))
+    fields = {f.name: getattr(mine, f.name) for f in dataclasses.fields(mine) if f.name != "weights"}
+    fields["memo"] = {"advise_candidates": 9, "advise_time_limit": 60}
+    other = types.SimpleNamespace(**fields)
+    move = detective_policy(other)
+    assert move in mine.legal_moves
+    assert other.memo["advise_plan"]["Red"] == move

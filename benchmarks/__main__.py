@@ -31,6 +31,12 @@ def main(argv: list[str]) -> None:
     from . import bench_simulate
 
     benches["simulate"] = bench_simulate.run
+    try:
+        from . import bench_advise
+
+        benches["advise"] = bench_advise.run
+    except ImportError:
+        pass
     chosen = argv or list(benches)
     for name in chosen:
         t = time.perf_counter()

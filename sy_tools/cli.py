@@ -883,3 +883,73 @@ def solve_cmd(game: str | None, turns: int, time_limit: float, around: str | Non
         )
     click.echo(dumps(result.to_dict()) if fmt == "json" else describe(result))
     sys.exit(0 if result.forced else 1 if result.forced is False else 3)
+
+
+# ---- advise ---------------------------------------------------------------------------------
+
+
+@main.command("advise", short_help="What each side should do now, and why.")
+@click.argument("game", required=False)
+@click.option("--side", type=click.Choice(["detectives", "mrx"]), default=None,
+              help="The side to advise (default: the side to move; puzzle mode: mrx with --at alone).")
+@click.option("--depth", type=click.IntRange(min=1, max=4), default=2, show_default=True,
+              help="Detective turns to look ahead.")
+@click.option("--top", type=click.IntRange(min=1), default=5, show_default=True, help="Mr. X: how many moves to show.")
+@click.option("--time-limit", type=click.FloatRange(min=0.01, max=600), default=10.0, show_default=True,
+              help="Seconds for the whole search.")
+@click.option("--at", type=click.IntRange(min=0), default=None,
+              help="Mr. X's station (his advice needs it when the record does not say).")
+@click.option("--around", default=None, help="Puzzle mode: Mr. X's possible stations, e.g. 45,46,58.")
+@click.option("--detectives", "dets", default=None, help="Puzzle mode: Red=13,Blue=26,...")
+@click.option("--tickets", default=None, help="Puzzle mode: each detective's tickets, e.g. taxi=10,bus=8,underground=4.")
+@click.option("--mrx-tickets", default=None,
+              help="Puzzle mode: Mr. X's tickets, e.g. taxi=4,bus=3,underground=3,black=5,double=2.")
+@click.option("--move-number", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Puzzle mode: the moves Mr. X has made (places the reveals).")
+@click.option("--map", "map_spec", default="london", show_default=True, help="Puzzle mode: the map.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_limit: float, at: int | None,
+               around: str | None, dets: str | None, tickets: str | None, mrx_tickets: str | None,
+               move_number: int, map_spec: str, fmt: str) -> None:
+    """What each side should do now, and why: a move for each detective still to move (chosen
+    jointly, looking --depth turns ahead against every ticket Mr. X may show), or Mr. X's best
+    moves.  Give a GAME record, or puzzle flags (--around and/or --at, --detectives).
+
+    \b
+    Examples:
+      sy-tools advise examples/in-progress.json
+      sy-tools advise examples/in-progress.json --at 91 --side mrx --top 3
+      sy-tools advise --around 83,101 --detectives Red=100,Blue=114,Green=82
+    """
+    from .advise import advise_puzzle, advise_record, solve_hook
+    from .output import dumps
+
+    puzzle_flags = around is not None or dets is not None
+    if game is not None and puzzle_flags:
+        raise InputError("give either a GAME record or puzzle flags (--around/--detectives), not both")
+    if game is None:
+        if not puzzle_flags:
+            raise InputError("give a GAME record, or --around STATIONS (or --at) with --detectives")
+        if dets is None:
+            raise InputError("puzzle mode needs --detectives, e.g. Red=13,Blue=26", where="--detectives")
+        from .validate import load_board
+
+        result = advise_puzzle(
+            load_board(map_spec),
+            _station_list(around, "--around") if around is not None else None,
+            at, _named_stations(dets, "--detectives"), side,
+            _ticket_counts(tickets, "--tickets", ("taxi", "bus", "underground")) if tickets else None,
+            _ticket_counts(mrx_tickets, "--mrx-tickets", ("taxi", "bus", "underground", "black", "double"))
+            if mrx_tickets else None,
+            move_number, depth, top, time_limit, solve_hook(depth),
+        )
+    else:
+        if tickets or mrx_tickets or move_number:
+            raise InputError("--tickets, --mrx-tickets and --move-number are for puzzle mode")
+        from .record import load_record
+
+        result = advise_record(load_record(game), side, at, depth, top, time_limit, solve_hook(depth))
+    if fmt == "json":
+        click.echo(dumps(result.to_dict()))
+        return
+    click.echo(result.describe())

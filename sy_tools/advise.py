@@ -1,0 +1,1159 @@
+"""What each side should do now, and why (``sy-tools advise``).
+
+Two advisors, both asking the rules engine (:mod:`sy_tools.position`) what is legal:
+
+* :func:`advise_detectives`: one move for each detective still to move this round, chosen
+  jointly.  It sees what the detectives see (:class:`DetectiveObservation`: never Mr. X's
+  station) and ranks joint moves by, in order:
+
+  1. a win he cannot avoid: every station he may be at is moved onto, or he is left without a
+     legal move (trapped), or, looking ``depth`` turns ahead, every ticket he may show next
+     (black and double moves included) leaves a set the detectives can cover;
+  2. the probability of catching him within the horizon whatever he shows (the worst ticket),
+     then averaged over the tickets he may show;
+  3. how small his possible set will be after his next move (averaged over his tickets);
+  4. how close the detectives stand to his probability mass;
+  5. tickets: a move that leaves a detective stuck is a last resort (shown with a warning)
+     unless it wins; then cheap and plentiful tickets first.
+
+  The search is anytime: a greedy joint move first, then a beam over joint moves in turn order
+  that widens while time remains (``time_limit``; ``status`` says when the limit stopped it).
+  The capture figure for his next move is exact: for each ticket he may show, a maximum
+  matching of detectives to the stations he may then be at (a detective lands on one station).
+
+* :func:`advise_mrx`: Mr. X's legal moves (black and double included) ranked by whether the
+  detectives can catch him next turn (worst case over their moves, exact), whether they can
+  trap him, the size of the possible set they will hold, the distance to the nearest
+  detective, and whether spending a black ticket or a double move now is worth it.
+
+The policies :func:`detective_policy` and :func:`mrx_policy` have the self-play signature
+``policy(observation, rng) -> Move``.
+
+Forced wins (``sy-tools solve``): both advisors take ``forced``, a callable
+``forced(position, possible, time_limit) -> result or None`` (see :data:`ForcedHook`); when its
+result says ``forced is True`` the detectives play its ``first_moves``.  :func:`solve_hook`
+returns the hook backed by :mod:`sy_tools.solve` when that module is installed, else None (then
+``forced`` is null in the output).
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Protocol
+
+from .board import DETECTIVE_TICKETS, Board, Station, StationMask, Ticket, mask_of, stations_of
+from .errors import AnalysisError, InputError, SyToolsError
+from .position import MRX_MOVE_TICKETS, Move, Position, Tickets, detective_hops, mrx_targets
+from .record import Record
+from .rules import PRESETS, Rules
+
+Weights = Mapping[Station, float]
+
+#: The default per-decision budget of the self-play policies (seconds).
+POLICY_TIME_LIMIT = 0.25
+
+#: At most this many joint moves are fully evaluated (memory and time bound).
+MAX_CANDIDATES = 4000
+
+#: Stations of the possible set used for distances (the most likely ones).
+MASS_STATIONS = 32
+
+
+# ---- observations ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class DetectiveObservation:
+    """What the detectives know when detective ``to_move`` is to move.  Mr. X's station is not
+    here (fair play by construction): only his tickets, the tickets he showed, his reveals and
+    the set of stations he may be at.
+
+    The fields match the self-play observation of ``sy-tools simulate`` (``sy_tools.policies``)
+    so the two can be merged; ``weights`` (his probability per possible station, e.g. from
+    :func:`sy_tools.tracker.possible`) is optional: without it every possible station counts
+    the same.
+    """
+
+    board: Board
+    rules: Rules
+    to_move: str
+    names: tuple[str, ...]
+    stations: tuple[Station, ...]
+    tickets: tuple[Tickets, ...]
+    out: frozenset[str]
+    mrx_tickets: Tickets
+    #: the tickets Mr. X showed, one per travel-log entry
+    shown: tuple[Ticket, ...]
+    #: travel-log entry number -> the station he was shown at
+    reveals: Mapping[int, Station]
+    #: the stations Mr. X may be at now, as a mask
+    possible: StationMask
+    round: int
+    move: int
+    legal_moves: tuple[Move, ...]
+    memo: dict[str, Any] = field(default_factory=dict)
+    weights: Weights | None = None
+
+    @property
+    def station(self) -> Station:
+        """Where the detective to move stands."""
+        return self.stations[self.names.index(self.to_move)]
+
+    @classmethod
+    def of(cls, position: Position, possible: StationMask, shown: Sequence[Ticket] = (),
+           reveals: Mapping[int, Station] | None = None, weights: Weights | None = None,
+           memo: dict[str, Any] | None = None) -> DetectiveObservation:
+        """The detectives' observation of ``position`` (a detective to move); Mr. X's station,
+        if the position knows it, is left out."""
+        if position.turn == 0 or position.ended is not None:
+            raise ValueError("a detective observation needs a position where a detective is to move")
+        return cls(position.board, position.rules, position.names[position.turn - 1], position.names,
+                   position.stations, position.tickets, position.out, position.mrx_tickets, tuple(shown),
+                   dict(reveals or {}), possible, position.round, position.move, tuple(position.legal_moves()),
+                   memo if memo is not None else {}, weights)
+
+    def position(self) -> Position:
+        """A :class:`Position` of what the detectives see (``mrx_at`` None)."""
+        return observed_position(self)
+
+
+def observed_position(obs: Any) -> Position:
+    """The :class:`Position` a detectives' observation describes, Mr. X's station unknown.  Uses
+    only the fields this module's and ``simulate``'s observations share.  The double moves he
+    used are inferred from his double tickets (the rules' start count less those he holds)."""
+    names = tuple(obs.names)
+    turn = names.index(obs.to_move) + 1
+    used = max(0, int(obs.rules.mrx_tickets.get("double", 0)) - obs.mrx_tickets.double)
+    return Position(obs.board, obs.rules, names, tuple(obs.stations), tuple(obs.tickets), frozenset(obs.out),
+                    obs.mrx_tickets, None, obs.move, obs.round, used, turn)
+
+
+@dataclass(frozen=True, eq=False)
+class MrXObservation:
+    """What Mr. X knows when he is to move: everything (the position, his station included),
+    and the set of stations the detectives think possible for him now."""
+
+    position: Position
+    possible: StationMask
+    memo: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def board(self) -> Board:
+        return self.position.board
+
+    @cached_property
+    def legal_moves(self) -> tuple[Move, ...]:
+        return tuple(self.position.legal_moves())
+
+
+# ---- the forced-win seam -------------------------------------------------------------------------
+
+
+class ForcedResult(Protocol):
+    """What a forced-win search returns (``sy_tools.solve.SolveResult`` has these)."""
+
+    @property
+    def forced(self) -> bool | None: ...
+
+    @property
+    def first_moves(self) -> tuple[Move, ...]: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+#: ``forced(position, possible, time_limit)``: a forced-win search from the detectives' view
+#: (Mr. X's station unknown), or None when it found nothing usable.
+ForcedHook = Callable[[Position, StationMask, float], "ForcedResult | None"]
+
+
+def solve_hook(turns: int = 2) -> ForcedHook | None:
+    """The hook backed by ``sy_tools.solve.solve`` (forced win within ``turns``) when that
+    module is installed; None otherwise."""
+    try:
+        from . import solve as _solve  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    fn = getattr(_solve, "solve", None)
+    if fn is None:
+        return None
+
+    def hook(position: Position, possible: StationMask, time_limit: float) -> ForcedResult | None:
+        try:
+            return fn(position, possible, turns=turns, time_limit=time_limit)  # type: ignore[no-any-return]
+        except SyToolsError:  # e.g. he is trapped already: the advisor says so itself
+            return None
+
+    return hook
+
+
+# ---- distances -----------------------------------------------------------------------------------
+
+_DIST: dict[int, tuple[Board, dict[Station, dict[Station, int]]]] = {}
+
+
+def distances(board: Board) -> dict[Station, dict[Station, int]]:
+    """``d[a][b]``: the fewest detective hops (taxi, bus, underground; tickets ignored) from
+    ``a`` to ``b`` (missing when unreachable).  Computed once per board."""
+    hit = _DIST.get(id(board))
+    if hit is not None and hit[0] is board:
+        return hit[1]
+    adj = {s: 0 for s in board.stations}
+    for t in DETECTIVE_TICKETS:
+        for s, m in board.neighbours[t].items():
+            adj[s] |= m
+    lists = {s: stations_of(m) for s, m in adj.items()}
+    table: dict[Station, dict[Station, int]] = {}
+    for src in board.stations:
+        d = {src: 0}
+        frontier = [src]
+        k = 0
+        while frontier:
+            k += 1
+            nxt = []
+            for s in frontier:
+                for x in lists[s]:
+                    if x not in d:
+                        d[x] = k
+                        nxt.append(x)
+            frontier = nxt
+        table[src] = d
+    _DIST[id(board)] = (board, table)
+    return table
+
+
+FAR = 99
+
+
+# ---- results -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DetectiveAdvice:
+    """One detective's advised move (``move`` None: it has no legal move and is out)."""
+
+    name: str
+    origin: Station
+    move: Move | None
+    tickets_left: Tickets
+    reason: str
+    warning: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        m = self.move
+        return {"name": self.name, "from": self.origin,
+                "ticket": None if m is None else m.tickets[0].value, "to": None if m is None else m.to,
+                "tickets_left": self.tickets_left.to_dict(("taxi", "bus", "underground")),
+                "reason": self.reason, "warning": self.warning}
+
+    def line(self) -> str:
+        if self.move is None:
+            return f"{self.name} at {self.origin}: no legal move ({self.reason})"
+        t = self.move.tickets[0]
+        left = self.tickets_left[t]
+        text = f"{self.name} {self.origin} -{_LETTER[t]}-> {self.move.to}  ({t.value}, {left} left): {self.reason}"
+        return text + (f"  WARNING: {self.warning}" if self.warning else "")
+
+
+@dataclass(frozen=True)
+class MrXOption:
+    """One of Mr. X's moves, judged.  ``risk`` is 0 when no detective can reach where he ends
+    (otherwise the share of the detectives' possible set they could land on)."""
+
+    move: Move
+    capturers: tuple[str, ...]
+    trappable: bool
+    possible_after: int
+    nearest: int | None
+    reveal: bool
+    reason: str
+    key: tuple[float, ...] = field(repr=False, compare=False, default=())
+
+    @property
+    def safe(self) -> bool:
+        """No detective can catch him next turn, whatever they do."""
+        return not self.capturers
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.move.to_dict(), "reason": self.reason, "safe": self.safe,
+                "can_be_caught_by": list(self.capturers), "trappable": self.trappable,
+                "possible_after": self.possible_after, "nearest_detective": self.nearest,
+                "reveal": self.reveal, "spends": _spends(self.move)}
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What :func:`advise_detectives` or :func:`advise_mrx` found.
+
+    ``moves``: :class:`DetectiveAdvice` per detective still to move, or Mr. X's best
+    :class:`MrXOption` first.  ``status``: ``exhaustive`` (every joint move was weighed),
+    ``searched`` (the candidate cap was reached) or ``time-limit`` (stopped early)."""
+
+    side: str
+    moves: tuple[Any, ...]
+    possible_count: int
+    reach_by_reveal: int | None
+    moves_to_reveal: int | None
+    distances: dict[str, int | None]
+    holds: dict[str, int]
+    holds_note: str
+    catch: float | None
+    forced: dict[str, Any] | None
+    status: str
+    depth: int
+    depth_reached: int
+    candidates: int
+    wall_time: float
+    summary: str
+    context: dict[str, Any] = field(default_factory=dict)
+    out: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stable JSON form (README, "advise")."""
+        return {"side": self.side, **self.context, "summary": self.summary,
+                "moves": [m.to_dict() for m in self.moves],
+                "possible_count": self.possible_count, "reach_by_reveal": self.reach_by_reveal,
+                "moves_to_reveal": self.moves_to_reveal, "distances": dict(self.distances),
+                "out": list(self.out), "mrx_holds": dict(self.holds), "holds_note": self.holds_note,
+                "catch_probability": None if self.catch is None else round(self.catch, 4),
+                "forced": self.forced, "status": self.status, "depth": self.depth,
+                "depth_reached": self.depth_reached, "candidates": self.candidates,
+                "wall_time": round(self.wall_time, 4)}
+
+    def describe(self) -> str:
+        """The advice as a player reads it."""
+        lines: list[str] = []
+        ctx = self.context
+        if "round" in ctx:
+            lines.append(f"round {ctx['round']}, {'Mr. X' if self.side == 'mrx' else 'the detectives'} to move")
+        mrx = self.side == "mrx"
+        reach = "" if self.reach_by_reveal is None else \
+            f"; {self.reach_by_reveal} {'you' if mrx else 'he'} may reach by the next reveal " \
+            f"({self.moves_to_reveal} move(s) away)"
+        who = "the detectives think you may be" if mrx else "he may be"
+        lines.append(f"{who} at {self.possible_count} station{'s' if self.possible_count != 1 else ''}{reach}")
+        dist = ", ".join(f"{n} {'-' if d is None else d}{' (out)' if n in self.out else ''}"
+                         for n, d in self.distances.items())
+        lines.append(f"distances {'to you' if mrx else 'to his possible set'}: {dist}")
+        lines.append(f"{'you hold' if mrx else 'he holds'}: {self.holds_note}")
+        lines.append("")
+        if self.side == "detectives":
+            lines += [m.line() for m in self.moves]
+        else:
+            for i, m in enumerate(self.moves, 1):
+                lines.append(f"{i}. {_mrx_move_text(m.move)}: {m.reason}")
+        lines.append("")
+        lines.append(self.summary)
+        stop = " (stopped at the time limit)" if self.status == "time-limit" else ""
+        if mrx:
+            lines.append(f"search: {self.status}{stop}, {self.candidates} move(s) weighed, {self.wall_time:.2f} s")
+        else:
+            lines.append(f"search: {self.status}{stop}, depth {self.depth_reached}/{self.depth}, "
+                         f"{self.candidates} joint move(s) weighed, {self.wall_time:.2f} s")
+        return "\n".join(lines)
+
+
+_LETTER = {Ticket.TAXI: "T", Ticket.BUS: "B", Ticket.UNDERGROUND: "U", Ticket.BLACK: "K"}
+
+
+def _mrx_move_text(m: Move) -> str:
+    if m.is_pass:
+        return "pass"
+    hops = " ".join(f"-{_LETTER[t]}-> {s}" for t, s in zip(m.tickets, m.stations))
+    return ("2X " if m.is_double else "") + hops
+
+
+def _mrx_move_words(m: Move) -> str:
+    """``take the taxi to 3``, ``double move: taxi to 3, then black to 4``."""
+    if m.is_pass:
+        return "pass"
+    legs = [f"{t.value} to {s}" for t, s in zip(m.tickets, m.stations)]
+    return "double move: " + ", then ".join(legs) if m.is_double else "take the " + legs[0]
+
+
+def _spends(m: Move) -> list[str]:
+    out = [t.value for t in m.tickets if t is Ticket.BLACK]
+    if m.is_double:
+        out.append("double")
+    return out
+
+
+# ---- the belief: what the detectives know about Mr. X ---------------------------------------------
+
+
+def _normalise(possible: StationMask, weights: Weights | None) -> dict[Station, float]:
+    st = stations_of(possible)
+    if weights:
+        w = {s: float(weights.get(s, 0.0)) for s in st}
+        total = sum(w.values())
+        if total > 0:
+            return {s: v / total for s, v in w.items()}
+    return {s: 1.0 / len(st) for s in st} if st else {}
+
+
+def _mrx_options(board: Board, rules: Rules, S: StationMask, occ: StationMask, tickets: Tickets, move: int,
+                 can_double: bool) -> list[tuple[tuple[Ticket, ...], StationMask, bool]]:
+    """What Mr. X may show next from anywhere in ``S``: ``(tickets, set after, revealed)``;
+    ``revealed`` when a leg is a reveal move (he is then shown at a station of his choosing).
+    Only options that leave him somewhere."""
+    out: list[tuple[tuple[Ticket, ...], StationMask, bool]] = []
+    if move >= rules.log_length:
+        return out
+    firsts = []
+    for t in tickets.held(MRX_MOVE_TICKETS):
+        s1 = mrx_targets(board, S, t, occ)
+        if s1:
+            firsts.append((t, s1))
+            out.append(((t,), s1, rules.is_reveal(move + 1)))
+    if can_double:
+        for t1, s1 in firsts:
+            left = tickets.spend(t1)
+            for t2 in left.held(MRX_MOVE_TICKETS):
+                # a reveal on the first leg shows him, but he hides again: the set after leg 2
+                # is reached from one station of his choosing; counted as the whole set (an
+                # over-estimate of what the detectives will know)
+                s2 = mrx_targets(board, s1, t2, occ)
+                if s2:
+                    out.append(((t1, t2), s2, rules.is_reveal(move + 2)))
+    return out
+
+
+def _can_double(rules: Rules, tickets: Tickets, move: int, doubles: int) -> bool:
+    return (rules.double_moves_per_round >= 1 and tickets.double > 0 and doubles < rules.double_moves_per_game
+            and move + 2 <= rules.log_length)
+
+
+def _reach1(board: Board, station: Station, tickets: Tickets) -> StationMask:
+    m = 0
+    for t in DETECTIVE_TICKETS:
+        if tickets[t] > 0:
+            m |= board.neighbours[t][station]
+    return m
+
+
+def _max_matching(options: list[list[Station]]) -> int:
+    """The most stations distinct detectives can land on (each detective one of its list)."""
+    owner: dict[Station, int] = {}
+
+    def augment(i: int, seen: set[Station]) -> bool:
+        for s in options[i]:
+            if s in seen:
+                continue
+            seen.add(s)
+            if s not in owner or augment(owner[s], seen):
+                owner[s] = i
+                return True
+        return False
+
+    n = 0
+    for i in range(len(options)):
+        if options[i] and augment(i, set()):
+            n += 1
+    return n
+
+
+class _Stop(Exception):
+    pass
+
+
+class _Judge:
+    """Scores complete joint moves from the detectives' view (one per decision)."""
+
+    def __init__(self, root: Position, S: StationMask, w: dict[Station, float], deadline: float) -> None:
+        self.board = root.board
+        self.rules = root.rules
+        self.S = S
+        self.w = w
+        self.deadline = deadline
+        self.dist = distances(self.board)
+        ranked = sorted(w.items(), key=lambda kv: (-kv[1], kv[0]))[:MASS_STATIONS]
+        total = sum(p for _, p in ranked) or 1.0
+        self.mass = [(s, p / total) for s, p in ranked]
+        self.mass_p = [p for _, p in self.mass]
+        self._mass_dist: dict[Station, float] = {}
+        self._vec: dict[Station, list[int]] = {}
+        self.doubles = root.doubles
+        self.calls = 0
+        self.armed = True
+        self.held = root.mrx_tickets.held(MRX_MOVE_TICKETS)
+        self.exits = [root.board.step(S, t) for t in self.held]
+
+    def vec(self, x: Station) -> list[int]:
+        """Hops from ``x`` to each station of his probability mass."""
+        v = self._vec.get(x)
+        if v is None:
+            row = self.dist[x]
+            v = self._vec[x] = [row.get(s, FAR) for s, _ in self.mass]
+        return v
+
+    def mass_dist(self, x: Station) -> float:
+        """Mean hops from ``x`` to his probability mass."""
+        v = self._mass_dist.get(x)
+        if v is None:
+            v = self._mass_dist[x] = sum(map(operator.mul, self.mass_p, self.vec(x)))
+        return v
+
+    def check_time(self) -> None:
+        """Raise :class:`_Stop` past the deadline (checked every 64 calls; never while
+        ``armed`` is False, so the greedy first answer always completes)."""
+        self.calls += 1
+        if self.armed and self.calls & 63 == 0 and time.monotonic() > self.deadline:
+            raise _Stop
+
+    # -- a cheap key for partial joint moves (the beam's order) --
+
+    def quick(self, stations: tuple[Station, ...], active: Sequence[bool]) -> tuple[float, ...]:
+        """The beam's cheap key for detectives standing on ``stations`` (``active``: not out):
+        what they stand on of his set, the mean size of his next set (his tickets now), how near
+        his mass is to the nearest detective, and each detective's mean distance to it."""
+        occ = 0
+        for s in stations:
+            occ |= 1 << s
+        S = self.S
+        caught = sum(self.w.get(s, 0.0) for s in stations if S >> s & 1) if S & occ else 0.0
+        nxt = 0  # his exits from the whole set, less the detectives (cheap: not less their stations in it)
+        for e in self.exits:
+            nxt += (e & ~occ).bit_count()
+        nxt_mean = nxt / len(self.held) if self.held else 0.0
+        cover = self._cover_dist(stations, occ)
+        pull = sum(self.mass_dist(s) for s, a in zip(stations, active) if a)
+        return (round(caught, 4), -round(nxt_mean, 1), -round(cover, 2), -pull)
+
+    def _cover_dist(self, stations: Sequence[Station], occ: StationMask) -> float:
+        """Mean hops from his probability mass to the nearest detective."""
+        if not stations:
+            return float(FAR)
+        if len(stations) == 1:
+            return sum(map(operator.mul, self.mass_p, self.vec(stations[0])))
+        return sum(map(operator.mul, self.mass_p, map(min, *[self.vec(s) for s in stations])))
+
+    # -- the full key of a complete joint move --
+
+    def full(self, start: Position, moves: tuple[Move, ...], pos: Position, depth: int) -> _Scored:
+        board, rules = self.board, self.rules
+        occ = pos.occupied
+        caught = sum(self.w.get(s, 0.0) for s in pos.stations if self.S >> s & 1)
+        S1 = self.S & ~occ
+        mt = pos.mrx_tickets
+        over = pos.ended is not None  # his log is full or no detective can move: he wins unless caught now
+        trapped = 0
+        if rules.trapped_loses and S1 and not over:
+            # connections are undirected: a station has a free exit by t iff it is one t-hop
+            # from a free station
+            free = board.all_mask & ~occ
+            has_exit = 0
+            for t in mt.held(MRX_MOVE_TICKETS):
+                has_exit |= mrx_targets(board, free, t, occ)
+            trapped = S1 & ~has_exit
+        trapped_w = sum(self.w.get(s, 0.0) for s in stations_of(trapped))
+        left = S1 & ~trapped
+        sure = not left
+        worst = mean = 0.0
+        nxt_mean = 0.0
+        if left and not over:
+            dets = [(s, t) for n, s, t in zip(pos.names, pos.stations, pos.tickets) if n not in pos.out]
+            worst, mean, nxt_mean = self._catch(left, occ, dets, mt, pos.move, pos.doubles, depth - 1)
+        rest = max(0.0, 1.0 - caught - trapped_w)
+        p_worst = caught + trapped_w + rest * worst
+        p_mean = caught + trapped_w + rest * mean
+        stranded = []
+        for m in moves:
+            i = pos.names.index(m.piece)
+            if not any(True for _ in detective_hops(board, pos.stations[i], pos.tickets[i])):
+                stranded.append(m.piece)
+        wins = sure or p_worst >= 0.9999
+        cover = self._cover_dist(pos.stations, occ)
+        pull = sum(self.mass_dist(s) for n, s in zip(pos.names, pos.stations) if n not in pos.out)
+        cost = 0.0
+        for m in moves:
+            t = m.tickets[0]
+            have = start.tickets[start.names.index(m.piece)][t]
+            cost += {Ticket.TAXI: 0.2, Ticket.BUS: 0.5, Ticket.UNDERGROUND: 1.0}.get(t, 1.0) + 1.0 / max(have, 1)
+        key = (1.0 if wins else 0.0, -len(stranded) if not wins else 0.0, round(p_worst, 3), round(p_mean, 3),
+               -round(nxt_mean, 1), -round(cover, 2), -round(pull, 2), -cost)
+        return _Scored(moves, pos, key, sure, p_worst, p_mean, tuple(stranded), nxt_mean)
+
+    def _catch(self, S: StationMask, occ: StationMask, dets: list[tuple[Station, Tickets]], mt: Tickets,
+               move: int, doubles: int, depth: int) -> tuple[float, float, float]:
+        """(worst, mean) probability the detectives catch him within ``depth`` more turns of
+        theirs, over what he may show next (his station uniform over what he may reach), and
+        the mean size of his possible set after his next move."""
+        board, rules = self.board, self.rules
+        options = _mrx_options(board, rules, S, occ, mt, move, _can_double(rules, mt, move, doubles))
+        if not options:
+            return (1.0, 1.0, 0.0) if rules.trapped_loses else (0.0, 0.0, float(S.bit_count()))
+        singles = [o for o in options if len(o[0]) == 1]
+        nxt_mean = sum(o[1].bit_count() for o in singles) / len(singles) if singles else 0.0
+        if depth <= 0:
+            return 0.0, 0.0, nxt_mean
+        reach = [_reach1(board, s, t) for s, t in dets]
+        worst, total = 1.0, 0.0
+        for tks, S2, revealed in options:
+            self.check_time()
+            n = S2.bit_count()
+            if revealed:  # he is shown at a station of his choosing: covered if any detective reaches it
+                anyone = 0
+                for r in reach:
+                    anyone |= r
+                p = (S2 & anyone).bit_count() / n
+            else:
+                opts = [stations_of(S2 & r) for r in reach]
+                p = _max_matching(opts) / n
+            if depth > 1 and p < 1.0:
+                p = p + (1.0 - p) * self._deeper(S2, occ, dets, mt, tks, move, doubles, depth - 1)
+            worst = min(worst, p)
+            total += p
+        return worst, total / len(options), nxt_mean
+
+    def _deeper(self, S2: StationMask, occ: StationMask, dets: list[tuple[Station, Tickets]], mt: Tickets,
+                tks: tuple[Ticket, ...], move: int, doubles: int, depth: int) -> float:
+        """After he showed ``tks``: the detectives' greedy reply (each in turn to the free hop
+        nearest the set), then the worst case of what he shows next."""
+        board = self.board
+        taken = occ
+        new = []
+        targets = stations_of(S2)[:MASS_STATIONS]
+        for s, t in dets:
+            best: tuple[float, Station, Ticket] | None = None
+            for tk, d in detective_hops(board, s, t):
+                if taken >> d & 1 and d != s:
+                    continue
+                row = self.dist[d]
+                v = (0.0 if S2 >> d & 1 else 1.0) + sum(row.get(x, FAR) for x in targets) / max(len(targets), 1)
+                if best is None or v < best[0]:
+                    best = (v, d, tk)
+            if best is None:
+                new.append((s, t))
+                continue
+            taken = (taken & ~(1 << s)) | (1 << best[1])
+            new.append((best[1], t.spend(best[2])))
+        occ2 = 0
+        for s, _ in new:
+            occ2 |= 1 << s
+        S3 = S2 & ~occ2
+        if not S3:
+            return 1.0
+        mt2 = mt
+        for tk in tks:
+            mt2 = mt2.spend(tk)
+        dbl = doubles + (1 if len(tks) == 2 else 0)
+        if len(tks) == 2:
+            mt2 = mt2.spend("double")
+        worst, _, _ = self._catch(S3, occ2, new, mt2, move + len(tks), dbl, depth)
+        return worst
+
+
+@dataclass(frozen=True)
+class _Scored:
+    moves: tuple[Move, ...]
+    pos: Position
+    key: tuple[float, ...]
+    sure: bool
+    p_worst: float
+    p_mean: float
+    stranded: tuple[str, ...]
+    next_mean: float
+
+
+def _beam(root: Position, width: int, judge: _Judge) -> tuple[list[tuple[tuple[Move, ...], Position]], bool]:
+    """Joint moves of the detectives still to move this round, in turn order, keeping the
+    ``width`` best partial ones after each detective (by the cheap key; only those kept are
+    played on the engine).  Also says whether nothing was cut (every joint move is listed)."""
+    frontier: list[tuple[tuple[Move, ...], Position]] = [((), root)]
+    complete = True
+    while any(p.turn != 0 and p.ended is None for _, p in frontier):
+        cands: list[tuple[tuple[float, ...], tuple[Move, ...], Position, Move | None]] = []
+        for moves, p in frontier:
+            active = [n not in p.out for n in p.names]
+            if p.turn == 0 or p.ended is not None:
+                cands.append((judge.quick(p.stations, active), moves, p, None))
+                continue
+            i = p.turn - 1
+            for m in p.legal_moves():
+                judge.check_time()
+                to = m.to
+                assert to is not None
+                st = p.stations[:i] + (to,) + p.stations[i + 1:]
+                cands.append((judge.quick(st, active), moves + (m,), p, m))
+        if len(cands) > width:
+            complete = False
+            cands.sort(key=lambda c: c[0], reverse=True)
+            del cands[width:]
+        frontier = [(moves, p if m is None else p.push(m)) for _, moves, p, m in cands]
+    return frontier, complete
+
+
+def _detectives_to_move(pos: Position) -> list[str]:
+    if pos.turn == 0:
+        return []
+    return [n for n in pos.names[pos.turn - 1:] if n not in pos.out]
+
+
+def advise_detectives(position: Position, possible: StationMask | Iterable[Station], weights: Weights | None = None,
+                      depth: int = 2, time_limit: float = 10.0, forced: ForcedHook | None = None,
+                      max_candidates: int = MAX_CANDIDATES, context: dict[str, Any] | None = None) -> Advice:
+    """A move for each detective still to move this round, chosen jointly (see the module).
+
+    ``position`` has a detective to move; Mr. X's station in it, if any, is never looked at.
+    ``possible`` is his possible set, ``weights`` its probabilities (default: uniform).
+    ``time_limit`` bounds the whole search; ``max_candidates`` the joint moves weighed."""
+    t0 = time.monotonic()
+    if position.ended is not None:
+        raise AnalysisError(f"the game is over: {position.ended.describe()}")
+    if position.turn == 0:
+        raise AnalysisError("Mr. X is to move: the detectives' advice comes after his move")
+    if depth < 1:
+        raise InputError(f"--depth must be at least 1, got {depth}", where="--depth")
+    pos = position._with(mrx_at=None)  # fair play: the advisor never sees his station
+    S = (possible if isinstance(possible, int) else mask_of(possible)) & ~pos.occupied
+    if not S:
+        raise AnalysisError("Mr. X has no possible station")
+    w = _normalise(S, weights)
+    deadline = t0 + time_limit
+    judge = _Judge(pos, S, w, deadline)
+    forced_out: dict[str, Any] | None = None
+    forced_moves: tuple[Move, ...] = ()
+    if forced is not None:
+        res = forced(pos, S, max(0.01, time_limit / 2))
+        if res is not None:
+            forced_out = res.to_dict()
+            if res.forced:
+                forced_moves = tuple(res.first_moves)
+
+    seen: dict[tuple[Move, ...], _Scored] = {}
+    status = "searched"
+    best: _Scored | None = None
+    depth_reached = 0
+    try:
+        if forced_moves:
+            p = pos
+            for m in forced_moves:
+                if p.turn == 0 or p.ended is not None or not p.is_legal(m):
+                    break
+                p = p.push(m)
+            else:
+                best = judge.full(pos, forced_moves, p, 1)
+                depth_reached = depth
+                status = "forced"
+        if best is None:
+            judge.armed = False  # the greedy answer always completes
+            greedy, _ = _beam(pos, 1, judge)
+            moves, p = greedy[0]
+            best = judge.full(pos, moves, p, 1)
+            depth_reached = 1
+            judge.armed = True
+            for width in (3, 9, 27, 81, 243, 729, 2187):
+                cands, complete = _beam(pos, min(width, max_candidates), judge)
+                for moves, p in cands:
+                    if moves not in seen:
+                        seen[moves] = judge.full(pos, moves, p, depth)
+                level = max(seen.values(), key=lambda s: s.key)
+                best = level
+                depth_reached = depth
+                if complete:
+                    status = "exhaustive"
+                    break
+                if width >= max_candidates:
+                    break
+    except _Stop:
+        status = "time-limit"
+        if seen:
+            best = max(seen.values(), key=lambda s: s.key)
+            depth_reached = depth
+    assert best is not None
+    advice = _detective_lines(pos, best, S, w, judge)
+    if forced_moves and status == "forced":
+        advice = [DetectiveAdvice(a.name, a.origin, a.move, a.tickets_left,
+                                  "part of a forced win (solve): " + a.reason, a.warning) for a in advice]
+    header = _header(pos, S, best.pos.occupied, side="detectives")
+    catch = best.p_worst
+    summary = _detective_summary(advice, best, S, header)
+    return Advice("detectives", tuple(advice), S.bit_count(), header["reach"], header["to_reveal"],
+                  header["distances"], header["holds"], header["note"], catch, forced_out, status, depth,
+                  depth_reached, max(len(seen), 1), time.monotonic() - t0, summary, context or {},
+                  tuple(sorted(pos.out)))
+
+
+def _detective_lines(pos: Position, best: _Scored, S: StationMask, w: dict[Station, float],
+                     judge: _Judge) -> list[DetectiveAdvice]:
+    board = pos.board
+    after = best.pos
+    occ = after.occupied
+    S1 = S & ~occ
+    nxt = 0
+    for t in after.mrx_tickets.held(MRX_MOVE_TICKETS):
+        nxt |= mrx_targets(board, S1, t, occ)
+    n_next = nxt.bit_count()
+    exits = 0  # where he could go from his possible set were no detective in the way
+    for t in after.mrx_tickets.held(MRX_MOVE_TICKETS):
+        exits |= board.step(S, t)
+    reach = {}
+    for n, s, tk in zip(after.names, after.stations, after.tickets):
+        if n not in after.out:
+            reach[n] = _reach1(board, s, tk) & nxt
+    by_name = {m.piece: m for m in best.moves}
+    out = []
+    dist = judge.dist
+    for name in _detectives_to_move(pos):
+        i = pos.names.index(name)
+        origin = pos.stations[i]
+        m = by_name.get(name)
+        if m is None:
+            out.append(DetectiveAdvice(name, origin, None, pos.tickets[i], "stuck: out of the game"))
+            continue
+        to = m.to
+        assert to is not None
+        left = after.tickets[i]
+        parts = []
+        if S >> to & 1:
+            parts.append(f"lands on {to}, where he may be (p {w.get(to, 0.0):.2f})")
+        elif exits >> to & 1:
+            parts.append(f"blocks {to}, one of the {exits.bit_count()} stations he could move to")
+        mine = reach.get(name, 0)
+        if mine and n_next:
+            others = 0
+            for k, r in reach.items():
+                if k != name:
+                    others |= r
+            only = mine & ~others
+            text = f"threatens {mine.bit_count()} of the {n_next} stations he may reach next"
+            if only:
+                sts = stations_of(only)
+                text += f" (alone: {' '.join(map(str, sts[:4]))}{' ...' if len(sts) > 4 else ''})"
+            parts.append(text)
+        before = min((dist[origin].get(s, FAR) for s in stations_of(S)), default=FAR)
+        now = min((dist[to].get(s, FAR) for s in stations_of(S1)), default=FAR)
+        if not parts or len(parts) < 2:
+            if now < before:
+                parts.append(f"closes in ({before} -> {now} hops from his possible set)")
+            elif now == before:
+                parts.append(f"keeps {now} hop{'s' if now != 1 else ''} from his possible set")
+            else:
+                parts.append(f"steps back ({before} -> {now} hops) to cover his way out")
+        warning = None
+        if name in best.stranded:
+            warning = f"leaves {name} with no move from {to}: out for the rest of the game (last resort)"
+        out.append(DetectiveAdvice(name, origin, m, left, "; ".join(parts), warning))
+    return out
+
+
+def _holds_note(mt: Tickets, side: str = "detectives") -> str:
+    bits = [f"black {mt.black}", f"double {mt.double}"]
+    notes = []
+    if side == "mrx":
+        if mt.black:
+            notes.append("a black ticket hides your transport: best spent right after a reveal or to cross the ferry")
+        if mt.double:
+            notes.append("keep the double move to escape a detective next to you, or to hide again after a reveal")
+        if not notes:
+            notes.append("every ticket you show is your transport")
+        return ", ".join(bits) + ": " + "; ".join(notes)
+    if mt.black:
+        notes.append("any ticket he shows may hide any transport, and the ferry is open to him")
+    if mt.double:
+        notes.append("a double move lets him slip two hops before you move: a seal must hold for two")
+    if not notes:
+        notes.append("no black ticket and no double move: every ticket he shows is the transport")
+    return ", ".join(bits) + ": " + "; ".join(notes)
+
+
+def _header(pos: Position, S: StationMask, occ_after: StationMask, side: str,
+            mrx_at: Station | None = None) -> dict[str, Any]:
+    board, rules = pos.board, pos.rules
+    dist = distances(board)
+    nr = rules.next_reveal(pos.move)
+    to_reveal = None if nr is None else nr - pos.move
+    reach = None
+    if to_reveal is not None:
+        R = S & ~occ_after
+        held = pos.mrx_tickets.held(MRX_MOVE_TICKETS)
+        for _ in range(to_reveal):
+            nxt = 0
+            for t in held:
+                nxt |= mrx_targets(board, R, t, occ_after)
+            R = nxt
+        reach = R.bit_count()
+    targets = [mrx_at] if mrx_at is not None else stations_of(S)
+    dists: dict[str, int | None] = {}
+    for n, s in zip(pos.names, pos.stations):
+        d = min((dist[s].get(x, FAR) for x in targets), default=FAR)
+        dists[n] = None if d >= FAR else d
+    mt = pos.mrx_tickets
+    return {"reach": reach, "to_reveal": to_reveal, "distances": dists,
+            "holds": {"black": mt.black, "double": mt.double}, "note": _holds_note(mt, side)}
+
+
+def _detective_summary(advice: list[DetectiveAdvice], best: _Scored, S: StationMask, header: dict[str, Any]) -> str:
+    plays = ", ".join(f"{a.name} {a.move.tickets[0].value} to {a.move.to}" for a in advice if a.move is not None)
+    if best.sure:
+        verdict = "that catches or traps him now, wherever he is"
+    elif best.p_worst >= 0.9999:
+        verdict = "a win within the horizon whatever he shows"
+    elif best.p_worst > 0:
+        verdict = f"at least {best.p_worst:.0%} to catch him within the horizon whatever he shows"
+    else:
+        verdict = (f"no sure catch yet; he may be at {S.bit_count()} stations"
+                   + (f", {header['reach']} by the next reveal" if header["reach"] is not None else ""))
+    warn = " (warning: a detective is left stuck)" if best.stranded else ""
+    return f"Detectives: {plays or 'no move'}: {verdict}.{warn}"
+
+
+# ---- Mr. X ---------------------------------------------------------------------------------------
+
+
+def _mrx_after(pos: Position, S: StationMask, m: Move) -> tuple[StationMask, bool]:
+    """The detectives' possible set after Mr. X plays ``m``, and whether he is shown."""
+    occ = pos.occupied
+    shown = False
+    for leg, (t, to) in enumerate(zip(m.tickets, m.stations), pos.move + 1):
+        S = mrx_targets(pos.board, S, t, occ)
+        if pos.rules.is_reveal(leg) and to is not None:
+            S = 1 << to
+            shown = leg == pos.move + len(m.tickets)
+        else:
+            shown = False
+    return S, shown
+
+
+def _judge_mrx(pos: Position, S: StationMask, m: Move, dist: dict[Station, dict[Station, int]]) -> MrXOption:
+    board = pos.board
+    after = pos.push(m)
+    to = m.to
+    assert to is not None
+    if after.ended is not None and after.ended.winner == "mrx":
+        return MrXOption(m, (), False, 0, None, False, f"wins: {after.ended.describe()}", (2.0,))
+    capturers = tuple(n for n in after.names if n not in after.out
+                      and any(d.to == to for d in after.detective_moves(n)))
+    S1, shown = _mrx_after(pos, S, m)
+    size = S1.bit_count()
+    # trappable: all his exits from ``to`` can be landed on by distinct detectives at once
+    exits = 0
+    for t in after.mrx_tickets.held(MRX_MOVE_TICKETS):
+        exits |= board.step(1 << to, t)
+    exits_l = stations_of(exits)
+    trappable = False
+    if after.rules.trapped_loses and len(exits_l) <= len(after.names):
+        opts = []
+        fixed = 0
+        for n, s, tk in zip(after.names, after.stations, after.tickets):
+            hops = _reach1(board, s, tk)
+            if n in after.out or not hops:
+                fixed |= (1 << s) & exits
+                continue
+            opts.append(stations_of(hops & exits & ~(1 << to)))
+        need = exits & ~fixed
+        trappable = bool(exits) and _max_matching([[x for x in o if need >> x & 1] for o in opts]) >= need.bit_count()
+    near = min((dist[to].get(s, FAR) for s in after.stations), default=FAR)
+    risk = 0.0 if not capturers else min(1.0, len(capturers) / max(size, 1))
+    black = sum(1 for t in m.tickets if t is Ticket.BLACK)
+    just_seen = S.bit_count() <= 1
+    cost = black * (0.3 if just_seen else 1.0) + (2.0 if m.is_double else 0.0)
+    hide = math.log2(max(size, 1)) - cost
+    key = (1.0, -risk, 0.0 if trappable else 1.0, round(hide * 2) / 2, float(min(near, 4)), -cost)
+    parts = []
+    if capturers:
+        parts.append(f"{_names(capturers)} can reach {to} next turn")
+    else:
+        parts.append(f"no detective can reach {to} next turn")
+    if trappable:
+        parts.append("they could take every exit")
+    parts.append("you are shown there (reveal)" if shown else f"they will think you may be at {size} stations")
+    parts.append(f"nearest detective {near if near < FAR else '-'} hop{'s' if near != 1 else ''}")
+    spent = _spends(m)
+    if spent:
+        parts.append("spends " + " and ".join(spent) + (" (right after a reveal: worth it)" if just_seen and black
+                                                       else ""))
+    return MrXOption(m, capturers, trappable, size, None if near >= FAR else near, shown, "; ".join(parts), key)
+
+
+def _names(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def advise_mrx(position: Position, possible: StationMask | Iterable[Station] | None = None, top: int = 5,
+               time_limit: float = 10.0, doubles: str = "all", context: dict[str, Any] | None = None) -> Advice:
+    """Mr. X's legal moves ranked, best first (the ``top`` best).  ``position`` must know his
+    station; ``possible`` is the set the detectives hold now (default: his station only).
+    ``doubles``: ``"all"`` weighs every double move, ``"when-needed"`` only when no single move
+    is safe (the self-play policy)."""
+    t0 = time.monotonic()
+    if position.ended is not None:
+        raise AnalysisError(f"the game is over: {position.ended.describe()}")
+    if position.turn != 0:
+        raise AnalysisError(f"{position.to_move} is to move, not Mr. X")
+    at = position.mrx_at
+    if at is None:
+        raise InputError("Mr. X's advice needs his station: a full record, or --at STATION", where="--at")
+    S = (possible if isinstance(possible, int) else mask_of(possible)) if possible is not None else 1 << at
+    S |= 1 << at
+    dist = distances(position.board)
+    legal = position.legal_moves()
+    if not legal:
+        raise AnalysisError("Mr. X has no legal move: he is trapped")
+    deadline = t0 + time_limit
+    status = "exhaustive"
+    judged: list[MrXOption] = []
+    singles = [m for m in legal if not m.is_double]
+    dbl = [m for m in legal if m.is_double]
+    if any(m.is_pass for m in legal):
+        judged = [MrXOption(legal[0], (), False, S.bit_count(), None, False, "no legal move: you pass", (0.0,))]
+    else:
+        for m in singles:
+            judged.append(_judge_mrx(position, S, m, dist))
+        if dbl and (doubles == "all" or not any(o.safe for o in judged)):
+            for i, m in enumerate(dbl):
+                if i & 15 == 0 and time.monotonic() > deadline:
+                    status = "time-limit"
+                    break
+                judged.append(_judge_mrx(position, S, m, dist))
+    judged.sort(key=lambda o: o.key, reverse=True)
+    shown = tuple(judged[:top])
+    header = _header(position, S, position.occupied, side="mrx", mrx_at=at)
+    b = shown[0]
+    summary = f"Mr. X: {_mrx_move_words(b.move)} ({b.reason})."
+    return Advice("mrx", shown, S.bit_count(), header["reach"], header["to_reveal"], header["distances"],
+                  header["holds"], header["note"], None, None, status, 1, 1, len(judged),
+                  time.monotonic() - t0, summary, context or {}, tuple(sorted(position.out)))
+
+
+# ---- self-play policies --------------------------------------------------------------------------
+
+
+def detective_policy(obs: DetectiveObservation | Any, rng: Any = None) -> Move:
+    """The advise detectives as a self-play policy: plan the joint move when the first detective
+    of a round moves (``obs.memo`` keeps it for the others), then play each detective's part;
+    a part no longer legal is re-planned.  Budget: ``memo["advise_time_limit"]`` (or
+    ``memo["time_limit"]``) seconds, default :data:`POLICY_TIME_LIMIT`; ``memo["advise_depth"]``
+    (default 2); ``memo["advise_candidates"]`` caps the joint moves weighed (a fixed cap makes
+    games reproducible whatever the machine's speed).  ``obs`` may also be ``simulate``'s
+    observation (the same fields)."""
+    memo = obs.memo
+    key = (obs.round, obs.move)
+    plan: dict[str, Move] | None = memo.get("advise_plan") if memo.get("advise_key") == key else None
+    if plan is None or plan.get(obs.to_move) not in obs.legal_moves:
+        limit = float(memo.get("advise_time_limit", memo.get("time_limit", POLICY_TIME_LIMIT)))
+        adv = advise_detectives(observed_position(obs), obs.possible, getattr(obs, "weights", None),
+                                int(memo.get("advise_depth", 2)), limit,
+                                max_candidates=int(memo.get("advise_candidates", MAX_CANDIDATES)))
+        plan = {a.name: a.move for a in adv.moves if a.move is not None}
+        memo["advise_key"] = key
+        memo["advise_plan"] = plan
+    move = plan.get(obs.to_move)
+    if move is None or move not in obs.legal_moves:
+        return obs.legal_moves[0]
+    return move
+
+
+def mrx_policy(obs: MrXObservation | Any, rng: Any = None) -> Move:
+    """The advise Mr. X as a self-play policy: his top-ranked move (double moves weighed only
+    when no single move is safe); ties among the best go to ``rng``."""
+    adv = advise_mrx(obs.position, obs.possible, top=1_000_000, time_limit=float(obs.memo.get("time_limit", 10.0)),
+                     doubles="when-needed")
+    best = [o for o in adv.moves if o.key == adv.moves[0].key]
+    if rng is not None and len(best) > 1:
+        return best[int(rng.random() * len(best))].move
+    return best[0].move  # type: ignore[no-any-return]
+
+
+# ---- records and puzzles -------------------------------------------------------------------------
+
+
+def advise_record(record: Record, side: str | None = None, at: Station | None = None, depth: int = 2,
+                  top: int = 5, time_limit: float = 10.0, forced: ForcedHook | None = None) -> Advice:
+    """Advice for the side to move at the end of ``record`` (``side`` must be that side when
+    given).  Mr. X's advice needs his station: a full record, or ``at``."""
+    from .moves import record_position
+    from .tracker import possible
+
+    pos = record_position(record, at)
+    if pos.ended is not None:
+        raise AnalysisError(f"the game is over: {pos.ended.describe()}", record.file)
+    to_move = "mrx" if pos.turn == 0 else "detectives"
+    side = side or to_move
+    if side != to_move:
+        who = "Mr. X" if to_move == "mrx" else pos.to_move
+        raise InputError(f"{who} is to move, so only --side {to_move} can be advised here", record.file, "--side")
+    where = possible(record)
+    S = mask_of(where.stations)
+    out = pos.outcome
+    ctx = {"file": record.file, "round": out.round, "move": out.move,
+           "to_move": "mrx" if pos.turn == 0 else pos.to_move}
+    if side == "mrx":
+        if pos.mrx_at is None:
+            raise InputError("Mr. X is to move and the record does not say where he is: give --at STATION for his "
+                             "advice (the detectives' comes after his move)", record.file, "--at")
+        return advise_mrx(pos, S, top, time_limit, context=ctx)
+    if at is not None:
+        raise InputError("--at places Mr. X; the detectives' advice never uses his station", record.file, "--at")
+    return advise_detectives(pos, S, where.probabilities, depth, time_limit, forced, context=ctx)
+
+
+def puzzle_position(board: Board, around: Sequence[Station] | None, at: Station | None,
+                    detectives: Sequence[tuple[str, Station]], side: str,
+                    detective_tickets: Mapping[str, int] | None = None, mrx_tickets: Mapping[str, int] | None = None,
+                    move_number: int = 0, rules: Rules | None = None) -> tuple[Position, StationMask]:
+    """A puzzle's position and Mr. X's possible set: the detectives (name, station) each hold
+    ``detective_tickets``, Mr. X is somewhere in ``around`` (or at ``at``) holding
+    ``mrx_tickets`` and has made ``move_number`` moves; ``side`` says who is to move."""
+    rules = rules or PRESETS["classic"]
+    if not detectives:
+        raise InputError("give the detectives, e.g. Red=13,Blue=26", where="--detectives")
+    taken: dict[Station, str] = {}
+    for name, s in detectives:
+        if s not in board:
+            raise InputError(f"{name}: station {s} is not on the map {board.name!r}", where="--detectives")
+        if s in taken:
+            raise InputError(f"{name} and {taken[s]} both stand on {s}", where="--detectives")
+        if name in taken.values():
+            raise InputError(f"detective {name!r} is named twice", where="--detectives")
+        taken[s] = name
+    for s in around or ():
+        if s not in board:
+            raise InputError(f"station {s} is not on the map {board.name!r}", where="--around")
+    if at is not None:
+        if at not in board:
+            raise InputError(f"station {at} is not on the map {board.name!r}", where="--at")
+        if at in taken:
+            raise InputError(f"Mr. X cannot stand on {at}: {taken[at]} is there", where="--at")
+        if around and at not in around:
+            raise InputError(f"--at {at} is not one of the --around stations", where="--at")
+    S = mask_of(s for s in (around or ([at] if at is not None else [])) if s not in taken)
+    if not S:
+        raise InputError("every --around station is occupied by a detective", where="--around")
+    if not 0 <= move_number < rules.log_length:
+        raise InputError(f"expected a move number from 0 to {rules.log_length - 1}, got {move_number}",
+                         where="--move-number")
+    if side == "mrx" and at is None:
+        raise InputError("Mr. X's advice needs his station: give --at STATION", where="--at")
+    names = tuple(n for n, _ in detectives)
+    tks = Tickets.of(detective_tickets if detective_tickets is not None else rules.detective_tickets)
+    mt = Tickets.of(mrx_tickets if mrx_tickets is not None else rules.mrx_start_tickets(len(names)))
+    turn = 0 if side == "mrx" else 1
+    rnd = move_number if side == "mrx" else max(move_number, 1)
+    pos = Position(board, rules, names, tuple(s for _, s in detectives), tuple(tks for _ in names), frozenset(), mt,
+                   at if side == "mrx" else None, move_number, rnd, 0, turn)
+    return pos, S
+
+
+def advise_puzzle(board: Board, around: Sequence[Station] | None, at: Station | None,
+                  detectives: Sequence[tuple[str, Station]], side: str | None = None,
+                  detective_tickets: Mapping[str, int] | None = None, mrx_tickets: Mapping[str, int] | None = None,
+                  move_number: int = 0, depth: int = 2, top: int = 5, time_limit: float = 10.0,
+                  forced: ForcedHook | None = None) -> Advice:
+    """Advice in puzzle mode (see :func:`puzzle_position`); ``side`` defaults to Mr. X when
+    his station ``at`` is given, else the detectives."""
+    side = side or ("mrx" if at is not None and not around else "detectives")
+    pos, S = puzzle_position(board, around, at, detectives, side, detective_tickets, mrx_tickets, move_number)
+    ctx: dict[str, Any] = {"around": stations_of(S), "move_number": move_number}
+    if side == "mrx":
+        return advise_mrx(pos, S, top, time_limit, context=ctx)
+    return advise_detectives(pos, S, None, depth, time_limit, forced, context=ctx)
+
+
+__all__ = ["Advice", "DetectiveAdvice", "DetectiveObservation", "ForcedHook", "MrXObservation", "MrXOption",
+           "advise_detectives", "advise_mrx", "advise_puzzle", "advise_record", "detective_policy", "distances",
+           "mrx_policy", "observed_position", "puzzle_position", "solve_hook"]

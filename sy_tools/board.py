@@ -230,7 +230,7 @@ class Board:
             n_chunks = top // _CHUNK + 1
             held = {s // _CHUNK for s in st}
             zero_row = (0,) * (1 << _CHUNK)
-            for ticket, d in nb.items():
+            for ticket, masks in nb.items():
                 chunks = []
                 for chunk in range(n_chunks):
                     if chunk not in held:
@@ -240,7 +240,7 @@ class Board:
                     for byte in range(1, 1 << _CHUNK):
                         low = byte & -byte
                         s = chunk * _CHUNK + low.bit_length() - 1
-                        m = d.get(s, 0)
+                        m = masks.get(s, 0)
                         row[byte] = row[byte ^ low] | m if m else row[byte ^ low]
                     chunks.append(tuple(row))
                 tables[ticket] = tuple(chunks)

@@ -29,6 +29,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from .errors import InputError
 
@@ -53,7 +54,7 @@ def _cleanup_on_signals() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old: dict[int, object] = {}
+    old: dict[int, Any] = {}
 
     def handler(signum: int, frame: object) -> None:
         raise _Signalled(signum)
@@ -70,13 +71,13 @@ def _cleanup_on_signals() -> Iterator[None]:
         yield
     except _Signalled as s:
         for sig, prev in old.items():
-            signal.signal(sig, prev)  # type: ignore[arg-type]
+            signal.signal(sig, prev)
         old = {}
         os.kill(os.getpid(), s.signum)  # the previous handler decides (default: terminate)
         raise SystemExit(128 + s.signum) from None
     finally:
         for sig, prev in old.items():
-            signal.signal(sig, prev)  # type: ignore[arg-type]
+            signal.signal(sig, prev)
 
 
 @contextmanager
@@ -233,7 +234,7 @@ def _rename_all(targets: list[tuple[str | os.PathLike[str], Path, os.stat_result
     """Rename every temp over its target; on a failure put back the ones already renamed."""
     backups: list[str | None] = []
     try:
-        for (path, target, st, _), tmp in zip(targets, temps):
+        for path, target, st, _ in targets:
             if len(targets) > 1 and st is not None:
                 backups.append(_backup(path, target))
             else:

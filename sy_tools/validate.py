@@ -196,9 +196,9 @@ def check_raw(raw: RawMap) -> list[Finding]:
             without[0].loc,
         )
     for st in with_xy:
-        for c, v in (("x", st.x), ("y", st.y)):
+        for axis, v in (("x", st.x), ("y", st.y)):
             if v is not None and not abs(v) <= COORD_LIMIT:
-                err("coordinate-range", f"{c} = {v:g} is out of range (coordinates must lie within "
+                err("coordinate-range", f"{axis} = {v:g} is out of range (coordinates must lie within "
                     f"±{COORD_LIMIT:g})", st.loc)
     at: dict[tuple[float | None, float | None], int] = {}
     for st in with_xy:

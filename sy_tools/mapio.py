@@ -439,6 +439,11 @@ def read_pair(path: Path) -> RawMap:
         for tok, c in zip(toks[1:3], "xy"):
             try:
                 v = float(tok)
+                if math.isinf(v) and tok.lstrip("+-").lower() not in ("inf", "infinity"):
+                    raw.error("coordinate-range", f"{c} = {_quote(tok, 20)} is out of range (coordinates must "
+                              f"lie within ±{COORD_LIMIT:g})", loc)
+                    xy.append(None)
+                    continue
                 if not math.isfinite(v):
                     raise ValueError
                 xy.append(v)

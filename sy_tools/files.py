@@ -314,12 +314,17 @@ def read_bytes(path: str | os.PathLike[str], error: type[InputError] = InputErro
     except (OSError, ValueError) as e:
         msg = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
         raise error(f"cannot read: {msg}", file=spath) from None
-    with os.fdopen(fd, "rb") as fh:
+    try:
         mode = os.fstat(fd).st_mode
+    except OSError as e:  # pragma: no cover - fstat of an open descriptor
+        os.close(fd)
+        raise error(f"cannot read: {e.strerror or e}", file=spath) from None
+    if not stat.S_ISREG(mode):
+        os.close(fd)
         if stat.S_ISDIR(mode):
             raise error("is a folder, expected a file", file=spath)
-        if not stat.S_ISREG(mode):
-            raise error(f"is {_kind(mode)}, not a regular file; give a file", file=spath)
+        raise error(f"is {_kind(mode)}, not a regular file; give a file", file=spath)
+    with os.fdopen(fd, "rb") as fh:
         try:
             data = fh.read(limit + 1)
         except OSError as e:

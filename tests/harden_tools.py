@@ -66,3 +66,20 @@ def write_map(folder: Path, fmt: str, stations: list[int], conns: list[tuple[int
     p.write_text(f"{len(stations)} {len(conns)}\n" + "".join(f"{s}\n" for s in stations)
                  + "".join(f"{a} {b} {t.capitalize()}\n" for a, b, t in conns))
     return p
+
+
+def unblock_later(fifo: Path, seconds: float = 5) -> None:
+    """Open ``fifo`` for writing after ``seconds`` (without blocking if nobody reads), so code
+    that waits for a writer on it (old behaviour) gets unstuck instead of hanging the tests."""
+    import os
+    import threading
+
+    def poke() -> None:
+        try:
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+
+    t = threading.Timer(seconds, poke)
+    t.daemon = True
+    t.start()

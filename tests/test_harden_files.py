@@ -14,11 +14,10 @@ import time
 from pathlib import Path
 
 import pytest
+from harden_tools import ROOT, run_limited, unblock_later
 
 from sy_tools.errors import InputError
 from sy_tools.files import atomic_write_bytes, read_text
-
-from harden_tools import ROOT, run_limited
 
 EX = ROOT / "examples"
 
@@ -227,11 +226,9 @@ def test_signal_during_write_leaves_no_temp_file(tmp_path, sig, code):
 def test_read_text_refuses_devices_and_pipes(tmp_path):
     fifo = tmp_path / "g.json"
     os.mkfifo(fifo)
-    opener = threading.Timer(5, lambda: open(fifo, "wb").close())  # unblocks an old read_text
-    opener.start()
+    unblock_later(fifo)
     with pytest.raises(InputError, match="is a named pipe, not a regular file"):
         read_text(fifo)  # would block for ever waiting for a writer
-    opener.cancel()
     with pytest.raises(InputError, match="is a character device, not a regular file"):
         read_text("/dev/zero")
 

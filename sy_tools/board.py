@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import reduce as _reduce
 from operator import getitem as _getitem
 from operator import or_ as _or
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -70,18 +71,11 @@ class StationSet(AbstractSet[Station]):
 
     @classmethod
     def of(cls, stations: Iterable[Station]) -> StationSet:
-        m = 0
-        for s in stations:
-            m |= 1 << s
-        return cls(m)
+        return cls(mask_of(stations))
 
     def __iter__(self) -> Iterator[Station]:
         """Stations in ascending order."""
-        mask = self.mask
-        while mask:
-            low = mask & -mask
-            yield low.bit_length() - 1
-            mask ^= low
+        return iter(stations_of(self.mask))
 
     def __len__(self) -> int:
         return self.mask.bit_count()
@@ -124,13 +118,36 @@ def _mask(other: AbstractSet[Any]) -> StationMask:
 
 
 def mask_of(stations: Iterable[Station]) -> StationMask:
-    """The bitmask holding ``stations``."""
-    return StationSet.of(stations).mask
+    """The bitmask holding ``stations`` (linear time also for thousands of stations)."""
+    items = stations if isinstance(stations, (list, tuple, set, frozenset, range)) else list(stations)
+    if len(items) <= 64:
+        m = 0
+        for s in items:
+            m |= 1 << s
+        return m
+    if min(items) < 0:
+        raise ValueError("negative shift count")
+    buf = bytearray(max(items) // 8 + 1)
+    for s in items:
+        buf[s >> 3] |= 1 << (s & 7)
+    return int.from_bytes(buf, "little")
+
+
+#: For each byte value, the positions of its set bits.
+_BITS: tuple[tuple[int, ...], ...] = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
 
 
 def stations_of(mask: StationMask) -> list[Station]:
-    """The stations in ``mask``, ascending."""
-    return list(StationSet(mask))
+    """The stations in ``mask``, ascending (linear time in the mask's size)."""
+    if mask.bit_length() <= 512:
+        out: list[Station] = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+    data = mask.to_bytes((mask.bit_length() + 7) // 8, "little")
+    return [8 * i + b for i, byte in enumerate(data) if byte for b in _BITS[byte]]
 
 
 @dataclass(frozen=True, order=True)
@@ -153,13 +170,48 @@ class Connection:
 
 _CHUNK = 8  # bits per lookup-table chunk
 
+#: Precompute every station's neighbour masks only while ``stations x top id`` stays below this
+#: (bytes, roughly: each mask costs up to top id / 8 bytes).  Bigger maps compute a mask when
+#: asked, so memory stays linear in stations + connections.
+_MASK_BUDGET = 1 << 24
+#: Build the per-byte step tables only while ``stations x top id`` stays below this (a table row
+#: holds up to 256 masks).
+_TABLE_BUDGET = 1 << 21
+
+
+class _LazyMasks(Mapping[Station, StationMask]):
+    """Read-only ``station -> mask`` computed from neighbour lists when asked (large maps)."""
+
+    __slots__ = ("_lists",)
+
+    def __init__(self, lists: Mapping[Station, tuple[Station, ...]]) -> None:
+        self._lists = lists
+
+    def __getitem__(self, station: Station) -> StationMask:
+        return mask_of(self._lists[station])
+
+    def __iter__(self) -> Iterator[Station]:
+        return iter(self._lists)
+
+    def __len__(self) -> int:
+        return len(self._lists)
+
+    def __contains__(self, station: object) -> bool:
+        return station in self._lists
+
+
+def _frozen(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
+    return MappingProxyType(dict(d))
+
 
 @dataclass(frozen=True, eq=False)
 class Board:
-    """A Scotland Yard map.  Build it with :meth:`Board.build`; it is immutable afterwards.
+    """A Scotland Yard map.  Build it with :meth:`Board.build`; it is immutable afterwards
+    (every mapping it exposes is read-only, so a board can be shared, e.g. the cached London).
 
     ``neighbours[ticket][s]`` is the mask of stations one hop from ``s`` with ``ticket``.
-    :meth:`step` moves a whole set at once.
+    :meth:`step` moves a whole set at once.  Memory is linear in stations + connections: on
+    large or sparsely numbered maps the masks are computed when asked instead of stored.
     """
 
     name: str
@@ -182,6 +234,12 @@ class Board:
     _lists: Mapping[Ticket, Mapping[Station, tuple[Station, ...]]] = field(
         default_factory=dict, repr=False
     )
+    # the same masks as ``neighbours`` without the read-only wrapper (the hot path reads these)
+    _nb: Mapping[Ticket, Mapping[Station, StationMask]] = field(default_factory=dict, repr=False)
+    _transport_lists: Mapping[Transport, Mapping[Station, tuple[Station, ...]]] = field(
+        default_factory=dict, repr=False
+    )
+    _n_bytes: int = field(default=1, repr=False)
 
     @classmethod
     def build(
@@ -197,50 +255,95 @@ class Board:
         :mod:`sy_tools.validate`); connections are de-duplicated and sorted."""
         st = tuple(sorted(set(stations)))
         conns = tuple(sorted(set(connections)))
-        tn: dict[Transport, dict[Station, StationMask]] = {t: {s: 0 for s in st} for t in Transport}
-        for c in conns:
-            tn[c.transport][c.a] |= 1 << c.b
-            tn[c.transport][c.b] |= 1 << c.a
-        nb: dict[Ticket, dict[Station, StationMask]] = {}
-        for ticket in Ticket:
-            d = {s: 0 for s in st}
-            for tr in ticket.transports:
-                for s, m in tn[tr].items():
-                    d[s] |= m
-            nb[ticket] = d
         top = max(st, default=0)
-        n_chunks = top // _CHUNK + 1
+        # neighbour lists per transport and per ticket: linear in stations + connections
+        tl: dict[Transport, dict[Station, list[Station]]] = {t: {s: [] for s in st} for t in Transport}
+        for c in conns:
+            tl[c.transport][c.a].append(c.b)
+            tl[c.transport][c.b].append(c.a)
+        t_lists = {t: MappingProxyType({s: tuple(sorted(v)) for s, v in d.items()}) for t, d in tl.items()}
+        lists: dict[Ticket, Mapping[Station, tuple[Station, ...]]] = {}
+        for ticket in Ticket:
+            if len(ticket.transports) == 1:
+                lists[ticket] = t_lists[ticket.transports[0]]
+            else:
+                lists[ticket] = MappingProxyType(
+                    {s: tuple(sorted({d for tr in ticket.transports for d in t_lists[tr][s]})) for s in st})
+
+        precompute = len(st) * (top + 1) <= _MASK_BUDGET
+        nb: dict[Ticket, Mapping[Station, StationMask]]
+        tn: dict[Transport, Mapping[Station, StationMask]]
+        if precompute:
+            tn = {t: {s: mask_of(v) for s, v in d.items()} for t, d in t_lists.items()}
+            nb = {}
+            for ticket in Ticket:
+                d = {s: 0 for s in st}
+                for tr in ticket.transports:
+                    for s, m in tn[tr].items():
+                        d[s] |= m
+                nb[ticket] = d
+        else:
+            tn = {t: _LazyMasks(d) for t, d in t_lists.items()}
+            nb = {t: _LazyMasks(d) for t, d in lists.items()}
+
         tables: dict[Ticket, tuple[tuple[StationMask, ...], ...]] = {}
-        for ticket, d in nb.items():
-            chunks = []
-            for chunk in range(n_chunks):
-                row = [0] * (1 << _CHUNK)
-                for byte in range(1, 1 << _CHUNK):
-                    low = byte & -byte
-                    s = chunk * _CHUNK + low.bit_length() - 1
-                    row[byte] = row[byte ^ low] | d.get(s, 0)
-                chunks.append(tuple(row))
-            tables[ticket] = tuple(chunks)
-        lists = {t: {s: tuple(stations_of(m)) for s, m in d.items()} for t, d in nb.items()}
+        if precompute and len(st) * (top + 1) <= _TABLE_BUDGET:
+            # one row of 256 unions per byte of a mask; bytes that hold no station share a row of
+            # zeros, and a bit that is no station reuses the union without it
+            n_chunks = top // _CHUNK + 1
+            held = {s // _CHUNK for s in st}
+            zero_row = (0,) * (1 << _CHUNK)
+            for ticket, masks in nb.items():
+                chunks = []
+                for chunk in range(n_chunks):
+                    if chunk not in held:
+                        chunks.append(zero_row)
+                        continue
+                    row = [0] * (1 << _CHUNK)
+                    for byte in range(1, 1 << _CHUNK):
+                        low = byte & -byte
+                        s = chunk * _CHUNK + low.bit_length() - 1
+                        m = masks.get(s, 0)
+                        row[byte] = row[byte ^ low] | m if m else row[byte ^ low]
+                    chunks.append(tuple(row))
+                tables[ticket] = tuple(chunks)
         decks = {k: tuple(v) for k, v in (start_decks or {}).items()}
         return cls(
             name=name,
             stations=st,
             connections=conns,
-            coords=dict(coords) if coords else None,
-            start_decks=decks,
-            via={(min(a, b), max(a, b), Transport(t)): mask_of(v) for (a, b, t), v in (via or {}).items() if v},
+            coords=_frozen(coords) if coords else None,
+            start_decks=_frozen(decks),
+            via=_frozen({(min(a, b), max(a, b), Transport(t)): mask_of(v) for (a, b, t), v in (via or {}).items()
+                         if v}),
             all_mask=mask_of(st),
-            neighbours=nb,
-            transport_neighbours=tn,
+            neighbours=MappingProxyType({t: MappingProxyType(d) if isinstance(d, dict) else d
+                                         for t, d in nb.items()}),
+            transport_neighbours=MappingProxyType({t: MappingProxyType(d) if isinstance(d, dict) else d
+                                                   for t, d in tn.items()}),
             _tables=tables,
-            _lists=lists,
+            _lists=MappingProxyType(lists),
+            _nb=nb,
+            _transport_lists=MappingProxyType(t_lists),
+            _n_bytes=top // _CHUNK + 1,
         )
+
+    def __copy__(self) -> Board:
+        return self  # immutable: a copy is the board itself
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Board:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the read-only mappings don't pickle; rebuild from the definition instead
+        coords = dict(self.coords) if self.coords else None
+        via = {k: stations_of(m) for k, m in self.via.items()}
+        return (Board.build, (self.name, self.stations, self.connections, coords, dict(self.start_decks), via))
 
     # ---- queries -------------------------------------------------------------------------
 
     def __contains__(self, station: object) -> bool:
-        return isinstance(station, int) and station in self.neighbours[Ticket.TAXI]
+        return isinstance(station, int) and station in self._transport_lists[Transport.TAXI]
 
     def __len__(self) -> int:
         return len(self.stations)
@@ -252,17 +355,32 @@ class Board:
         """All stations one ``ticket`` hop from any station in ``mask``.
 
         Small sets OR their stations' neighbour masks; larger ones look up one precomputed
-        union per byte of the mask (``map``/``reduce`` run the loop in C)."""
+        union per byte of the mask (``map``/``reduce`` run the loop in C).  Maps too large for
+        those tables walk the mask's bytes and set the neighbours' bits (linear time)."""
         if mask.bit_count() <= 4:
-            nb = self.neighbours[ticket]
+            nb = self._nb[ticket]
             out = 0
             while mask:
                 low = mask & -mask
                 out |= nb[low.bit_length() - 1]
                 mask ^= low
             return out
-        table = self._tables[ticket]
-        return _reduce(_or, map(_getitem, table, mask.to_bytes(len(table), "little")), 0)
+        table = self._tables.get(ticket)
+        if table is not None:
+            return _reduce(_or, map(_getitem, table, mask.to_bytes(len(table), "little")), 0)
+        return self._step_walk(mask, ticket)
+
+    def _step_walk(self, mask: StationMask, ticket: Ticket) -> StationMask:
+        lists = self._lists[ticket]
+        n = self._n_bytes
+        data = (mask & self.all_mask).to_bytes(n, "little")
+        buf = bytearray(n)
+        for i, byte in enumerate(data):
+            if byte:
+                for b in _BITS[byte]:
+                    for d in lists[8 * i + b]:
+                        buf[d >> 3] |= 1 << (d & 7)
+        return int.from_bytes(buf, "little")
 
     def step_any(self, mask: StationMask, tickets: Iterable[Ticket]) -> StationMask:
         """Stations one hop away with any of ``tickets``."""
@@ -277,13 +395,15 @@ class Board:
 
     def transports_between(self, a: Station, b: Station) -> frozenset[Transport]:
         """The transports joining ``a`` and ``b``."""
-        return frozenset(
-            t for t, d in self.transport_neighbours.items() if d.get(a, 0) >> b & 1
-        )
+        return frozenset(t for t, d in self._transport_lists.items() if b in d.get(a, ()))
 
     def kinds(self, station: Station) -> frozenset[Transport]:
         """The transports that stop at ``station``."""
-        return frozenset(t for t, d in self.transport_neighbours.items() if d.get(station, 0))
+        return frozenset(t for t, d in self._transport_lists.items() if d.get(station))
+
+    def degree(self, station: Station, transport: Transport) -> int:
+        """How many stations ``transport`` joins ``station`` to."""
+        return len(self._transport_lists[transport].get(station, ()))
 
     def to_networkx(self) -> networkx.MultiGraph:
         """A ``networkx.MultiGraph``: one edge per connection with a ``transport`` attribute

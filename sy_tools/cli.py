@@ -13,11 +13,36 @@ from typing import Any
 import click
 
 from .board import Ticket as _Ticket
-from .errors import InputError, SyToolsError
+from .errors import InputError, MapFormatError, SyToolsError
 
 _TICKETS = tuple(_Ticket)
 
 FORMAT_TJ = click.Choice(["table", "json"])
+
+#: Longest error line printed (an input may be quoted in it; the rest is cut).
+MAX_ERROR_LINE = 2000
+
+
+def _clip(line: str) -> str:
+    return line if len(line) <= MAX_ERROR_LINE else line[: MAX_ERROR_LINE - 15] + " ... (cut)"
+
+
+class _Seconds(click.ParamType):
+    """A time limit: a finite positive number of seconds, at most a day (nan, inf and 1e309
+    are refused)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        from .cordon import check_time_limit
+
+        try:
+            return check_time_limit(value if isinstance(value, float) else float(str(value)))
+        except (ValueError, InputError):
+            self.fail(f"expected a positive number of seconds up to 86400, got {str(value)[:40]!r}", param, ctx)
+
+
+SECONDS = _Seconds()
 
 
 _NO_ARGS: Any = getattr(click.exceptions, "NoArgsIsHelpError", ())
@@ -29,6 +54,9 @@ class _Group(click.Group):
         """Like click's, but a usage error is one line on stderr (exit 2), never a usage dump."""
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except KeyboardInterrupt:
+            click.echo("error: interrupted", err=True)
+            sys.exit(130)
         except _NO_ARGS as e:
             click.echo(e.ctx.get_help() if e.ctx is not None else str(e))
             sys.exit(0)
@@ -37,7 +65,7 @@ class _Group(click.Group):
             click.echo(f"error: {e.format_message()} (see '{where} --help')", err=True)
             sys.exit(2)
         except click.Abort as e:
-            if isinstance(e.__cause__, KeyboardInterrupt):  # Ctrl-C: stop at once, no traceback
+            if isinstance(e.__cause__, KeyboardInterrupt):  # Ctrl-C: the shell's convention
                 click.echo("error: interrupted", err=True)
                 sys.exit(130)
             click.echo("error: aborted", err=True)
@@ -53,11 +81,11 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except SyToolsError as e:
-            click.echo(f"error: {e}", err=True)
+            click.echo(_clip(f"error: {e}"), err=True)
             ctx.exit(e.exit_code)
         except OSError as e:  # writing an output file, a broken pipe ...
             where = f"{e.filename}: " if getattr(e, "filename", None) else ""
-            click.echo(f"error: {where}{e.strerror or e}", err=True)
+            click.echo(_clip(f"error: {where}{e.strerror or e}"), err=True)
             ctx.exit(2)
 
 
@@ -89,7 +117,8 @@ def validate(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: 
     out: list[dict[str, Any]] = []
     for m in maps:
         try:
-            report = validate_map(m, input_format)
+            with _format_hint("--input-format"):
+                report = validate_map(m, input_format)
         except InputError as e:
             if fmt == "json":
                 out.append({"level": "error", "code": "unreadable", "message": e.detail,
@@ -118,6 +147,21 @@ def validate(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: 
 # ---- map ------------------------------------------------------------------------------------
 
 
+class _format_hint:
+    """Add the option that names a map's format to "cannot tell the format" errors."""
+
+    def __init__(self, option: str) -> None:
+        self.option = option
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, err: Any, tb: Any) -> None:
+        if isinstance(err, MapFormatError):
+            raise MapFormatError(f"{err.detail}; pass {self.option} json|pair|bristol", err.file,
+                                 err.where) from None
+
+
 @main.group("map")
 def map_group() -> None:
     """Map files: info, convert, diff."""
@@ -133,7 +177,9 @@ def map_info_cmd(map_spec: str, fmt: str, input_format: str | None) -> None:
     from .output import dumps
     from .validate import load_board
 
-    info = map_info(load_board(map_spec, input_format))
+    with _format_hint("--input-format"):
+        board = load_board(map_spec, input_format)
+    info = map_info(board)
     if fmt == "json":
         click.echo(dumps(info.to_dict()))
         return
@@ -158,7 +204,8 @@ def map_convert(src: str, dst: str, from_fmt: str | None, to_fmt: str | None) ->
     from .mapio import source_files, write_map
     from .validate import load_board
 
-    board = load_board(src, from_fmt)
+    with _format_hint("--from"):
+        board = load_board(src, from_fmt)
     for p in write_map(board, dst, to_fmt, keep=source_files(src, from_fmt)):
         click.echo(str(p))
 
@@ -255,9 +302,23 @@ def record_convert(src: str, dst: str) -> None:
 
     refuse_overwrite([Path(dst)], [Path(src)])
     rec = load_record(src)
+    refuse_overwrite([Path(dst)], _record_inputs(src, rec))
     text = record_json_text(rec, dst) if dst.lower().endswith(".json") else to_notation(rec, dst)
     atomic_write_text(dst, text)
     click.echo(dst)
+
+
+def _record_inputs(game: str, rec: Any) -> list[str]:
+    """The files a loaded record was read from: the record and its map (a path in the record is
+    relative to the record's folder)."""
+    import os
+
+    from .mapio import source_files
+
+    spec = rec.map_spec
+    if spec != "london" and not os.path.isabs(spec):
+        spec = os.path.join(os.path.dirname(game), spec)
+    return [game, *map(str, source_files(spec))]
 
 
 @main.command()
@@ -281,7 +342,14 @@ def check(game: str, fmt: str) -> None:
                                            for w, m in e.problems], "status": None}))
         else:
             for line in e.lines():
-                click.echo(f"error: {line}", err=True)
+                click.echo(_clip(f"error: {line}"), err=True)
+        sys.exit(2)
+    except InputError as e:  # the file itself can't be read: still one JSON document
+        if fmt != "json":
+            raise
+        click.echo(dumps({"file": game, "legal": False, "readable": False,
+                          "problems": [{"level": "error", "code": "unreadable", "where": e.where or "",
+                                        "message": e.detail}], "status": None}))
         sys.exit(2)
     result = run_check(rec)
     if fmt == "json":
@@ -514,37 +582,66 @@ def _exact(n: int) -> str:
 # ---- cordon ---------------------------------------------------------------------------------
 
 
+def _short(text: str) -> str:
+    """``repr`` of an option value, shortened for an error line."""
+    return repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
+
+
+def _number(text: str, digits: int = 9) -> int | None:
+    """A plain decimal number of at most ``digits`` digits (``isdigit`` also passes ``²``)."""
+    text = text.strip()
+    if text.isascii() and text.isdigit() and len(text) <= digits:
+        return int(text)
+    return None
+
+
 def _station_list(value: str, option: str) -> list[int]:
-    try:
-        out = [int(v) for v in value.replace(" ", "").split(",") if v]
-    except ValueError:
-        raise InputError(f"expected station numbers separated by commas, got {value!r}", where=option) from None
+    out = []
+    for v in value.replace(" ", "").split(","):
+        if not v:
+            continue
+        n = _number(v)
+        if n is None:
+            raise InputError(f"expected station numbers separated by commas, got {_short(value)}", where=option)
+        out.append(n)
     if not out:
         raise InputError("expected at least one station", where=option)
     return out
 
 
 def _named_stations(value: str, option: str) -> list[tuple[str, int]]:
-    out = []
-    for i, part in enumerate(p for p in value.split(",") if p.strip()):
+    out: list[tuple[str, int]] = []
+    seen: set[str] = set()
+    for i, part in enumerate(value.split(",")):
+        if not part.strip():
+            continue
         name, eq, st = part.strip().partition("=")
+        name = name.strip()
         if not eq:
             name, st = f"D{i + 1}", name
-        try:
-            out.append((name.strip(), int(st)))
-        except ValueError:
-            raise InputError(f"expected NAME=STATION (e.g. Red=13), got {part.strip()!r}", where=option) from None
+        n = _number(st)
+        if n is None or not name:
+            raise InputError(f"expected NAME=STATION (e.g. Red=13), got {_short(part.strip())}", where=option)
+        if not name.isprintable():
+            raise InputError(f"a detective's name must be printable text, got {_short(name)}", where=option)
+        if name in seen:
+            raise InputError(f"detective {_short(name)} is named twice", where=option)
+        seen.add(name)
+        out.append((name, n))
     return out
 
 
 def _ticket_counts(value: str, option: str, kinds: tuple[str, ...]) -> dict[str, int]:
-    out = {}
+    out: dict[str, int] = {}
     for part in (p for p in value.split(",") if p.strip()):
         k, eq, n = part.strip().partition("=")
-        if k not in kinds or not eq or not n.isdigit():
-            raise InputError(f"expected KIND=COUNT with KIND in {', '.join(kinds)}, got {part.strip()!r}",
-                             where=option)
-        out[k] = int(n)
+        count = _number(n, 4) if eq else None
+        if k not in kinds or count is None:
+            raise InputError(f"expected KIND=COUNT with KIND in {', '.join(kinds)} and COUNT 0..9999, got "
+                             f"{_short(part.strip())}", where=option)
+        if k in out:
+            raise InputError(f"{k} is given twice", where=option)
+        out[k] = count
     return out
 
 
@@ -554,9 +651,9 @@ def _ticket_counts(value: str, option: str, kinds: tuple[str, ...]) -> dict[str,
               help="Detective turns to reach the seal.")
 @click.option("--after", type=click.Choice(["taxi", "bus", "underground", "black"]), default=None,
               help="The ticket Mr. X shows next (when he is to move).")
-@click.option("--time-limit", type=click.FloatRange(min=0.01), default=10.0, show_default=True,
-              help="Seconds per CP-SAT solve.")
-@click.option("--workers", type=click.IntRange(min=1), default=None, help="CP-SAT worker threads.")
+@click.option("--time-limit", type=SECONDS, default=10.0, show_default=True,
+              help="Seconds for the whole search (model building and CP-SAT solves).")
+@click.option("--workers", type=click.IntRange(min=1, max=64), default=None, help="CP-SAT worker threads.")
 @click.option("--around", default=None, help="Puzzle mode: Mr. X's possible stations, e.g. 45,46,58.")
 @click.option("--detectives", "dets", default=None, help="Puzzle mode: Red=13,Blue=26,...")
 @click.option("--tickets", default=None, help="Puzzle mode: each detective's tickets, e.g. taxi=10,bus=8,underground=4.")
@@ -658,7 +755,7 @@ def _size(value: str | None) -> tuple[float, float] | None:
 @click.option("--layer", type=click.Choice(["possible", "history", "reach", "coverage", "cordon", "winrate"]),
               default="possible", show_default=True)
 @click.option("-o", "--output", "out", default=None, help="Output file (.png, .svg, .pdf). Default: LAYER.png")
-@click.option("--round", "round_", type=int, default=None, help="Draw the state as it was after round N.")
+@click.option("--round", "round_", type=click.IntRange(min=0), default=None, help="Draw the state as it was after round N.")
 @click.option("--weights", type=click.Choice(["paths", "uniform", "moves"]), default="paths", show_default=True)
 @click.option("--from", "from_", multiple=True,
               help="reach: starting station(s), e.g. --from 13,46 (with GAME: instead of Mr. X's possible set).")
@@ -667,8 +764,8 @@ def _size(value: str | None) -> tuple[float, float] | None:
 @click.option("--panels", is_flag=True, help="history: one small board per move instead of the route.")
 @click.option("--moves", "-k", type=click.IntRange(min=1, max=6), default=1, show_default=True,
               help="cordon: detective turns.")
-@click.option("--time-limit", type=click.FloatRange(min=0.01, max=3600), default=10.0, show_default=True,
-              help="cordon: seconds per solve.")
+@click.option("--time-limit", type=SECONDS, default=10.0, show_default=True,
+              help="cordon: seconds for the whole search.")
 @click.option("--map", "map_spec", default="london", show_default=True, help="reach without GAME, winrate: the map.")
 @click.option("--dpi", type=click.IntRange(min=20, max=600), default=None, help="Dots per inch (default 100).")
 @click.option("--size", default=None, help="Figure size in inches, WIDTHxHEIGHT (default 16x12).")
@@ -701,8 +798,10 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
     if Path(out).suffix.lower() not in (".png", ".svg", ".pdf"):
         raise InputError(f"unknown image format {Path(out).suffix or '(none)'!r}, expected .png, .svg or .pdf",
                          out)
-    if game is not None:
-        refuse_overwrite([Path(out)], [Path(game)])
+    from .mapio import source_files
+
+    # never draw over an input (a record may be named game.svg; the map and a results file too)
+    refuse_overwrite([out], ([game] if game else []) + [str(p) for p in source_files(map_spec)])
     starts = _stations_option(from_, "--from")
     if starts and layer != "reach":
         raise InputError("--from belongs to the reach layer")
@@ -737,6 +836,7 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
         from .record import load_record
 
         rec = load_record(game)
+        refuse_overwrite([out], _record_inputs(game, rec))
         if layer == "possible":
             fig = plot.possible_figure(rec, weights, round_, fig_size, dpi)
         elif layer == "history":

@@ -18,6 +18,7 @@ ortools is imported only inside the solving functions.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -214,20 +215,133 @@ def detective_options(board: Board, det: DetectiveState, k: int, others: int) ->
 # ---- the CP-SAT models ------------------------------------------------------------------------
 
 
+#: The most detective options (move sequences, summed over detectives) a plan model may hold.
+#: Each costs about 10 kB of model and a fifth of a millisecond to build; the count grows
+#: exponentially with the number of turns, so it is estimated before anything is built.
+MAX_PLAN_OPTIONS = 50_000
+#: Memory CP-SAT may use per solve (it stops the search beyond this).
+SOLVER_MEMORY_MB = 2048
+#: Longest --time-limit accepted (a day).
+MAX_TIME_LIMIT = 86_400.0
+
+
+class _OutOfTime(Exception):
+    """The deadline passed while a model was being built."""
+
+
+def _check_deadline(deadline: float | None) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise _OutOfTime
+
+
+def _remaining(time_limit: float, deadline: float | None) -> float:
+    """Seconds a solve may take: the time limit, cut to what is left before ``deadline``."""
+    if deadline is None:
+        return time_limit
+    return min(time_limit, deadline - time.monotonic())
+
+
 def _solver(time_limit: float, workers: int | None):
     from ortools.sat.python import cp_model
 
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(time_limit)
+    solver.parameters.max_memory_in_mb = SOLVER_MEMORY_MB
+    # CP-SAT would otherwise take Ctrl-C for itself and return a result; _solve stops it instead
+    solver.parameters.catch_sigint_signal = False
     if workers:
         solver.parameters.num_workers = int(workers)
     return solver
 
 
+def _solve(solver: Any, model: Any) -> Any:
+    """``solver.solve(model)`` in a helper thread, so Ctrl-C (KeyboardInterrupt in the main
+    thread) stops the search at once and propagates instead of being swallowed."""
+    import threading
+
+    box: dict[str, Any] = {}
+    done = threading.Event()
+
+    def run() -> None:
+        try:
+            box["status"] = solver.solve(model)
+        except BaseException as e:  # pragma: no cover - re-raised below
+            box["error"] = e
+        finally:
+            done.set()
+
+    # wait on an Event, not Thread.join: an interrupted join can leave the thread marked as
+    # finished while it still runs
+    threading.Thread(target=run, name="cp-sat", daemon=True).start()
+    try:
+        while not done.wait(0.05):
+            pass
+    except BaseException:
+        solver.stop_search()
+        done.wait(5)
+        raise
+    if "error" in box:
+        raise box["error"]
+    return box["status"]
+
+
+def check_time_limit(time_limit: float) -> float:
+    """``time_limit`` as a float, if it is a usable number of seconds (finite, positive, at most
+    a day); otherwise :class:`InputError`."""
+    try:
+        t = float(time_limit)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError(f"--time-limit must be a number of seconds, got {time_limit!r}") from None
+    if not math.isfinite(t) or t <= 0 or t > MAX_TIME_LIMIT:
+        raise InputError(f"--time-limit must be a positive number of seconds up to {MAX_TIME_LIMIT:g}, "
+                         f"got {time_limit!r}")
+    return t
+
+
+def count_options(board: Board, det: DetectiveState, k: int, others: int) -> int:
+    """How many options :func:`detective_options` gives ``det`` for ``k`` turns, counted by
+    walking (station, out) states instead of listing them (an upper bound: ticket counts running
+    out are ignored, except kinds it holds none of).  A stay is "stuck": out for good."""
+    held = Tickets.of(det.tickets)
+    paths: dict[tuple[Station, bool], int] = {(det.station, False): 1}
+    for j in range(k):
+        nxt: dict[tuple[Station, bool], int] = {}
+        for (here, out), c in paths.items():
+            if out or (j == 0 and not det.moves_first):
+                nxt[here, out] = nxt.get((here, out), 0) + c
+                continue
+            dests = 0
+            for _, d in detective_hops(board, here, held):
+                dests |= 1 << d
+                nxt[d, False] = nxt.get((d, False), 0) + c
+            if dests.bit_count() <= others:
+                nxt[here, True] = nxt.get((here, True), 0) + c
+        paths = nxt
+    return sum(paths.values())
+
+
+def check_plan_size(board: Board, detectives: Sequence[DetectiveState], k: int,
+                    limit: int = MAX_PLAN_OPTIONS) -> int:
+    """The estimated number of options a ``k``-turn plan weighs; :class:`InputError` (naming the
+    most turns that fit) when it exceeds ``limit``."""
+    n = len(detectives)
+
+    def total(turns: int) -> int:
+        return sum(count_options(board, d, turns, n - 1) for d in detectives)
+
+    size = total(k)
+    if size > limit:
+        fits = max((j for j in range(1, k) if total(j) <= limit), default=0)
+        hint = f"use --moves {fits} or fewer" if fits else "use fewer detectives"
+        raise InputError(f"--moves {k}: a {k}-turn plan weighs about {size:,} detective move sequences, "
+                         f"more than the {limit:,} that fit in bounded time and memory; {hint}")
+    return size
+
+
 def min_cordon(board: Board, target: Sequence[Station], tickets: Sequence[Ticket], time_limit: float = 10.0,
-               workers: int | None = None) -> tuple[int | None, tuple[Station, ...], str]:
+               workers: int | None = None, deadline: float | None = None) -> tuple[int | None, tuple[Station, ...], str]:
     """The smallest set of stations sealing every station of ``target``: (size, one such set,
-    solver status)."""
+    solver status).  ``deadline`` (``time.monotonic()``) cuts the solve short."""
     from ortools.sat.python import cp_model
 
     if not target:
@@ -246,8 +360,11 @@ def min_cordon(board: Board, target: Sequence[Station], tickets: Sequence[Ticket
         model.add_bool_or([x[p], trap])
     model.minimize(sum(x.values()))
 
-    solver = _solver(time_limit, workers)
-    status = solver.solve(model)
+    limit = _remaining(time_limit, deadline)
+    if limit <= 0.005:
+        return None, (), "unknown"
+    solver = _solver(limit, workers)
+    status = _solve(solver, model)
     name = STATUS_NAMES.get(solver.status_name(status), "unknown")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None, (), name
@@ -264,17 +381,43 @@ def plan_cordon(
     time_limit: float = 10.0,
     workers: int | None = None,
     tickets_to_mrx: bool = True,
+    deadline: float | None = None,
 ) -> tuple[list[Option] | None, list[bool], str]:
     """Choose one option per detective: seal the most weight of ``target_weights`` (route counts
     or any positive weights), then fewest detectives on duty, then fewest bus/underground
     tickets, then final stations closest to the target.  With ``tickets_to_mrx``, a kind of ticket Mr. X lacks but a planned move uses is
     his afterwards, so its connections count as exits too.  Returns (chosen options or None,
-    on-duty flags, solver status)."""
+    on-duty flags, solver status).
+
+    The model's size is estimated first (:func:`check_plan_size`: too many options is an
+    :class:`InputError`); ``deadline`` (``time.monotonic()``) bounds building and solving
+    together: past it the status is ``unknown``."""
+    check_plan_size(board, detectives, k)
+    try:
+        return _plan_cordon(board, detectives, target_weights, tickets, k, time_limit, workers, tickets_to_mrx,
+                            deadline)
+    except _OutOfTime:
+        return None, [], "unknown"
+
+
+def _plan_cordon(
+    board: Board,
+    detectives: Sequence[DetectiveState],
+    target_weights: Mapping[Station, int],
+    tickets: Sequence[Ticket],
+    k: int,
+    time_limit: float,
+    workers: int | None,
+    tickets_to_mrx: bool,
+    deadline: float | None,
+) -> tuple[list[Option] | None, list[bool], str]:
     from ortools.sat.python import cp_model
 
     n = len(detectives)
-    order = {d.name: i for i, d in enumerate(detectives)}
-    options = [detective_options(board, d, k, n - 1) for d in detectives]
+    options = []
+    for det in detectives:
+        options.append(detective_options(board, det, k, n - 1))
+        _check_deadline(deadline)
     target = sorted(target_weights)
     total = sum(target_weights.values()) or 1
     weight = {p: max(1, round(SCALE * target_weights[p] / total)) for p in target}
@@ -298,12 +441,15 @@ def plan_cordon(
                     moving[d][j].setdefault(s, []).append(z[d, o])
 
     def when(e: int, d: int, j: int) -> int:
-        """Which of e's positions stands while d makes its turn-j move."""
-        return j if order[detectives[e].name] < order[detectives[d].name] else j - 1
+        """Which of e's positions stands while d makes its turn-j move (turn order is the order
+        of ``detectives``, so names need not be unique for the model to be right)."""
+        return j if e < d else j - 1
 
+    _check_deadline(deadline)
     # never onto a station another detective occupies at that moment
     for d in range(n):
         for j in range(1, k + 1):
+            _check_deadline(deadline)
             for s, lits in moving[d][j].items():
                 for e in range(n):
                     if e != d and s in at[e][when(e, d, j)]:
@@ -312,6 +458,8 @@ def plan_cordon(
     # a detective that can move must move: a stay needs every destination occupied then
     for d in range(n):
         for o, opt in enumerate(options[d]):
+            if not o % 256:
+                _check_deadline(deadline)
             for j, blk in enumerate(opt.blocked, 1):
                 if not blk:
                     continue
@@ -358,6 +506,7 @@ def plan_cordon(
                 guard.setdefault(s, []).append(g)
 
     # sealed[p]: a guard on p, or on every exit of p
+    _check_deadline(deadline)
     sealed = {}
     for p in target:
         sealed[p] = model.new_bool_var(f"sealed[{p}]")
@@ -388,14 +537,36 @@ def plan_cordon(
     model.maximize(w_seal * sum(weight[p] * sealed[p] for p in target) - w_duty * sum(duty)
                    - w_ticket * tickets_used - distance)
 
-    solver = _solver(time_limit, workers)
-    status = solver.solve(model)
+    _check_deadline(deadline)
+    limit = _remaining(time_limit, deadline)
+    if limit <= 0.005:
+        return None, [], "unknown"
+    solver = _solver(limit, workers)
+    status = _solve(solver, model)
     name = STATUS_NAMES.get(solver.status_name(status), "unknown")
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None, [], name
     chosen = [next(options[d][o] for o in range(len(options[d])) if solver.boolean_value(z[d, o]))
               for d in range(n)]
     return chosen, [bool(solver.boolean_value(v)) for v in duty], name
+
+
+def _check_detectives(board: Board, detectives: Sequence[DetectiveState]) -> None:
+    """Names unique and non-empty, stations on the map and distinct: otherwise the plan would
+    be about pieces that cannot exist."""
+    names: set[str] = set()
+    taken: dict[Station, str] = {}
+    for d in detectives:
+        if not d.name or not d.name.strip():
+            raise InputError("a detective needs a name", where="--detectives")
+        if d.name in names:
+            raise InputError(f"detective {d.name!r} is named twice", where="--detectives")
+        names.add(d.name)
+        if d.station not in board:
+            raise InputError(f"{d.name}: station {d.station} is not on the map {board.name!r}", where="--detectives")
+        if d.station in taken:
+            raise InputError(f"{d.name} and {taken[d.station]} both stand on {d.station}", where="--detectives")
+        taken[d.station] = d.name
 
 
 # ---- entry points -----------------------------------------------------------------------------
@@ -415,18 +586,26 @@ def solve(
     """Cordon size and (with detectives) the best k-turn plan for Mr. X's possible stations
     ``possible_weights`` (station -> route count or any positive weight) at the moment the
     detectives are to move.  ``tickets_to_mrx``: the tickets the plan uses pass to him (so a
-    kind he lacks can open exits)."""
+    kind he lacks can open exits).
+
+    ``time_limit`` bounds the whole call, model building included (a third of it at most goes
+    to the cordon size when a plan is asked for); a plan model too large to build in bounded
+    memory is refused up front (:func:`check_plan_size`)."""
     if moves < 1:
         raise InputError(f"--moves must be at least 1, got {moves}")
-    if time_limit <= 0:
-        raise InputError(f"--time-limit must be positive, got {time_limit}")
+    time_limit = check_time_limit(time_limit)
+    _check_detectives(board, detectives)
     t0 = time.perf_counter()
+    deadline = time.monotonic() + time_limit
+    if detectives:
+        check_plan_size(board, detectives, moves)
     tickets = held_tickets(mrx_tickets)
     target_w = expand(board, possible_weights, tickets, moves - 1)
     target = tuple(sorted(target_w))
     total = sum(target_w.values())
     probs = {s: target_w[s] / total for s in target} if total else {}
-    size, cordon, c_status = min_cordon(board, target, tickets, time_limit, workers)
+    size, cordon, c_status = min_cordon(board, target, tickets, time_limit / 3 if detectives else time_limit,
+                                        workers, deadline)
     plan: tuple[DetectivePlan, ...] = ()
     feasible: bool | None = None
     open_: tuple[Station, ...] = target
@@ -434,7 +613,7 @@ def solve(
     status = c_status
     if detectives:
         chosen, duty, status = plan_cordon(board, detectives, target_w, tickets, moves, time_limit, workers,
-                                           tickets_to_mrx)
+                                           tickets_to_mrx, deadline)
         if chosen is not None:
             final = mask_of(o.path[-1] for o in chosen)
             after = tickets_after(tickets, chosen, tickets_to_mrx)

@@ -36,3 +36,8 @@ class AnalysisError(SyToolsError):
     self-contradictory record, a finished game).  Exit code 1."""
 
     exit_code = 1
+
+
+class MapFormatError(MapError):
+    """A map file whose format can't be told from its name or content.  The command line adds
+    which option names the format (``--input-format`` or ``--from``)."""

@@ -36,13 +36,15 @@ from typing import Any, Literal
 
 from . import jsonutil
 from .board import Board, Transport
-from .errors import MapError
-from .files import atomic_write_text, read_text, refuse_overwrite
+from .errors import MapError, MapFormatError
+from .files import atomic_write_bytes, atomic_write_many, read_bytes, read_text, refuse_overwrite
 
 Level = Literal["error", "warning"]
 FORMATS = ("json", "pair", "bristol")
 OUTPUT_FORMATS = ("json", "pair", "bristol", "graphml")
 BUILTIN_MAPS = ("london",)
+#: Coordinates must lie within +-COORD_LIMIT (drawing units); larger ones are errors.
+COORD_LIMIT = 1e9
 
 #: Transport names as they occur in users' files (lower-cased).
 TRANSPORT_NAMES: dict[str, Transport] = {
@@ -161,19 +163,16 @@ def detect_format(path: Path) -> str:
         return "pair"
     if name.endswith(".graphml"):
         raise MapError("GraphML is an output format only; convert from json, pair or bristol", str(path))
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(4096)
-    except OSError as e:
-        raise MapError(f"cannot read: {e.strerror or e}", str(path)) from None
+    head = read_bytes(path, MapError)[:4096]
     text = head.decode("utf-8", "replace").lstrip("\ufeff")
     first = next((ln.split() for ln in text.splitlines() if ln.strip()), [])
     if text.lstrip().startswith("{"):
         return "json"
-    if len(first) == 2 and all(t.isdigit() for t in first):
+    if len(first) == 2 and all(_is_ascii_digits(t) for t in first):
         return "bristol"
-    raise MapError(
-        "cannot tell the map format from the name or the first line; pass --format json|pair|bristol",
+    raise MapFormatError(
+        "cannot tell the map format from the name or the first line (expected a .json file, a folder "
+        "or stations.txt/connections.txt for the pair, or a Bristol graph.txt starting 'STATIONS EDGES')",
         str(path),
     )
 
@@ -215,7 +214,41 @@ def _is_int(v: object) -> bool:
 
 
 def _is_num(v: object) -> bool:
-    return (isinstance(v, (int, float)) and not isinstance(v, bool)) and math.isfinite(v)
+    """A finite JSON number (a huge integer literal that no float can hold is not)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return False
+    try:
+        return math.isfinite(v)
+    except OverflowError:
+        return False
+
+
+def _is_ascii_digits(tok: str) -> bool:
+    """``tok`` is a plain decimal number (``isdigit`` also accepts ``²`` and other scripts)."""
+    return tok.isascii() and tok.isdigit()
+
+
+#: Longest integer token read from a text map (longer ones are reported, not converted).
+_MAX_INT_DIGITS = 30
+
+
+def _encodable(text: str) -> bool:
+    """Whether ``text`` can be written out as UTF-8 (JSON escapes allow lone surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _key(k: str) -> str:
+    """A JSON key as a place in a path, shortened and escaped if it is long or odd."""
+    return k if len(k) <= 60 and _encodable(k) else _quote(k)
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    """``repr`` of ``text``, shortened so an error line stays one readable line."""
+    return repr(text) if len(text) <= limit else repr(text[: limit - 3]) + "..."
 
 
 def parse_json_text(text: str) -> Any:
@@ -225,7 +258,7 @@ def parse_json_text(text: str) -> Any:
 
 def _dup_keys(raw: RawMap, obj: dict[str, Any], loc: Location) -> None:
     for k in jsonutil.pop_duplicates(obj):
-        raw.error("duplicate-key", f"key {k!r} appears more than once", loc.at(k))
+        raw.error("duplicate-key", f"key {_quote(k)} appears more than once", loc.at(_key(k)))
 
 
 def read_json(path: Path) -> RawMap:
@@ -242,6 +275,9 @@ def read_json(path: Path) -> RawMap:
     except RecursionError:
         raw.error("parse-error", "not valid JSON: nested too deeply", top)
         return raw
+    except ValueError as e:  # e.g. an integer literal of more than 4300 digits
+        raw.error("parse-error", f"not valid JSON: {_quote(str(e), 100)}", top)
+        return raw
     if not isinstance(doc, dict):
         raw.error("type", f"expected a JSON object at the top, got {_kind(doc)}", top)
         return raw
@@ -249,10 +285,13 @@ def read_json(path: Path) -> RawMap:
     root = Location(src, None, "")
     for k in doc:
         if k not in _MAP_KEYS:
-            raw.error("unknown-key", f"unknown key {k!r} (expected {', '.join(sorted(_MAP_KEYS))})", root.at(k))
+            raw.error("unknown-key", f"unknown key {_quote(k)} (expected {', '.join(sorted(_MAP_KEYS))})",
+                      root.at(_key(k)))
     name = doc.get("name", path.stem)
-    if isinstance(name, str) and name:
+    if isinstance(name, str) and name and _encodable(name):
         raw.name = name
+    elif isinstance(name, str) and name:
+        raw.error("type", f"name must be text, got {_show(name)} (a lone surrogate)", root.at("name"))
     else:
         raw.error("type", f"name must be a non-empty string, got {_show(name)}", root.at("name"))
 
@@ -267,7 +306,7 @@ def read_json(path: Path) -> RawMap:
         _dup_keys(raw, st, loc)
         for k in st:
             if k not in _STATION_KEYS:
-                raw.error("unknown-key", f"unknown key {k!r} (expected id, x, y)", loc.at(k))
+                raw.error("unknown-key", f"unknown key {_quote(k)} (expected id, x, y)", loc.at(_key(k)))
         sid: Any = st.get("id")
         if "id" not in st:
             raw.error("missing-key", "missing key 'id'", loc.at("id"))
@@ -282,6 +321,10 @@ def read_json(path: Path) -> RawMap:
                 xy.append(None)
             elif _is_num(v):
                 xy.append(float(v))  # type: ignore[arg-type]
+            elif (isinstance(v, int) and not isinstance(v, bool)) or isinstance(v, jsonutil.HugeNumber):
+                raw.error("coordinate-range", f"{c} = {_show(v)} is out of range (coordinates must lie within "
+                          f"±{COORD_LIMIT:g})", loc.at(c))
+                xy.append(None)
             else:
                 raw.error("type", f"{c} must be a finite number, got {_show(v)}", loc.at(c))
                 xy.append(None)
@@ -293,7 +336,7 @@ def read_json(path: Path) -> RawMap:
         ok = True
         for k in cn:
             if k not in _CONNECTION_KEYS:
-                raw.error("unknown-key", f"unknown key {k!r} (expected a, b, transport)", loc.at(k))
+                raw.error("unknown-key", f"unknown key {_quote(k)} (expected a, b, transport)", loc.at(_key(k)))
         for k in ("a", "b", "transport"):
             if k not in cn:
                 raw.error("missing-key", f"missing key {k!r}", loc.at(k))
@@ -319,7 +362,10 @@ def read_json(path: Path) -> RawMap:
         decks = {}
     _dup_keys(raw, decks, root.at("start_decks"))
     for dname, cards in decks.items():
-        loc = root.at(f"start_decks.{dname}")
+        loc = root.at(f"start_decks.{_key(dname)}")
+        if not _encodable(dname):
+            raw.error("type", f"a start deck name must be text, got {_show(dname)} (a lone surrogate)", loc)
+            continue
         if not isinstance(cards, list):
             raw.error("type", f"a start deck must be a list of station ids, got {_kind(cards)}", loc)
             continue
@@ -342,7 +388,7 @@ def _transport(raw: RawMap, name: str, loc: Location, strict_case: bool = False)
             raw.error("unknown-transport", f"transport {name!r} is not a canonical name (expected {expected}; "
                       f"did you mean {TRANSPORT_NAMES[name.lower()].value!r}?)", loc)
         else:
-            raw.error("unknown-transport", f"unknown transport {name!r} (expected {expected})", loc)
+            raw.error("unknown-transport", f"unknown transport {_quote(name)} (expected {expected})", loc)
         return None
     return t
 
@@ -365,11 +411,14 @@ def _lines(path: Path) -> list[tuple[int, list[str]]]:
 
 
 def _int_token(raw: RawMap, tok: str, what: str, loc: Location) -> int | None:
-    try:
-        return int(tok, 10)
-    except ValueError:
-        raw.error("type", f"{what} must be an integer, got {tok!r}", loc)
+    digits = tok[1:] if tok[:1] in "+-" else tok
+    if not _is_ascii_digits(digits):
+        raw.error("type", f"{what} must be an integer, got {_quote(tok)}", loc)
         return None
+    if len(digits) > _MAX_INT_DIGITS:
+        raw.error("station-id", f"{what} {_quote(tok)} is far too large", loc)
+        return None
+    return int(tok, 10)
 
 
 def read_pair(path: Path) -> RawMap:
@@ -383,25 +432,30 @@ def read_pair(path: Path) -> RawMap:
     for n, toks in _lines(spath):
         loc = Location(str(spath), n)
         if len(toks) not in (3, 4):
-            raw.error("parse-error", f"expected 'id x y kinds', got {' '.join(toks)!r}", loc)
+            raw.error("parse-error", f"expected 'id x y kinds', got {_quote(' '.join(toks))}", loc)
             continue
         sid = _int_token(raw, toks[0], "station id", loc)
         xy: list[float | None] = []
         for tok, c in zip(toks[1:3], "xy"):
             try:
                 v = float(tok)
+                if math.isinf(v) and tok.lstrip("+-").lower() not in ("inf", "infinity"):
+                    raw.error("coordinate-range", f"{c} = {_quote(tok, 20)} is out of range (coordinates must "
+                              f"lie within ±{COORD_LIMIT:g})", loc)
+                    xy.append(None)
+                    continue
                 if not math.isfinite(v):
                     raise ValueError
                 xy.append(v)
             except ValueError:
-                raw.error("type", f"{c} must be a finite number, got {tok!r}", loc)
+                raw.error("type", f"{c} must be a finite number, got {_quote(tok)}", loc)
                 xy.append(None)
         kinds = None
         if len(toks) == 4:
             kinds = frozenset(k.strip().lower() for k in toks[3].split(",") if k.strip())
             bad = sorted(k for k in kinds if k not in TRANSPORT_NAMES)
             if bad:
-                raw.error("unknown-transport", f"unknown station kind {', '.join(bad)!r} (expected taxi, bus, underground)", loc)
+                raw.error("unknown-transport", f"unknown station kind {_quote(', '.join(bad))} (expected taxi, bus, underground)", loc)
                 kinds = frozenset(k for k in kinds if k in TRANSPORT_NAMES)
             kinds = frozenset(TRANSPORT_NAMES[k].value for k in kinds)
         if sid is not None:
@@ -414,7 +468,7 @@ def _read_edges(raw: RawMap, path: Path, lines: list[tuple[int, list[str]]]) -> 
     for n, toks in lines:
         loc = Location(str(path), n)
         if len(toks) != 3:
-            raw.error("parse-error", f"expected 'a b transport', got {' '.join(toks)!r}", loc)
+            raw.error("parse-error", f"expected 'a b transport', got {_quote(' '.join(toks))}", loc)
             continue
         a = _int_token(raw, toks[0], "station id", loc)
         b = _int_token(raw, toks[1], "station id", loc)
@@ -432,8 +486,8 @@ def read_bristol(path: Path) -> RawMap:
         return raw
     n0, head = lines[0]
     hloc = Location(str(path), n0)
-    if len(head) != 2 or not all(t.isdigit() for t in head):
-        raw.error("parse-error", f"expected a header 'STATIONS EDGES', got {' '.join(head)!r}", hloc)
+    if len(head) != 2 or not all(_is_ascii_digits(t) and len(t) <= _MAX_INT_DIGITS for t in head):
+        raw.error("parse-error", f"expected a header 'STATIONS EDGES', got {_quote(' '.join(head))}", hloc)
         return raw
     n_st, n_ed = int(head[0]), int(head[1])
     raw.header = (n_st, n_ed, hloc)
@@ -575,10 +629,10 @@ def write_map(board: Board, out: str | os.PathLike[str], fmt: str | None = None,
         refuse_overwrite(targets, keep or [])
         s_text, c_text = to_pair_texts(board)
         folder.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(targets[0], s_text)
-        atomic_write_text(targets[1], c_text)
+        # both files change or neither does (see sy_tools.files)
+        atomic_write_many([(targets[0], s_text.encode("utf-8")), (targets[1], c_text.encode("utf-8"))])
         return targets
     refuse_overwrite([p], keep or [])
     text = {"json": to_json_text, "bristol": to_bristol_text, "graphml": to_graphml_text}[fmt](board)
-    atomic_write_text(p, text)
+    atomic_write_bytes(p, text.encode("utf-8"))
     return [p]

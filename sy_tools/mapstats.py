@@ -56,7 +56,7 @@ def map_info(board: Board) -> MapInfo:
     conns["total"] = len(board.connections)
     degree: dict[str, dict[str, float]] = {}
     for t in Transport:
-        degs = [m.bit_count() for m in board.transport_neighbours[t].values() if m]
+        degs = [n for n in (board.degree(s, t) for s in board.stations) if n]
         if degs:
             degree[t.value] = {"min": min(degs), "mean": round(sum(degs) / len(degs), 4), "max": max(degs)}
     kinds: dict[str, int] = {}

@@ -13,7 +13,11 @@ from functools import lru_cache
 
 from .board import Board, Connection, Transport
 from .errors import MapError
-from .mapio import Finding, Location, RawMap, read_map
+from .mapio import COORD_LIMIT, Finding, Location, RawMap, read_map
+
+#: The largest station id a map may use.  Sets of stations are bitmasks indexed by id, so the id
+#: bounds the memory every set costs (10^6 ids: 125 kB per set).
+MAX_STATION_ID = 1_000_000
 
 #: Every check's code, its level and what it means (documented in the README).
 CHECKS: dict[str, tuple[str, str]] = {
@@ -23,7 +27,8 @@ CHECKS: dict[str, tuple[str, str]] = {
     "unknown-key": ("error", "a key the format doesn't have (typos must not pass silently)"),
     "duplicate-key": ("error", "a JSON key given twice in one object"),
     "header-count": ("error", "the Bristol header's counts disagree with the file"),
-    "station-id": ("error", "a station id that is not a positive integer"),
+    "station-id": ("error", f"a station id that is not a positive integer up to {MAX_STATION_ID:,}"),
+    "empty-map": ("error", "a map without stations"),
     "duplicate-station": ("error", "a station id defined twice"),
     "id-gap": ("warning", "station ids are not 1..N (another numbering?)"),
     "undefined-station": ("error", "a connection names a station that is not defined"),
@@ -36,6 +41,7 @@ CHECKS: dict[str, tuple[str, str]] = {
     "ferry-shared": ("warning", "a ferry pair also joined by another transport: a non-black ticket gets through"),
     "label-mismatch": ("error", "a station's kind labels disagree with its connections"),
     "same-coordinates": ("warning", "two stations drawn at the same point"),
+    "coordinate-range": ("error", f"a coordinate beyond ±{COORD_LIMIT:g}"),
     "partial-coordinates": ("error", "coordinates given for some stations but not others"),
     "deck-station": ("error", "a start deck names a station that is not on the map"),
     "deck-duplicate": ("warning", "a start deck names a station twice"),
@@ -84,16 +90,21 @@ def check_raw(raw: RawMap) -> list[Finding]:
         if st.id <= 0:
             err("station-id", f"station id must be a positive integer, got {st.id}", st.loc)
             continue
+        if st.id > MAX_STATION_ID:
+            err("station-id", f"station id {st.id} is too large (ids go up to {MAX_STATION_ID:,})", st.loc)
+            continue
         if st.id in defined:
             err("duplicate-station", f"station {st.id} is defined twice (first at {defined[st.id]})", st.loc)
             continue
         defined[st.id] = st.loc
     if defined:
         ids = sorted(defined)
-        missing = sorted(set(range(1, ids[-1] + 1)) - set(ids))
-        if missing:
-            shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
+        n_missing = ids[-1] - len(ids)  # ids are unique and positive
+        if n_missing:
+            shown = ", ".join(map(str, _first_gaps(ids, 10))) + (" ..." if n_missing > 10 else "")
             warn("id-gap", f"station ids are not 1..{ids[-1]}: missing {shown}", Location(raw.source))
+    elif not raw.stations and not any(f.level == "error" for f in raw.findings):
+        err("empty-map", "the map has no stations", Location(raw.source))
 
     # connections
     seen: dict[tuple[int, int, Transport], Location] = {}
@@ -184,6 +195,11 @@ def check_raw(raw: RawMap) -> list[Finding]:
             f"{len(with_xy)} stations have coordinates and {len(without)} do not ({shown})",
             without[0].loc,
         )
+    for st in with_xy:
+        for axis, v in (("x", st.x), ("y", st.y)):
+            if v is not None and not abs(v) <= COORD_LIMIT:
+                err("coordinate-range", f"{axis} = {v:g} is out of range (coordinates must lie within "
+                    f"±{COORD_LIMIT:g})", st.loc)
     at: dict[tuple[float | None, float | None], int] = {}
     for st in with_xy:
         point = (st.x, st.y)
@@ -201,6 +217,20 @@ def check_raw(raw: RawMap) -> list[Finding]:
             elif sid in seen_cards:
                 warn("deck-duplicate", f"start deck {dname!r} names station {sid} twice", loc)
             seen_cards.add(sid)
+    return out
+
+
+def _first_gaps(ids: list[int], n: int) -> list[int]:
+    """The first ``n`` numbers missing from the sorted positive ``ids`` (without a set of every
+    number up to the largest id)."""
+    out: list[int] = []
+    prev = 0
+    for i in ids:
+        if i > prev + 1:
+            out.extend(range(prev + 1, min(i, prev + 1 + n - len(out))))
+            if len(out) >= n:
+                break
+        prev = i
     return out
 
 

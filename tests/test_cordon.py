@@ -311,11 +311,15 @@ def test_a_ticket_handed_to_mrx_opens_an_exit(london):
 
 def test_timeout_returns_best_found_or_unknown(london):
     res = puzzle(london, list(range(1, 60)), [("Red", 100), ("Blue", 120)], time_limit=0.01)
-    if res.status == "unknown":
-        assert res.plan == () and res.feasible is None
-    else:  # whatever was found in time is a whole, consistent answer
-        assert res.status in ("optimal", "feasible") and [p.name for p in res.plan] == ["Red", "Blue"]
-        assert res.cordon_size == len(res.cordon) and res.feasible == (not res.open)
+    assert res.status in ("optimal", "feasible", "unknown")
+    if res.plan:  # whatever was found in time is a whole, consistent answer
+        assert [p.name for p in res.plan] == ["Red", "Blue"] and res.feasible == (not res.open)
+    else:
+        assert res.status == "unknown" and res.feasible is None
+    if res.cordon_size is not None:
+        assert res.cordon_size == len(res.cordon)
+    else:
+        assert res.cordon_status != "optimal" and res.cordon == ()
 
 
 def test_a_blocked_detective_is_out_for_good_in_plans_as_in_check(london):

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sy_tools.errors import MapError
+from sy_tools.errors import MapError, MapFormatError
 from sy_tools.mapio import (
     read_map,
     to_json_text,
@@ -80,7 +80,7 @@ def test_write_is_atomic_and_leaves_no_temp(london, tmp_path):
 
 def test_unknown_format_sniff(tmp_path):
     (tmp_path / "x.dat").write_text("hello world\n")
-    with pytest.raises(MapError, match="--format"):
+    with pytest.raises(MapFormatError, match="cannot tell the map format"):
         read_map(tmp_path / "x.dat")
 
 

@@ -1,0 +1,102 @@
+"""Command-line messages and output safety: the format hint names the command's own option,
+check --format json always prints a document, no command writes over its own input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from harden_tools import unblock_later
+
+EX = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.mark.parametrize("args, option", [
+    (["validate", "{}"], "--input-format"),
+    (["validate", "--format", "json", "{}"], "--input-format"),
+    (["map", "info", "{}"], "--input-format"),
+    (["map", "convert", "{}", "out.json"], "--from"),
+])
+def test_format_hint_names_the_commands_option(cli, tmp_path, args, option):
+    p = tmp_path / "x.dat"
+    p.write_text("hello world\n")
+    r = cli(*[a.replace("{}", str(p)) for a in args])
+    assert r.exit_code == 2
+    text = r.stderr + r.output
+    assert f"pass {option} json|pair|bristol" in text and "--format json|pair" not in text
+
+
+def test_map_diff_hint_names_no_option_it_lacks(cli, tmp_path):
+    p = tmp_path / "x.dat"
+    p.write_text("hello world\n")
+    r = cli("map", "diff", "london", str(p))
+    assert r.exit_code == 2 and "cannot tell the map format" in r.stderr and "pass --" not in r.stderr
+
+
+@pytest.mark.parametrize("make", ["missing", "folder", "binary", "fifo"])
+def test_check_json_document_for_unreadable_files(cli, tmp_path, make):
+    import os
+
+    p = tmp_path / "g.json"
+    if make == "folder":
+        p.mkdir()
+    elif make == "binary":
+        p.write_bytes(b"\x00\x01")
+    elif make == "fifo":
+        os.mkfifo(p)
+        unblock_later(p)
+    r = cli("check", "--format", "json", str(p))
+    assert r.exit_code == 2
+    d = json.loads(r.output)
+    assert d["readable"] is False and d["legal"] is False and d["file"] == str(p) and d["status"] is None
+    (prob,) = d["problems"]
+    assert prob["code"] == "unreadable" and prob["level"] == "error" and prob["message"]
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".pdf", ".png"])
+def test_heatmap_never_draws_over_its_record(cli, tmp_path, suffix):
+    game = tmp_path / f"game{suffix}"
+    shutil.copy(EX / "in-progress.json", game)
+    before = game.read_bytes()
+    for layer in ("possible", "history", "reach"):
+        extra = ["--from", "13"] if layer == "reach" else []
+        r = cli("heatmap", str(game), "--layer", layer, *extra, "-o", str(game))
+        assert r.exit_code == 2 and "refusing to overwrite an input file" in r.stderr
+    link = tmp_path / f"link{suffix}"
+    link.symlink_to(game)
+    r = cli("heatmap", str(game), "-o", str(link))
+    assert r.exit_code == 2 and "refusing to overwrite" in r.stderr
+    assert game.read_bytes() == before
+
+
+def test_heatmap_and_record_convert_never_write_over_the_records_map(cli, tmp_path):
+    (tmp_path / "maps").mkdir()
+    board = tmp_path / "maps" / "board.svg"  # an odd name for a map, but a file it reads
+    assert cli("map", "convert", "london", str(tmp_path / "maps" / "b.json")).exit_code == 0
+    shutil.move(tmp_path / "maps" / "b.json", board)
+    doc = json.loads((EX / "in-progress.json").read_text())
+    doc["map"] = "maps/board.svg"
+    rec = tmp_path / "g.json"
+    rec.write_text(json.dumps(doc))
+    before = board.read_bytes()
+    r = cli("check", str(rec), "--format", "json")
+    assert json.loads(r.output)["readable"] is True
+    r = cli("heatmap", str(rec), "-o", str(board))
+    assert r.exit_code == 2 and "refusing to overwrite" in r.stderr
+    r = cli("heatmap", "--layer", "reach", "--from", "13", "--map", str(board), "-o", str(board))
+    assert r.exit_code == 2 and "refusing to overwrite" in r.stderr
+    r = cli("record", "convert", str(rec), str(board))
+    assert r.exit_code == 2 and "refusing to overwrite" in r.stderr
+    assert board.read_bytes() == before
+
+
+def test_heatmap_round_must_not_be_negative(cli):
+    r = cli("heatmap", str(EX / "in-progress.json"), "--round", "-1")
+    assert r.exit_code == 2 and "--round" in r.stderr
+
+
+def test_workers_bounded(cli):
+    r = cli("cordon", "--around", "83", "--workers", "1000000")
+    assert r.exit_code == 2 and "--workers" in r.stderr

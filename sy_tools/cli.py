@@ -360,7 +360,7 @@ def check(game: str, fmt: str) -> None:
         click.echo(_tickets_text(result.tickets))
         verdict = "legal" if result.legal else f"ILLEGAL ({len(result.errors)} error(s))"
         click.echo(f"{game}: {verdict}; {result.status.describe()}")
-    sys.exit(0 if result.legal else 1)
+    sys.exit(result.exit_code)
 
 
 def _tickets_text(tickets: dict[str, dict[str, int]]) -> str:

@@ -8,7 +8,7 @@ possible set (the detectives' view) to judge hidden moves, reveals and captures.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from .board import Station, StationMask, StationSet, mask_of
@@ -38,6 +38,9 @@ class Problem:
         return {"level": self.level, "code": self.code, "where": self.where, "message": self.message}
 
 
+#: Problems that mean the record lacks what it must hold (exit 2, as for unreadable input).
+INPUT_PROBLEMS = frozenset({"reveal-missing"})
+
 #: The game's status as ``check`` reports it (the engine's outcome).
 Status = Outcome
 
@@ -59,6 +62,14 @@ class CheckResult:
     @property
     def errors(self) -> list[Problem]:
         return [p for p in self.problems if p.level == "error"]
+
+    @property
+    def exit_code(self) -> int:
+        """0 legal; 2 when the record lacks something it must hold (bad input: a reveal move
+        without its station, as ``possible`` says too); 1 when it breaks the rules."""
+        if self.legal:
+            return 0
+        return 2 if any(p.code in INPUT_PROBLEMS for p in self.errors) else 1
 
     @property
     def tickets(self) -> dict[str, dict[str, int]]:
@@ -104,7 +115,9 @@ def check(record: Record) -> CheckResult:
         _detectives_turn(rp, rnd, r_i, last=r_i == len(record.rounds))
     if rp.pos.to_move == MRX:
         _trapped_unseen(rp)
-    return CheckResult(record.file, tuple(rp.problems), rp.pos.outcome, rp.pos)
+    # a text record's places read as the player wrote them ("line 5 (Red, round 2)")
+    problems = tuple(replace(p, where=record.place(p.where) or p.where) for p in rp.problems)
+    return CheckResult(record.file, problems, rp.pos.outcome, rp.pos)
 
 
 def _setup(record: Record) -> _Replay:

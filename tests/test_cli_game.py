@@ -29,7 +29,8 @@ def test_check_broken_examples(cli):
         f"{EX / 'broken' / 'wrong-ticket.json'}: rounds[1].detectives[0].to: error: Red moves 38 -> 51 by "
         "underground, but there is no such connection (only taxi) [det-connection]")
     r = cli("check", str(EX / "broken" / "missing-reveal.json"))
-    assert r.exit_code == 1 and "rounds[2].mrx[0].to" in r.output.splitlines()[0]
+    assert r.exit_code == 2 and "rounds[2].mrx[0].to" in r.output.splitlines()[0]  # lacks input: as in possible
+    assert cli("possible", str(EX / "broken" / "missing-reveal.json")).exit_code == 2
     r = cli("check", str(EX / "broken" / "contradiction.json"))
     assert r.exit_code == 1 and "at move 8 (round 6)" in r.output.splitlines()[0]
     r = cli("check", str(EX / "broken" / "not-on-map.json"))
@@ -172,3 +173,12 @@ def test_possible_round(cli):
     assert r.exit_code == 2
     assert r.stderr.strip() == (f"error: {EX / 'in-progress.json'}: --round 30 is out of range: the record has "
                                 "rounds 0..10")
+
+
+def test_check_names_places_as_written_in_a_text_record(cli, tmp_path):
+    """A text record's problems name the line and round the player wrote, not a JSON path."""
+    p = tmp_path / "g.txt"
+    p.write_text("# table game\nRed 13: T 14, U 46\nX: T, T\n")  # 14-46: no underground
+    r = cli("check", str(p))
+    assert r.exit_code == 1
+    assert "line 2 (Red, round 2)" in r.output and "rounds[" not in r.output

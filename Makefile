@@ -24,7 +24,11 @@ demo: $(STAMP)
 	$(BIN)/sy-tools possible examples/in-progress.json --history --top 8
 	$(BIN)/sy-tools cordon examples/in-progress.json --time-limit 5
 	$(BIN)/sy-tools cordon --around 83 --detectives Red=100,Blue=114,Green=82 --moves 2 --mrx-tickets taxi=4,bus=0,underground=0,black=0
+	$(BIN)/sy-tools moves examples/in-progress.json --at 4
+	$(BIN)/sy-tools solve --around 154 --detectives Red=185,Blue=130,Green=168 --move-number 3 --mrx-tickets taxi=4,bus=3,underground=3,black=0,double=0
+	$(BIN)/sy-tools advise examples/in-progress.json --at 4 --top 2
 	mkdir -p demo-out
+	$(BIN)/sy-tools simulate -n 2000 --seed 1 --mrx-policy greedy --detective-policy greedy --out demo-out/results.csv
 	$(BIN)/sy-tools heatmap examples/in-progress.json -o demo-out/possible.png
 	$(BIN)/sy-tools heatmap examples/in-progress.json --layer history -o demo-out/history.png
 	$(BIN)/sy-tools heatmap examples/in-progress.json --layer history --panels -o demo-out/history-panels.png
@@ -32,7 +36,7 @@ demo: $(STAMP)
 	$(BIN)/sy-tools heatmap examples/in-progress.json --layer cordon --round 7 --moves 2 -o demo-out/cordon.png
 	$(BIN)/sy-tools heatmap examples/in-progress.json --layer reach -o demo-out/reach-mrx.png
 	$(BIN)/sy-tools heatmap --layer reach --from 13 --tickets taxi=10,bus=8,underground=4 -o demo-out/reach.png
-	$(BIN)/sy-tools heatmap --layer winrate docs/winrate-example.csv -o demo-out/winrate.png
+	$(BIN)/sy-tools heatmap --layer winrate demo-out/results.csv -o demo-out/winrate.png
 	@echo "heatmaps written to demo-out/"
 
 lint: $(STAMP)

@@ -984,19 +984,21 @@ def winrate_figure(board: Board, rates: WinRates, size: tuple[float, float] | No
     total = sum(rates.games.values())
     won = sum(rates.wins.values())
     title = (f"Mr. X's win rate by start station  {Path(source).name}: {total} games, Mr. X won {won} "
-             f"({won / total:.0%}); the number under a station = games from that start")
+             f"({won / total:.0%}); under a station: his win rate there and games from that start")
     handles: list[Any] = transport_handles() + [Patch(facecolor=EMPTY_FILL, edgecolor=EMPTY_EDGE,
                                                       label="no game started here")]
     frame = _frame(size, dpi, _note(title, why), handles, True)
     ba = BoardAxes(frame.fig, frame.main, board, coords)
     cmap = matplotlib.colormaps[WINRATE_CMAP]
-    norm = mcolors.Normalize(vmin=0.0, vmax=1.0)
+    # the scale spans the rates seen (rounded up to a tenth), so 8% and 16% look different
+    top = max((rates.rate(s) for s in rates.games), default=1.0)
+    norm = mcolors.Normalize(vmin=0.0, vmax=min(1.0, max(0.1, math.ceil(top * 10) / 10)))
     fills = {s: cmap(norm(rates.rate(s))) for s in rates.games}
     ba.stations(fills, {s: ("#222222", 1.2) for s in fills})
     if ba.diameter >= 7:
         for s, g in rates.games.items():
             x, y = coords[s]
-            ba.ax.text(x, y + ba.units(ba.diameter * 0.6), str(g), ha="center", va="top",
+            ba.ax.text(x, y + ba.units(ba.diameter * 0.6), f"{rates.rate(s):.0%} of {g}", ha="center", va="top",
                        fontsize=max(5.0, ba.diameter * 0.38), color="#222222", zorder=6,
                        bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85})
     _colorbar(frame, cmap, norm, "Mr. X's win rate from that start")

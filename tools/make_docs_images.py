@@ -31,18 +31,15 @@ def small_png(fig, path: str) -> None:
     atomic_write_bytes(path, out.getvalue())
 
 
-def winrate_example(games: int = 600, seed: int = 2026) -> str:
-    """Random legal classic games (5 random detectives, seeded): one row per game, the columns
+def winrate_example(games: int = 2000, seed: int = 1) -> str:
+    """Greedy Mr. X against greedy detectives, classic rules (``sy-tools simulate -n 2000 --seed 1
+    --mrx-policy greedy --detective-policy greedy --out ...``): one row per game, the columns
     ``heatmap --layer winrate`` reads."""
-    board = load_board("london")
-    rules = PRESETS["classic"]
-    rng = random.Random(seed)
-    rows = ["game,mrx_start,winner"]
-    for i in range(games):
-        doc = random_game(board, rules, random.Random(rng.getrandbits(32)), n_detectives=5)
-        winner = check(parse_record(doc)).status.winner
-        rows.append(f"{i + 1},{doc['mrx']['start']},{winner}")
-    return "\n".join(rows) + "\n"
+    from sy_tools.simulate import GameSpec, simulate
+
+    spec = GameSpec(mrx_policy="greedy", detective_policy="greedy", seed=seed)
+    frame = simulate(spec, games, jobs=1).to_frame()
+    return frame[["game", "mrx_start", "winner"]].to_csv(index=False)
 
 
 def main() -> None:

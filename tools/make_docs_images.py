@@ -7,16 +7,12 @@ root):
 from __future__ import annotations
 
 import io
-import random
 
 from PIL import Image
 
 from sy_tools import plot
 from sy_tools.files import atomic_write_bytes, atomic_write_text
-from sy_tools.record import load_record, parse_record
-from sy_tools.referee import check
-from sy_tools.rules import PRESETS
-from sy_tools.simulate import random_game
+from sy_tools.record import load_record
 from sy_tools.validate import load_board
 
 WINRATE_CSV = "docs/winrate-example.csv"

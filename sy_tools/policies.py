@@ -268,11 +268,36 @@ def _cordon_plan(obs: DetectiveObservation, time_limit: float) -> dict[str, Move
     return plan
 
 
+# ---- advise --------------------------------------------------------------------------------------
+
+#: Joint moves the advise detectives weigh per round in self-play: a fixed cap (not a time budget)
+#: keeps games reproducible whatever the machine's speed or load.
+ADVISE_CANDIDATES = 27
+
+
+def advise_detective(obs: DetectiveObservation, rng: Any) -> Move:
+    """``sy-tools advise`` for the detectives (:func:`sy_tools.advise.detective_policy`): the
+    joint move for the round, planned once, each detective playing its part; it weighs
+    :data:`ADVISE_CANDIDATES` joint moves looking two turns ahead."""
+    from .advise import detective_policy
+
+    obs.memo.setdefault("advise_candidates", ADVISE_CANDIDATES)
+    obs.memo.setdefault("advise_time_limit", 60.0)
+    return detective_policy(obs, rng)
+
+
+def advise_mrx(obs: MrXObservation, rng: Any) -> Move:
+    """``sy-tools advise`` for Mr. X (:func:`sy_tools.advise.mrx_policy`): his top-ranked move."""
+    from .advise import mrx_policy
+
+    return mrx_policy(obs, rng)
+
+
 # ---- names -------------------------------------------------------------------------------------
 
-MRX_POLICIES: dict[str, Policy] = {"random": random_mrx, "greedy": greedy_mrx}
+MRX_POLICIES: dict[str, Policy] = {"random": random_mrx, "greedy": greedy_mrx, "advise": advise_mrx}
 DETECTIVE_POLICIES: dict[str, Policy] = {"random": random_detective, "greedy": greedy_detective,
-                                         "cordon": cordon_detective}
+                                         "cordon": cordon_detective, "advise": advise_detective}
 
 
 def load_policy(spec: str, side: str) -> Policy:

@@ -874,9 +874,9 @@ def _stations_option(values: tuple[str, ...], option: str) -> list[int]:
 @click.option("--map", "map_spec", default="london", show_default=True)
 @click.option("--detectives", "n_detectives", type=click.IntRange(min=1, max=5), default=5, show_default=True)
 @click.option("--mrx-policy", default="random", show_default=True,
-              help="random, greedy, module:function or file.py:function.")
+              help="random, greedy, advise, module:function or file.py:function.")
 @click.option("--detective-policy", default="random", show_default=True,
-              help="random, greedy, cordon, module:function or file.py:function.")
+              help="random, greedy, cordon, advise, module:function or file.py:function.")
 @click.option("--starts", default=None, help="Start decks: classic, 2014, or Mr. X's stations, e.g. 166 "
               "(default: the rules' decks).")
 @click.option("--by", "by", type=click.Choice(["start"]), default=None, help="A row per Mr. X start station.")

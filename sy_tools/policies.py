@@ -215,7 +215,7 @@ def greedy_mrx(obs: MrXObservation, rng: Any) -> Move:
         if size is None:
             p = obs.possible
             for t in m.tickets:
-                p = mrx_targets(board, p, t, occ)
+                p = mrx_targets(board, p, t, occ, rules)
             size = hidden[m.tickets] = p.bit_count()
         if rules.is_reveal(pos.move + len(m.tickets)):
             size = 1

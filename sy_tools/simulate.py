@@ -171,8 +171,8 @@ class _Runtime:
         for s in spec.starts if isinstance(spec.starts, tuple) else ():
             if s not in self.board:
                 raise InputError(f"station {s} is not on the map {self.board.name!r}", where="--starts")
-        odd = unmodelled_rule_fields(spec.rules)
-        if odd:  # the observation's possible set and the records know only the fields below
+        odd = [f for f in unmodelled_rule_fields(spec.rules) if f not in SIMULATED_VARIANTS]
+        if odd:  # the records cannot say a voluntary reveal yet
             raise InputError(f"simulate does not handle the rule field(s) {', '.join(odd)} yet", where="--rules")
         if not 1 <= spec.detectives <= len(DETECTIVE_NAMES):
             raise InputError(f"expected 1 to {len(DETECTIVE_NAMES)} detectives, got {spec.detectives}",
@@ -181,6 +181,9 @@ class _Runtime:
         # every game starts from this position with its own stations (cheaper than Position.start)
         self.template = Position.start(self.board, spec.rules, list(zip(self.names, range(len(self.names)))))
 
+
+#: Rule variants the simulator plays (through the engine's exact move listing).
+SIMULATED_VARIANTS = frozenset({"mrx_onto_detective", "cutoff_escape"})
 
 _RUNTIME: _Runtime | None = None
 
@@ -298,8 +301,8 @@ def _play_policies(rt: _Runtime, pos: Position, candidates: Sequence[Station],
             occ = pos.occupied
             for leg, (t, to) in enumerate(zip(move.tickets, move.stations), pos.move + 1):
                 shown.append(t)
-                possible = mrx_targets(board, possible, t, occ)
-                if rules.is_reveal(leg) and to is not None:
+                possible = mrx_targets(board, possible, t, occ, rules)
+                if (rules.is_reveal(leg) or move.shown == leg - pos.move - 1) and to is not None:
                     reveals[leg] = to
                     possible = 1 << to
         pos = pos.push(move)

@@ -17,3 +17,28 @@ def test_advise_policies_are_built_in_and_reproducible():
     two = simulate(spec, 3, jobs=2)
     assert _rows(one) == _rows(two) and len(one.games) == 3
     assert all(g.reason != "forfeit" for g in one.games)
+
+
+def test_simulate_plays_the_cutoff_and_caught_variants_and_check_agrees(tmp_path):
+    """Games under mrx_onto_detective: caught and cutoff_escape (made-up via data would need a
+    map file; London's rulebook via data suffices for legality) replay legal through check with
+    the same outcome."""
+    import json
+    from dataclasses import replace
+
+    from sy_tools.record import parse_record
+    from sy_tools.referee import check
+    from sy_tools.rules import PRESETS
+
+    rules = replace(PRESETS["classic"], name="classic+", mrx_onto_detective="caught", cutoff_escape=True)
+    spec = GameSpec(mrx_policy="random", detective_policy="random", seed=5, rules=rules, records=True)
+    result = simulate(spec, 30, jobs=1)
+    caught_by_his_move = 0
+    for g in result.games:
+        doc = json.loads(json.dumps(g.record))
+        r = check(parse_record(doc))
+        assert r.legal, [p.line(None) for p in r.problems]
+        assert r.status.kind.value == g.reason
+        caught_by_his_move += r.status.reason == "capture" and not any(
+            m.get("capture") for m in doc["rounds"][-1]["detectives"])
+    assert caught_by_his_move >= 1

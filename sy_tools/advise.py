@@ -43,11 +43,11 @@ import operator
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, Protocol
 
 from .board import DETECTIVE_TICKETS, Board, Station, StationMask, Ticket, mask_of, stations_of
 from .errors import AnalysisError, InputError, SyToolsError
+from .policies import DetectiveObservation, MrXObservation, observed_position
 from .position import MRX_MOVE_TICKETS, Move, Position, Tickets, detective_hops, mrx_targets
 from .record import Record
 from .rules import PRESETS, Rules
@@ -65,91 +65,8 @@ MASS_STATIONS = 32
 
 
 # ---- observations ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class DetectiveObservation:
-    """What the detectives know when detective ``to_move`` is to move.  Mr. X's station is not
-    here (fair play by construction): only his tickets, the tickets he showed, his reveals and
-    the set of stations he may be at.
-
-    The fields match the self-play observation of ``sy-tools simulate`` (``sy_tools.policies``)
-    so the two can be merged; ``weights`` (his probability per possible station, e.g. from
-    :func:`sy_tools.tracker.possible`) is optional: without it every possible station counts
-    the same.
-    """
-
-    board: Board
-    rules: Rules
-    to_move: str
-    names: tuple[str, ...]
-    stations: tuple[Station, ...]
-    tickets: tuple[Tickets, ...]
-    out: frozenset[str]
-    mrx_tickets: Tickets
-    #: the tickets Mr. X showed, one per travel-log entry
-    shown: tuple[Ticket, ...]
-    #: travel-log entry number -> the station he was shown at
-    reveals: Mapping[int, Station]
-    #: the stations Mr. X may be at now, as a mask
-    possible: StationMask
-    round: int
-    move: int
-    legal_moves: tuple[Move, ...]
-    memo: dict[str, Any] = field(default_factory=dict)
-    weights: Weights | None = None
-
-    @property
-    def station(self) -> Station:
-        """Where the detective to move stands."""
-        return self.stations[self.names.index(self.to_move)]
-
-    @classmethod
-    def of(cls, position: Position, possible: StationMask, shown: Sequence[Ticket] = (),
-           reveals: Mapping[int, Station] | None = None, weights: Weights | None = None,
-           memo: dict[str, Any] | None = None) -> DetectiveObservation:
-        """The detectives' observation of ``position`` (a detective to move); Mr. X's station,
-        if the position knows it, is left out."""
-        if position.turn == 0 or position.ended is not None:
-            raise ValueError("a detective observation needs a position where a detective is to move")
-        return cls(position.board, position.rules, position.names[position.turn - 1], position.names,
-                   position.stations, position.tickets, position.out, position.mrx_tickets, tuple(shown),
-                   dict(reveals or {}), possible, position.round, position.move, tuple(position.legal_moves()),
-                   memo if memo is not None else {}, weights)
-
-    def position(self) -> Position:
-        """A :class:`Position` of what the detectives see (``mrx_at`` None)."""
-        return observed_position(self)
-
-
-def observed_position(obs: Any) -> Position:
-    """The :class:`Position` a detectives' observation describes, Mr. X's station unknown.  Uses
-    only the fields this module's and ``simulate``'s observations share.  The double moves he
-    used are inferred from his double tickets (the rules' start count less those he holds)."""
-    names = tuple(obs.names)
-    turn = names.index(obs.to_move) + 1
-    used = max(0, int(obs.rules.mrx_tickets.get("double", 0)) - obs.mrx_tickets.double)
-    return Position(obs.board, obs.rules, names, tuple(obs.stations), tuple(obs.tickets), frozenset(obs.out),
-                    obs.mrx_tickets, None, obs.move, obs.round, used, turn)
-
-
-@dataclass(frozen=True, eq=False)
-class MrXObservation:
-    """What Mr. X knows when he is to move: everything (the position, his station included),
-    and the set of stations the detectives think possible for him now."""
-
-    position: Position
-    possible: StationMask
-    memo: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def board(self) -> Board:
-        return self.position.board
-
-    @cached_property
-    def legal_moves(self) -> tuple[Move, ...]:
-        return tuple(self.position.legal_moves())
-
+#
+# The observation types are simulate's (one place): sy_tools.policies.
 
 # ---- the forced-win seam -------------------------------------------------------------------------
 

@@ -81,6 +81,9 @@ class DetectiveObservation:
     move: int
     legal_moves: tuple[Move, ...]
     memo: dict[str, Any] = field(default_factory=dict)
+    #: his probability per possible station (e.g. from :func:`sy_tools.tracker.possible`);
+    #: None: every possible station counts the same
+    weights: Mapping[Station, float] | None = None
 
     @property
     def station(self) -> Station:
@@ -89,6 +92,34 @@ class DetectiveObservation:
 
     def possible_stations(self) -> list[Station]:
         return stations_of(self.possible)
+
+    @classmethod
+    def of(cls, position: Position, possible: StationMask, shown: tuple[Ticket, ...] = (),
+           reveals: Mapping[int, Station] | None = None, weights: Mapping[Station, float] | None = None,
+           memo: dict[str, Any] | None = None) -> DetectiveObservation:
+        """The detectives' observation of ``position`` (a detective to move); Mr. X's station,
+        if the position knows it, is left out."""
+        if position.turn == 0 or position.ended is not None:
+            raise ValueError("a detective observation needs a position where a detective is to move")
+        return cls(position.board, position.rules, position.names[position.turn - 1], position.names,
+                   position.stations, position.tickets, position.out, position.mrx_tickets, tuple(shown),
+                   dict(reveals or {}), possible, position.round, position.move, tuple(position.legal_moves()),
+                   memo if memo is not None else {}, weights)
+
+    def position(self) -> Position:
+        """A :class:`Position` of what the detectives see (``mrx_at`` None)."""
+        return observed_position(self)
+
+
+def observed_position(obs: Any) -> Position:
+    """The :class:`Position` a detectives' observation describes, Mr. X's station unknown.  The
+    double moves he used are inferred from his double tickets (the rules' start count less those
+    he holds)."""
+    names = tuple(obs.names)
+    turn = names.index(obs.to_move) + 1
+    used = max(0, int(obs.rules.mrx_tickets.get("double", 0)) - obs.mrx_tickets.double)
+    return Position(obs.board, obs.rules, names, tuple(obs.stations), tuple(obs.tickets), frozenset(obs.out),
+                    obs.mrx_tickets, None, obs.move, obs.round, used, turn)
 
 
 Policy = Callable[[Any, Any], Move]

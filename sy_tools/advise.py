@@ -48,7 +48,7 @@ from typing import Any, Protocol
 from .board import DETECTIVE_TICKETS, Board, Station, StationMask, Ticket, mask_of, stations_of
 from .errors import AnalysisError, InputError, SyToolsError
 from .policies import DetectiveObservation, MrXObservation, observed_position
-from .position import MRX_MOVE_TICKETS, Move, Position, Tickets, detective_hops, mrx_targets
+from .position import MRX_MOVE_TICKETS, Move, Position, Tickets, detective_hops, mrx_targets, puzzle_detectives
 from .record import Record
 from .rules import PRESETS, Rules
 
@@ -1017,17 +1017,7 @@ def puzzle_position(board: Board, around: Sequence[Station] | None, at: Station 
     ``detective_tickets``, Mr. X is somewhere in ``around`` (or at ``at``) holding
     ``mrx_tickets`` and has made ``move_number`` moves; ``side`` says who is to move."""
     rules = rules or PRESETS["classic"]
-    if not detectives:
-        raise InputError("give the detectives, e.g. Red=13,Blue=26", where="--detectives")
-    taken: dict[Station, str] = {}
-    for name, s in detectives:
-        if s not in board:
-            raise InputError(f"{name}: station {s} is not on the map {board.name!r}", where="--detectives")
-        if s in taken:
-            raise InputError(f"{name} and {taken[s]} both stand on {s}", where="--detectives")
-        if name in taken.values():
-            raise InputError(f"detective {name!r} is named twice", where="--detectives")
-        taken[s] = name
+    taken = puzzle_detectives(board, detectives)
     for s in around or ():
         if s not in board:
             raise InputError(f"station {s} is not on the map {board.name!r}", where="--around")

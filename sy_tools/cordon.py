@@ -34,7 +34,7 @@ from .board import (
     stations_of,
 )
 from .errors import AnalysisError, InputError
-from .position import DETECTIVE_KINDS, MRX, Position, Tickets, detective_hops, mrx_targets
+from .position import DETECTIVE_KINDS, MRX, Position, Tickets, detective_hops, mrx_targets, puzzle_detectives
 from .record import Record
 
 SCALE = 1_000_000  # probability -> integer weight
@@ -554,22 +554,8 @@ def _plan_cordon(
 def _check_detectives(board: Board, detectives: Sequence[DetectiveState]) -> None:
     """Names unique and non-empty, stations on the map and distinct: otherwise the plan would
     be about pieces that cannot exist."""
-    names: set[str] = set()
-    taken: dict[Station, str] = {}
-    for d in detectives:
-        if not d.name or not d.name.strip():
-            raise InputError("a detective needs a name", where="--detectives")
-        if d.name in names:
-            raise InputError(f"detective {d.name!r} is named twice", where="--detectives")
-        names.add(d.name)
-        if d.station not in board:
-            raise InputError(f"{d.name}: station {d.station} is not on the map {board.name!r}", where="--detectives")
-        if d.station in taken:
-            raise InputError(f"{d.name} and {taken[d.station]} both stand on {d.station}", where="--detectives")
-        taken[d.station] = d.name
-
-
-# ---- entry points -----------------------------------------------------------------------------
+    if detectives:
+        puzzle_detectives(board, [(d.name, d.station) for d in detectives], limit=len(detectives))
 
 
 def solve(
@@ -717,14 +703,7 @@ def puzzle(board: Board, around: Sequence[Station], detectives: Sequence[tuple[s
     for s in around:
         if s not in board:
             raise InputError(f"station {s} is not on the map {board.name!r}", where="--around")
-    taken: dict[Station, str] = {}
-    for name, s in detectives:
-        if s not in board:
-            raise InputError(f"{name}: station {s} is not on the map {board.name!r}", where="--detectives")
-        if s in taken:
-            raise InputError(f"{name} and {taken[s]} both stand on {s}", where="--detectives")
-        taken[s] = name
-    pos = set(taken)
+    pos = set(puzzle_detectives(board, detectives)) if detectives else set()
     weights = {s: 1 for s in around if s not in pos}
     if not weights:
         raise InputError("every --around station is occupied by a detective", where="--around")

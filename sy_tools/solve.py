@@ -48,7 +48,7 @@ from typing import Any
 
 from .board import DETECTIVE_TICKETS, Board, Station, StationMask, Ticket, mask_of, stations_of
 from .errors import AnalysisError, InputError
-from .position import MRX_MOVE_TICKETS, Move, Position, Tickets, detective_hops, mrx_targets
+from .position import MRX_MOVE_TICKETS, Move, Position, Tickets, detective_hops, mrx_targets, puzzle_detectives
 from .record import Record
 from .rules import PRESETS, Rules
 
@@ -820,21 +820,7 @@ def puzzle_position(board: Board, around: Sequence[Station], detectives: Sequenc
     for s in around:
         if s not in board:
             raise InputError(f"station {s} is not on the map {board.name!r}", where="--around")
-    if not detectives:
-        raise InputError("give the detectives, e.g. Red=13,Blue=26", where="--detectives")
-    if len(detectives) > 5:
-        raise InputError(f"at most five detectives, got {len(detectives)}", where="--detectives")
-    taken: dict[Station, str] = {}
-    seen: set[str] = set()
-    for name, s in detectives:
-        if name in seen:
-            raise InputError(f"detective {name!r} is named twice", where="--detectives")
-        seen.add(name)
-        if s not in board:
-            raise InputError(f"{name}: station {s} is not on the map {board.name!r}", where="--detectives")
-        if s in taken:
-            raise InputError(f"{name} and {taken[s]} both stand on {s}", where="--detectives")
-        taken[s] = name
+    taken = puzzle_detectives(board, detectives)
     S = mask_of(s for s in around if s not in taken)
     if not S:
         raise InputError("every --around station is occupied by a detective", where="--around")

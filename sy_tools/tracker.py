@@ -6,7 +6,8 @@ Semantics (the detectives' point of view; ``to`` on hidden moves is never eviden
 * a Mr. X move with ticket ``t`` from set ``S``: every station joined to ``S`` by ``t``'s transports
   (black: all four, the only way onto the ferry), minus the stations detectives occupy then;
   each leg of a double move is a move, blocked by the same detective positions;
-* a reveal move: ``S`` becomes the shown station (inconsistent if it isn't in ``S``);
+* a reveal move, or a voluntary reveal (``"shown": true``): ``S`` becomes the shown station
+  (inconsistent if it isn't in ``S``);
 * a detective move onto a station removes it (no capture was announced); a move marked
   ``"capture": true`` ends the game with Mr. X there;
 * an empty set means the record contradicts the map or the rules (:class:`InconsistentRecord`).
@@ -102,7 +103,7 @@ def trace(record: Record) -> Trace:
             n += 1
             S = mrx_targets(board, S, m.ticket, occupied, record.rules)
             shown = None
-            if n in reveals:
+            if n in reveals or m.took is not None:  # a fixed or a voluntary reveal
                 if m.to is None:
                     raise RecordError(f"move {n} is a reveal move: 'to' (the station Mr. X showed) is required",
                                       record.file, f"{m.where}.to")
@@ -176,7 +177,7 @@ def _final(record: Record) -> _Final:
         for m in rnd.mrx:
             n += 1
             S = mrx_targets(board, S, m.ticket, occupied, record.rules)
-            if n in reveals:
+            if n in reveals or m.took is not None:
                 if m.to is None:
                     trace(record)  # raises: a reveal needs its station
                     break

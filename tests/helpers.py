@@ -65,7 +65,7 @@ def oracle_routes(record: Record, limit: int = 60_000) -> list[tuple[int, ...]] 
         occ = set(pos.values())
         for m in rnd.mrx:
             n += 1
-            steps.append({"ticket": m.ticket.value, "occ": occ, "must": m.to if rules.is_reveal(n) else None,
+            steps.append({"ticket": m.ticket.value, "occ": occ, "must": m.to if rules.is_reveal(n) or m.took is not None else None,
                           "stepped": set()})
         for dm in rnd.detectives:
             pos[dm.name] = dm.to

@@ -114,6 +114,11 @@ def _setup(record: Record) -> _Replay:
                          mrx_at=record.mrx_start, detective_tickets={d.name: d.tickets for d in record.detectives},
                          mrx_tickets=record.mrx_tickets)
     rp = _Replay(record, pos)
+    from .validate import cutoff_warning
+
+    partial = cutoff_warning(record.board, record.rules)
+    if partial is not None:  # never silently: the rule closed only the hops the map knows
+        rp.warning("via-incomplete", "rules", partial)
     seen: dict[Station, str] = {}
     for i, d in enumerate(record.detectives):
         if d.start in seen:

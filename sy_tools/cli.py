@@ -481,7 +481,8 @@ def possible(games: tuple[str, ...], fmt: str, history: bool, weights: str, top:
             if len(games) > 1:
                 click.echo(f"== {game}")
             click.echo(_possible_table(result, top))
-        if fmt in ("csv", "table") and getattr(result, "warnings", ()):  # JSON forms carry them as a field
+        if fmt in ("csv", "table") and not isinstance(result, (Failure, str)) and result.warnings:
+            # (the JSON forms carry them as a field)
             click.echo("\n".join(f"warning: {game}: {w}" for w in result.warnings), err=True)
         first = False
     if listing:

@@ -201,13 +201,16 @@ def map_info_cmd(map_spec: str, fmt: str, input_format: str | None) -> None:
               help="Output format (default: from OUT: .json, .graphml, .txt = bristol, a folder = pair).")
 def map_convert(src: str, dst: str, from_fmt: str | None, to_fmt: str | None) -> None:
     """Convert a map between formats (the input must validate)."""
-    from .mapio import source_files, write_map
+    from .mapio import dropped_on_write, output_format, source_files, write_map
     from .validate import load_board
 
     with _format_hint("--from"):
         board = load_board(src, from_fmt)
     for p in write_map(board, dst, to_fmt, keep=source_files(src, from_fmt)):
         click.echo(str(p))
+    note = dropped_on_write(board, output_format(dst, to_fmt))
+    if note:
+        click.echo(f"warning: {note}", err=True)
 
 
 @map_group.command("neighbours")
@@ -478,6 +481,9 @@ def possible(games: tuple[str, ...], fmt: str, history: bool, weights: str, top:
             if len(games) > 1:
                 click.echo(f"== {game}")
             click.echo(_possible_table(result, top))
+        if fmt in ("csv", "table") and not isinstance(result, (Failure, str)) and result.warnings:
+            # (the JSON forms carry them as a field)
+            click.echo("\n".join(f"warning: {game}: {w}" for w in result.warnings), err=True)
         first = False
     if listing:
         click.echo("\n]")

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from . import jsonutil
-from .board import Board, Transport
+from .board import Board, Transport, stations_of
 from .errors import MapError, MapFormatError
 from .files import atomic_write_bytes, atomic_write_many, read_bytes, read_text, refuse_overwrite
 
@@ -122,6 +122,8 @@ class RawConnection:
     transport: Transport | None  # None: unknown name (already reported)
     name: str  # the name as written
     loc: Location
+    #: stations the line passes over on the board (the cut-off escape rule; JSON maps only)
+    via: tuple[int, ...] = ()
 
 
 @dataclass
@@ -206,7 +208,7 @@ def read_map(spec: str | os.PathLike[str], fmt: str | None = None) -> RawMap:
 
 _MAP_KEYS = {"name", "stations", "connections", "start_decks"}
 _STATION_KEYS = {"id", "x", "y"}
-_CONNECTION_KEYS = {"a", "b", "transport"}
+_CONNECTION_KEYS = {"a", "b", "transport", "via"}
 
 
 def _is_int(v: object) -> bool:
@@ -336,7 +338,7 @@ def read_json(path: Path) -> RawMap:
         ok = True
         for k in cn:
             if k not in _CONNECTION_KEYS:
-                raw.error("unknown-key", f"unknown key {_quote(k)} (expected a, b, transport)", loc.at(_key(k)))
+                raw.error("unknown-key", f"unknown key {_quote(k)} (expected a, b, transport, via)", loc.at(_key(k)))
         for k in ("a", "b", "transport"):
             if k not in cn:
                 raw.error("missing-key", f"missing key {k!r}", loc.at(k))
@@ -354,7 +356,14 @@ def read_json(path: Path) -> RawMap:
         if not ok:
             continue
         transport = _transport(raw, tname, loc.at("transport"), strict_case=True)
-        raw.connections.append(RawConnection(cn["a"], cn["b"], transport, tname, loc))
+        via: tuple[int, ...] = ()
+        if "via" in cn:
+            v = cn["via"]
+            if not isinstance(v, list) or not all(_is_int(x) for x in v):
+                raw.error("type", f"via must be a list of station ids, got {_show(v)}", loc.at("via"))
+            else:
+                via = tuple(v)
+        raw.connections.append(RawConnection(cn["a"], cn["b"], transport, tname, loc, via))
 
     decks = doc.get("start_decks", {})
     if not isinstance(decks, dict):
@@ -531,9 +540,13 @@ def to_json_text(board: Board) -> str:
     lines.append(",\n".join(st))
     lines.append("  ],")
     lines.append('  "connections": [')
+    def via(c: Any) -> str:
+        v = board.via.get((min(c.a, c.b), max(c.a, c.b), c.transport))
+        return f', "via": {json.dumps(stations_of(v))}' if v else ""
+
     lines.append(
         ",\n".join(
-            f'    {{"a": {c.a}, "b": {c.b}, "transport": "{c.transport.value}"}}' for c in board.connections
+            f'    {{"a": {c.a}, "b": {c.b}, "transport": "{c.transport.value}"{via(c)}}}' for c in board.connections
         )
     )
     if board.start_decks:
@@ -615,6 +628,15 @@ def source_files(spec: str | os.PathLike[str], fmt: str | None = None) -> list[P
         folder = p if p.is_dir() else p.parent
         return [folder / "stations.txt", folder / "connections.txt"]
     return [p]
+
+
+def dropped_on_write(board: Board, fmt: str) -> str | None:
+    """What writing ``board`` in ``fmt`` leaves out that matters to an analysis (None: nothing):
+    only the JSON format holds the ``via`` data of the cut-off escape rule."""
+    if fmt == "json" or not board.via:
+        return None
+    return (f"the {fmt} format cannot hold via data: the {len(board.via)} connection(s) with it lose it "
+            "(the cut-off escape rule needs it; convert to .json to keep it)")
 
 
 def write_map(board: Board, out: str | os.PathLike[str], fmt: str | None = None,

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .board import Board, Connection, Transport
+from .board import Board, Connection, Transport, stations_of
+from .validate import via_coverage
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas
@@ -22,6 +23,8 @@ class MapInfo:
     kinds: dict[str, int]  # "taxi,bus" -> number of stations
     has_coordinates: bool
     start_decks: dict[str, int]
+    #: bus/underground connections with via data (the cut-off escape rule), and how many there are
+    via: tuple[int, int] = (0, 0)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -32,6 +35,7 @@ class MapInfo:
             "kinds": self.kinds,
             "has_coordinates": self.has_coordinates,
             "start_decks": self.start_decks,
+            "via": {"with_via": self.via[0], "bus_underground": self.via[1]},
         }
 
     def to_frame(self) -> pandas.DataFrame:
@@ -45,6 +49,7 @@ class MapInfo:
         rows += [("stations by kind", k, n) for k, n in self.kinds.items()]
         rows.append(("map", "coordinates", "yes" if self.has_coordinates else "no"))
         rows += [("start decks", k, n) for k, n in self.start_decks.items()]
+        rows.append(("cut-off escape", "via data", f"{self.via[0]} of {self.via[1]} bus/underground connections"))
         return pd.DataFrame(rows, columns=["section", "item", "value"])
 
 
@@ -72,6 +77,7 @@ def map_info(board: Board) -> MapInfo:
         kinds=kinds,
         has_coordinates=board.coords is not None,
         start_decks={k: len(v) for k, v in board.start_decks.items()},
+        via=via_coverage(board),
     )
 
 
@@ -86,10 +92,13 @@ class MapDiff:
     stations_only_in_a: tuple[int, ...]
     stations_only_in_b: tuple[int, ...]
     moved: tuple[tuple[int, tuple[float, float], tuple[float, float]], ...]  # both have coordinates
+    #: connections in both maps whose via stations differ: (connection, via in a, via in b)
+    via: tuple[tuple[Connection, tuple[int, ...], tuple[int, ...]], ...] = ()
 
     @property
     def same(self) -> bool:
-        return not (self.only_in_a or self.only_in_b or self.stations_only_in_a or self.stations_only_in_b or self.moved)
+        return not (self.only_in_a or self.only_in_b or self.stations_only_in_a or self.stations_only_in_b or self.moved
+                    or self.via)
 
     def to_dict(self) -> dict[str, Any]:
         def conns(cs: tuple[Connection, ...]) -> list[dict[str, Any]]:
@@ -104,6 +113,8 @@ class MapDiff:
             "stations_only_in_a": list(self.stations_only_in_a),
             "stations_only_in_b": list(self.stations_only_in_b),
             "moved_stations": [{"id": s, "a": list(p), "b": list(q)} for s, p, q in self.moved],
+            "via_changed": [{"a": c.a, "b": c.b, "transport": c.transport.value, "via_a": list(va), "via_b": list(vb)}
+                            for c, va, vb in self.via],
         }
 
     def lines(self) -> list[str]:
@@ -123,6 +134,9 @@ class MapDiff:
             out.append(f"{'stations':<12} only in {self.b}: {', '.join(map(str, self.stations_only_in_b))}")
         for s, p, q in self.moved:
             out.append(f"{'moved':<12} station {s}: ({p[0]:g}, {p[1]:g}) in {self.a}, ({q[0]:g}, {q[1]:g}) in {self.b}")
+        for c, va, vb in self.via:
+            out.append(f"{'via':<12} {c.transport.value} {c.a}-{c.b}: passes over {' '.join(map(str, va)) or 'nothing'} "
+                       f"in {self.a}, {' '.join(map(str, vb)) or 'nothing'} in {self.b}")
         return out
 
 
@@ -144,4 +158,10 @@ def map_diff(a: Board, b: Board, a_name: str | None = None, b_name: str | None =
         stations_only_in_a=tuple(sorted(sa - sb)),
         stations_only_in_b=tuple(sorted(sb - sa)),
         moved=tuple(moved),
+        via=tuple(sorted(((c, _via(a, c), _via(b, c)) for c in ca & cb if _via(a, c) != _via(b, c)),
+                         key=lambda x: (x[0].transport.value, x[0].a, x[0].b))),
     )
+
+
+def _via(board: Board, c: Connection) -> tuple[int, ...]:
+    return tuple(stations_of(board.via.get((min(c.a, c.b), max(c.a, c.b), c.transport), 0)))

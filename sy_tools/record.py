@@ -31,6 +31,10 @@ class MrXMove(NamedTuple):
     ticket: Ticket
     to: Station | None
     where: str
+    #: a voluntary reveal (``rules.voluntary_reveal``): he showed himself at ``to`` after this
+    #: hop and took ``took`` = (detective, ticket) in return
+    shown: bool = False
+    took: tuple[str, Ticket] | None = None
 
 
 class DetectiveMove(NamedTuple):
@@ -321,7 +325,7 @@ def fast_record(text: str, file: str | None = None) -> Record | None:
         wheres = _WHERE if len(raw_rounds) <= len(_WHERE) else [_wheres(i) for i in range(len(raw_rounds))]
         rounds = [
             new(Round, (
-                tuple([new(MrXMove, (m.ticket, None if m.to is U else m.to, where))
+                tuple([new(MrXMove, (m.ticket, None if m.to is U else m.to, where, False, None))
                        for m, where in zip(rd.mrx, xw)]),
                 () if rd.detectives is U else
                 tuple([new(DetectiveMove, (dm.name, dm.ticket, dm.to, where, dm.capture is True))
@@ -506,11 +510,14 @@ def parse_record(doc: Any, file: str | None = None, places: Mapping[str, str] | 
             if not isinstance(m, dict):
                 bad(mw, f"expected an object like {{\"ticket\": \"taxi\"}}, got {_show(m)}")
                 continue
-            keys(m, {"ticket", "to"}, {"ticket"}, mw)
+            keys(m, {"ticket", "to", "shown", "took"}, {"ticket"}, mw)
             t = ticket(m["ticket"], f"{mw}.ticket") if "ticket" in m else None
             to = station(m["to"], f"{mw}.to") if m.get("to") is not None else None
+            shown, took = _voluntary(m, mw, names, to, bad)
             if t is not None:
-                xs.append(MrXMove(t, to, mw))
+                xs.append(MrXMove(t, to, mw, shown, took))
+        if sum(m.shown for m in xs) > 1:
+            bad(xs[1].where + ".shown", "Mr. X shows himself at most once in a move (one leg of a double move)")
         ds: list[DetectiveMove] = []
         for mw, m in jsonutil.objects(rnd.get("detectives", []), f"{w}.detectives", "a detective move", bad):
             keys(m, {"name", "ticket", "to", "capture"}, {"name", "ticket", "to"}, mw)
@@ -544,6 +551,52 @@ def parse_record(doc: Any, file: str | None = None, places: Mapping[str, str] | 
         extra=extra,
         places=places,
     )
+
+
+def _voluntary(m: dict[str, Any], mw: str, names: set[str], to: Station | None,
+               bad: Any) -> tuple[bool, tuple[str, Ticket] | None]:
+    """The shape of a voluntary reveal on a Mr. X move: ``"shown": true`` with ``to`` and
+    ``"took": {"from": DETECTIVE, "ticket": taxi|bus|underground}`` (whether the rules allow it
+    and the detective held the ticket is the referee's question)."""
+    shown = m.get("shown", False)
+    if not isinstance(shown, bool):
+        bad(f"{mw}.shown", f"expected true or false, got {_show(shown)}")
+        return False, None
+    if "took" not in m:
+        if shown:
+            bad(f"{mw}.took", 'a voluntary reveal ("shown": true) needs "took": {"from": DETECTIVE, "ticket": ...}')
+        return False, None
+    if not shown:
+        bad(f"{mw}.took", '"took" belongs to a voluntary reveal: add "shown": true')
+        return False, None
+    if "to" not in m or m["to"] is None:
+        bad(f"{mw}.to", 'a voluntary reveal ("shown": true) needs the station he showed ("to")')
+    raw = m["took"]
+    tw = f"{mw}.took"
+    if not isinstance(raw, dict):
+        bad(tw, f'expected an object like {{"from": "Red", "ticket": "bus"}}, got {_show(raw)}')
+        return False, None
+    _dups(raw, tw, bad)
+    for k in raw:
+        if k not in ("from", "ticket"):
+            bad(_at(tw, k), f"unknown key {k!r} (expected from, ticket)")
+    who, kind = raw.get("from"), raw.get("ticket")
+    ok = True
+    if not isinstance(who, str) or who not in names:
+        bad(f"{tw}.from", f"unknown detective {_show(who)} (detectives: {', '.join(sorted(names)) or 'none'})")
+        ok = False
+    if kind not in ("taxi", "bus", "underground"):
+        bad(f"{tw}.ticket", f"expected a detective's ticket (taxi, bus or underground), got {_show(kind)}")
+        ok = False
+    if not ok or to is None or not isinstance(who, str) or not isinstance(kind, str):
+        return False, None
+    return True, (who, TICKETS[kind])
+
+
+def _shown_json(m: MrXMove) -> dict[str, Any]:
+    if m.took is None:
+        return {}
+    return {"shown": True, "took": {"from": m.took[0], "ticket": m.took[1].value}}
 
 
 def _rules_json(rec: Record) -> Any:
@@ -593,7 +646,8 @@ def record_to_json(rec: Record, dest: str | os.PathLike[str] | None = None) -> d
         doc["mrx"] = mrx
     rounds = []
     for rnd in rec.rounds:
-        xs = [{"ticket": m.ticket.value, **({"to": m.to} if m.to is not None else {})} for m in rnd.mrx]
+        xs = [{"ticket": m.ticket.value, **({"to": m.to} if m.to is not None else {}), **_shown_json(m)}
+              for m in rnd.mrx]
         ds = [{"name": m.name, "ticket": m.ticket.value, "to": m.to, **({"capture": True} if m.capture else {})}
               for m in rnd.detectives]
         rounds.append({"mrx": xs, "detectives": ds})
@@ -630,7 +684,9 @@ def record_json_text(rec: Record, dest: str | os.PathLike[str] | None = None) ->
 #   "Inspector Lestrade" 42: T 41  (a name that is not a plain word is quoted, as in JSON)
 #
 # Tickets: T taxi, B bus, U underground, K black (also 'black'); a station after the ticket
-# ('U 46', 'U46' or 'U@46') is where the piece went; '2X a/b' is a double move.
+# ('U 46', 'U46' or 'U@46') is where the piece went; '2X a/b' is a double move.  A voluntary
+# reveal (rule voluntary_reveal) follows Mr. X's hop: 'B 46 show Red T' (he showed himself at 46
+# and took Red's taxi ticket).
 
 _LETTERS = {"T": "taxi", "B": "bus", "U": "underground", "K": "black", "BLACK": "black", "S": "black",
             "TAXI": "taxi", "BUS": "bus", "UNDERGROUND": "underground"}
@@ -935,14 +991,36 @@ def _mrx_entry(st: _Notation, entry: str, at: str, x_line: int, r_i: int) -> lis
         pieces = [e]
     legs = []
     for p in pieces:
+        p, took = _show_part(st, p, at)
         try:
             t, to, cap = _move(p.strip())
         except ValueError as ex:
             raise st.err(at, str(ex)) from None
         if cap:
             raise st.err(at, "'!' marks a detective's capture, not Mr. X's move")
-        legs.append({"ticket": t, **({"to": to} if to is not None else {})})
+        legs.append({"ticket": t, **({"to": to} if to is not None else {}),
+                     **({"shown": True, "took": took} if took is not None else {})})
     return legs
+
+
+_SHOW = re.compile(r"\sshow\s", re.ASCII | re.IGNORECASE)
+
+
+def _show_part(st: _Notation, piece: str, at: str) -> tuple[str, dict[str, str] | None]:
+    """A Mr. X hop with a voluntary reveal, ``B 46 show Red T`` (he showed himself at 46 and
+    took Red's taxi ticket): the hop and ``{"from": ..., "ticket": ...}`` (None: no reveal)."""
+    cut = _SHOW.search(piece)
+    if cut is None:
+        return piece, None
+    try:
+        words = _tokens(piece[cut.end():])
+    except ValueError as ex:
+        raise st.err(at, str(ex)) from None
+    kind = _LETTERS.get(words[-1][1].upper()) if len(words) == 2 and not words[1][0] else None
+    if kind is None or kind == "black":
+        raise st.err(at, f"a voluntary reveal is written 'B 46 show NAME T' (the detective and the ticket Mr. X "
+                         f"took: T, B or U), got {jsonutil.clip(piece.strip(), 40)!r}")
+    return piece[:cut.start()], {"from": words[0][1], "ticket": kind}
 
 
 def _label(name: str) -> str:
@@ -977,6 +1055,11 @@ def notation_problems(rec: Record) -> list[tuple[str, str]]:
                 out.append((m.where, f"{m.name} moves after {rec.detectives[last].name} although it comes first "
                                      "in turn order; the text notation writes every round in turn order"))
             last = max(last, i)
+    for rnd in rec.rounds:
+        for x in rnd.mrx:
+            if x.took is not None and ("," in x.took[0] or "/" in x.took[0]):
+                out.append((f"{x.where}.took", f"the detective's name {x.took[0]!r} holds ',' or '/', which "
+                                              "separate entries on Mr. X's line"))
     comment = rec.extra.get("comment")
     if comment is not None and not isinstance(comment, str):
         out.append(("comment", f"the text notation holds only a text comment, got {jsonutil.kind(comment)}"))
@@ -1011,9 +1094,12 @@ def to_notation(rec: Record, dest: str | os.PathLike[str] | None = None) -> str:
     def mv(t: Ticket, to: int | None, cap: bool = False) -> str:
         return _LETTER_OF[t.value] + (f" {to}" if to is not None else "") + ("!" if cap else "")
 
+    def shown(m: MrXMove) -> str:
+        return "" if m.took is None else f" show {_word(m.took[0])} {_LETTER_OF[m.took[1].value]}"
+
     xs = []
     for rnd in rec.rounds:
-        legs = [mv(m.ticket, m.to) for m in rnd.mrx]
+        legs = [mv(m.ticket, m.to) + shown(m) for m in rnd.mrx]
         xs.append("-" if not legs else legs[0] if len(legs) == 1 else "2X " + "/".join(legs))
     head = "X" if rec.mrx_start is None else f"X {rec.mrx_start}"
     lines.append(f"{head}: " + ", ".join(xs))

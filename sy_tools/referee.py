@@ -18,7 +18,8 @@ from .record import DetectiveMove, Record, Round
 Level = Literal["error", "warning"]
 
 #: Where inside a Mr. X move each engine problem points.
-_MRX_PLACE = {"mrx-ticket": ".ticket", "mrx-connection": ".to", "mrx-ferry": ".to", "mrx-onto-detective": ".to"}
+_MRX_PLACE = {"mrx-ticket": ".ticket", "mrx-connection": ".to", "mrx-ferry": ".to", "mrx-onto-detective": ".to",
+              "mrx-cutoff": ".to", "voluntary-reveal": ".shown", "reveal-ticket": ".took"}
 _DET_PLACE = {"det-ticket": ".ticket", "det-connection": ".to", "det-collision": ".to"}
 
 
@@ -126,6 +127,11 @@ def _setup(record: Record) -> _Replay:
                          mrx_at=record.mrx_start, detective_tickets={d.name: d.tickets for d in record.detectives},
                          mrx_tickets=record.mrx_tickets)
     rp = _Replay(record, pos)
+    from .validate import cutoff_warning
+
+    partial = cutoff_warning(record.board, record.rules)
+    if partial is not None:  # never silently: the rule closed only the hops the map knows
+        rp.warning("via-incomplete", "rules", partial)
     seen: dict[Station, str] = {}
     for i, d in enumerate(record.detectives):
         if d.start in seen:
@@ -161,6 +167,11 @@ def _mrx_turn(rp: _Replay, rnd: Round, r_i: int) -> None:
     """Mr. X's entry (or two): the engine's verdict, then the detectives' view of him."""
     pos, rules, board = rp.pos, rp.record.rules, rp.record.board
     move = Move(MRX, tuple(m.ticket for m in rnd.mrx), tuple(m.to for m in rnd.mrx))
+    shown = next((j for j, m in enumerate(rnd.mrx) if m.took is not None), None)
+    if shown is not None:  # a voluntary reveal: the engine checks it and hands the ticket over
+        took = rnd.mrx[shown].took
+        assert took is not None
+        move = move.revealing(shown, *took)
     if move.is_pass:
         for code, msg, _ in pos.problems(move):
             rp.error(code, f"{rnd.where}.mrx", msg)
@@ -179,7 +190,7 @@ def _mrx_turn(rp: _Replay, rnd: Round, r_i: int) -> None:
             rp.possible = 1 << m.to  # he stepped onto a detective: caught there, in the open
             break
         rp.possible = mrx_targets(board, rp.possible, m.ticket, occupied, rules)
-        reveal = rules.is_reveal(n)
+        reveal = rules.is_reveal(n) or m.took is not None  # a fixed or a voluntary reveal
         if reveal and m.to is None:
             rp.error("reveal-missing", f"{m.where}.to",
                      f"move {n} is a reveal move: the station Mr. X showed ('to') is missing")

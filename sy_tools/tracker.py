@@ -6,7 +6,8 @@ Semantics (the detectives' point of view; ``to`` on hidden moves is never eviden
 * a Mr. X move with ticket ``t`` from set ``S``: every station joined to ``S`` by ``t``'s transports
   (black: all four, the only way onto the ferry), minus the stations detectives occupy then;
   each leg of a double move is a move, blocked by the same detective positions;
-* a reveal move: ``S`` becomes the shown station (inconsistent if it isn't in ``S``);
+* a reveal move, or a voluntary reveal (``"shown": true``): ``S`` becomes the shown station
+  (inconsistent if it isn't in ``S``);
 * a detective move onto a station removes it (no capture was announced); a move marked
   ``"capture": true`` ends the game with Mr. X there;
 * an empty set means the record contradicts the map or the rules (:class:`InconsistentRecord`).
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import NamedTuple
 
 from .board import Board, Station, StationMask, Ticket, mask_of, stations_of
@@ -102,7 +104,7 @@ def trace(record: Record) -> Trace:
             n += 1
             S = mrx_targets(board, S, m.ticket, occupied, record.rules)
             shown = None
-            if n in reveals:
+            if n in reveals or m.took is not None:  # a fixed or a voluntary reveal
                 if m.to is None:
                     raise RecordError(f"move {n} is a reveal move: 'to' (the station Mr. X showed) is required",
                                       record.file, f"{m.where}.to")
@@ -176,7 +178,7 @@ def _final(record: Record) -> _Final:
         for m in rnd.mrx:
             n += 1
             S = mrx_targets(board, S, m.ticket, occupied, record.rules)
-            if n in reveals:
+            if n in reveals or m.took is not None:
                 if m.to is None:
                     trace(record)  # raises: a reveal needs its station
                     break
@@ -214,18 +216,33 @@ def possible_mask(record: Record) -> StationMask:
 EXACT_BITS = 1024
 
 
-def _legal_count(board: Board, s: Station, ticket: Ticket, occupied: StationMask) -> int:
+def _legal_count(board: Board, s: Station, ticket: Ticket, occupied: StationMask, rules: Rules | None = None) -> int:
+    if _cutoff(board, rules):
+        return mrx_targets(board, 1 << s, ticket, occupied, rules).bit_count()
     return (board.neighbours[ticket][s] & ~occupied).bit_count()
 
 
-def _move_share(board: Board, s: Station, st: Step) -> float:
+def _move_share(board: Board, s: Station, st: Step, rules: Rules | None = None) -> float:
     """``moves`` weights: Mr. X picks uniformly among his ticket's legal destinations."""
-    k = _legal_count(board, s, st.ticket, st.occupied)
+    k = _legal_count(board, s, st.ticket, st.occupied, rules)
     return 1.0 / k if k else 0.0  # no legal destination: nothing to share
 
 
+def _cutoff(board: Board, rules: Rules | None) -> bool:
+    """Whether connections may close under Mr. X (the cut-off escape rule on a map with via data)."""
+    return rules is not None and rules.cutoff_escape and bool(board.via)
+
+
+def _dests(board: Board, s: Station, st: Step, rules: Rules | None) -> list[Station] | tuple[Station, ...]:
+    """Where Mr. X's move ``st`` may take him from ``s`` (detectives' stations aside, which the
+    live sets exclude): the ticket's connections, minus those closed under the cut-off escape."""
+    if _cutoff(board, rules):
+        return stations_of(mrx_targets(board, 1 << s, st.ticket, st.occupied, rules))
+    return board._lists[st.ticket][s]
+
+
 def _forward(board: Board, tr: Trace, start: Weight, share: Share | None,
-             keep: list[StationMask]) -> list[dict[Station, Weight]]:
+             keep: list[StationMask], rules: Rules | None = None) -> list[dict[Station, Weight]]:
     """Weight of consistent route prefixes ending at each station of ``keep[i]`` after move i.
 
     ``keep`` is the smoothed history: a prefix through a station outside it can never become a
@@ -235,13 +252,14 @@ def _forward(board: Board, tr: Trace, start: Weight, share: Share | None,
     f: dict[Station, Weight] = {s: start for s in stations_of(tr.start)}
     out = []
     exact = isinstance(start, int)
+    cut = _cutoff(board, rules)
     for st, live in zip(tr.steps, keep):
         lists = board._lists[st.ticket]
         g: dict[Station, Weight] = {}
         for s, c in f.items():
             if share is not None:
                 c = c * share(board, s, st)
-            for d in lists[s]:
+            for d in (_dests(board, s, st, rules) if cut else lists[s]):
                 if live >> d & 1:
                     g[d] = g.get(d, 0) + c
         if not exact:
@@ -252,7 +270,7 @@ def _forward(board: Board, tr: Trace, start: Weight, share: Share | None,
 
 
 def _backward(board: Board, tr: Trace, sets: list[StationMask], share: Share | None,
-              exact: bool = True) -> list[dict[Station, Weight]]:
+              exact: bool = True, rules: Rules | None = None) -> list[dict[Station, Weight]]:
     """Weight of consistent route continuations from each station after each move (floats
     rescaled after every move unless ``exact``)."""
     n = len(tr.steps)
@@ -261,13 +279,14 @@ def _backward(board: Board, tr: Trace, sets: list[StationMask], share: Share | N
         return b
     one: Weight = 1 if exact else 1.0
     b[-1] = {s: one for s in stations_of(tr.sets[-1])}
+    cut = _cutoff(board, rules)
     for i in range(n - 2, -1, -1):
         st = tr.steps[i + 1]
         lists = board._lists[st.ticket]
         nxt = b[i + 1]
         cur: dict[Station, Weight] = {}
         for s in stations_of(sets[i]):
-            c = sum(nxt.get(d, 0) for d in lists[s])
+            c = sum(nxt.get(d, 0) for d in (_dests(board, s, st, rules) if cut else lists[s]))
             if c:
                 cur[s] = c if share is None else c * share(board, s, st)
         b[i] = cur if exact else _rescale(cur)
@@ -312,6 +331,8 @@ class Possible:
     history: tuple[tuple[Station, ...], ...] | None = None
     history_probabilities: tuple[dict[Station, float], ...] | None = None
     file: str | None = None
+    #: what the reader must know about the analysis (the cut-off escape applied with incomplete via data)
+    warnings: tuple[str, ...] = ()
 
     @property
     def moves_to_reveal(self) -> int | None:
@@ -346,6 +367,8 @@ class Possible:
             out["history"] = [list(h) for h in self.history]
         if self.history_probabilities is not None:
             out["history_probabilities"] = [{str(s): p for s, p in h.items()} for h in self.history_probabilities]
+        if self.warnings:
+            out["warnings"] = list(self.warnings)
         return out
 
     def history_frame(self):  # -> pandas.DataFrame
@@ -401,6 +424,7 @@ def possible(record: Record, weights: str = "paths", history: bool = False) -> P
             last_reveal=fin.last_reveal,
             capture=fin.capture,
             file=record.file,
+            warnings=_warnings(record),
         )
     tr = trace(record)
     current = tr.current
@@ -419,19 +443,20 @@ def possible(record: Record, weights: str = "paths", history: bool = False) -> P
         hist_p = () if history else None
     else:
         assert smoothed is not None
+        rules = record.rules
         if weights == "paths":  # each next station once; exact integer counts
-            fwd = _forward(board, tr, 1, None, smoothed)
+            fwd = _forward(board, tr, 1, None, smoothed, rules)
             counts = {s: int(fwd[-1][s]) for s in stations}
             exact = sum(counts.values()).bit_length() <= EXACT_BITS
             share: Share | None = None
         else:
-            share, exact = _move_share, False
-            fwd = _forward(board, tr, 1.0, share, smoothed)
+            share, exact = partial(_move_share, rules=rules), False
+            fwd = _forward(board, tr, 1.0, share, smoothed, rules)
         probs = _normalise({s: fwd[-1][s] for s in stations})
         if history:
             if not exact and weights == "paths":
-                fwd = _forward(board, tr, 1.0, None, smoothed)
-            bwd = _backward(board, tr, smoothed, share, exact)
+                fwd = _forward(board, tr, 1.0, None, smoothed, rules)
+            bwd = _backward(board, tr, smoothed, share, exact, rules)
             hist_p = tuple(
                 _normalise({s: fwd[i].get(s, 0) * bwd[i][s] for s in stations_of(smoothed[i]) if s in bwd[i]})
                 for i in range(len(smoothed))
@@ -453,4 +478,12 @@ def possible(record: Record, weights: str = "paths", history: bool = False) -> P
         history=hist,
         history_probabilities=hist_p,
         file=record.file,
+        warnings=_warnings(record),
     )
+
+
+def _warnings(record: Record) -> tuple[str, ...]:
+    from .validate import cutoff_warning
+
+    w = cutoff_warning(record.board, record.rules)
+    return () if w is None else (w,)

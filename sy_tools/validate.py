@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
 from .board import Board, Connection, Transport
 from .errors import MapError
-from .mapio import COORD_LIMIT, Finding, Location, RawMap, read_map
+from .mapio import COORD_LIMIT, Finding, Location, RawConnection, RawMap, read_map
+from .rules import Rules
 
 #: The largest station id a map may use.  Sets of stations are bitmasks indexed by id, so the id
 #: bounds the memory every set costs (10^6 ids: 125 kB per set).
@@ -131,6 +133,7 @@ def check_raw(raw: RawMap) -> list[Finding]:
             )
             continue
         seen[key] = c.loc
+        _check_via(c, defined, err)
         by_pair[key[:2]].add(c.transport)
         if c.transport is Transport.FERRY:
             ferry_locs[key[:2]] = c.loc
@@ -220,6 +223,44 @@ def check_raw(raw: RawMap) -> list[Finding]:
     return out
 
 
+def _check_via(c: RawConnection, defined: Mapping[int, Location], err: Callable[[str, str, Location], None]) -> None:
+    """A connection's ``via`` stations (the cut-off escape rule): on the map, not its ends,
+    each once, and only on bus and underground lines (the rule closes those hops)."""
+    if not c.via:
+        return
+    loc = c.loc.at("via")
+    if c.transport not in (Transport.BUS, Transport.UNDERGROUND):
+        err("via-transport", f"{c.transport.value if c.transport else c.name} {c.a}-{c.b} has via data; only bus and "
+            "underground lines pass over stations (the cut-off escape rule)", loc)
+    for j, v in enumerate(c.via):
+        if v not in defined:
+            err("via-station", f"{c.a}-{c.b} passes over station {v}, which is not defined", loc.at(f"[{j}]"))
+        elif v in (c.a, c.b):
+            err("via-station", f"{c.a}-{c.b} lists its own end {v} among the stations it passes over", loc.at(f"[{j}]"))
+        elif v in c.via[:j]:
+            err("via-station", f"{c.a}-{c.b} lists station {v} twice among the stations it passes over", loc.at(f"[{j}]"))
+
+
+def via_coverage(board: Board) -> tuple[int, int]:
+    """``(with via data, all)`` bus and underground connections of ``board``: the cut-off
+    escape rule knows a hop passes over a detective only where the map says so."""
+    lines = [c for c in board.connections if c.transport in (Transport.BUS, Transport.UNDERGROUND)]
+    have = sum(1 for c in lines if (min(c.a, c.b), max(c.a, c.b), c.transport) in board.via)
+    return have, len(lines)
+
+
+def cutoff_warning(board: Board, rules: Rules) -> str | None:
+    """The warning an analysis under ``rules.cutoff_escape`` gives when ``board`` lacks via data
+    for some bus or underground connections (None: the rule is off, or the data is complete)."""
+    if not rules.cutoff_escape:
+        return None
+    have, n = via_coverage(board)
+    if have == n:
+        return None
+    return (f"cut-off escape applied with incomplete via data: {n - have} of {n} bus/underground connections "
+            f"of map {board.name!r} have none, so a detective on the way never closes them")
+
+
 def _first_gaps(ids: list[int], n: int) -> list[int]:
     """The first ``n`` numbers missing from the sorted positive ``ids`` (without a set of every
     number up to the largest id)."""
@@ -251,11 +292,23 @@ def _components(adj: dict[int, set[int]]) -> list[set[int]]:
     return parts
 
 
-def validate_map(spec: str | os.PathLike[str], fmt: str | None = None) -> ValidationReport:
+def validate_map(spec: str | os.PathLike[str], fmt: str | None = None,
+                 rules: Rules | None = None) -> ValidationReport:
     """Read and check a map file (or built-in name).  Raises :class:`MapError` only when the
-    file can't be read at all."""
+    file can't be read at all.  ``rules``: the rules the map will be played under; with
+    ``cutoff_escape`` a map lacking via data for some bus/underground connections gets a
+    ``via-incomplete`` warning with the count."""
     raw = read_map(spec, fmt)
-    return ValidationReport(raw.source, tuple(check_raw(raw)))
+    findings = check_raw(raw)
+    if rules is not None and rules.cutoff_escape:
+        lines = [c for c in raw.connections if c.transport in (Transport.BUS, Transport.UNDERGROUND)]
+        lacking = sum(1 for c in lines if not c.via)
+        if lacking:
+            findings.append(Finding("warning", "via-incomplete",
+                                    f"the cut-off escape rule is asked for, but {lacking} of {len(lines)} bus/underground "
+                                    "connections have no via data (a detective on the way never closes them)",
+                                    Location(raw.source)))
+    return ValidationReport(raw.source, tuple(findings))
 
 
 def board_from_raw(raw: RawMap) -> Board:
@@ -265,7 +318,8 @@ def board_from_raw(raw: RawMap) -> Board:
         coords = {st.id: (st.x, st.y) for st in raw.stations}
     conns = [Connection.of(c.a, c.b, c.transport) for c in raw.connections if c.transport is not None]
     decks = {k: [s for s, _ in v] for k, v in raw.start_decks.items()}
-    return Board.build(raw.name, (st.id for st in raw.stations), conns, coords, decks)  # type: ignore[arg-type]
+    via = {(c.a, c.b, c.transport): c.via for c in raw.connections if c.transport is not None and c.via}
+    return Board.build(raw.name, (st.id for st in raw.stations), conns, coords, decks, via)  # type: ignore[arg-type]
 
 
 def load_board(spec: str | os.PathLike[str] = "london", fmt: str | None = None) -> Board:

@@ -46,9 +46,18 @@ def small_board(rng: random.Random, n: int | None = None) -> Board:
     return Board.build("small", stations, conns, coords, decks)
 
 
-def neighbours(g: nx.MultiGraph, s: int, ticket: str) -> set[int]:
+def neighbours(g: nx.MultiGraph, s: int, ticket: str, closed: set[tuple[int, int, str]] = frozenset()) -> set[int]:
+    """Where ``ticket`` goes from ``s``; ``closed``: connections ``(low, high, transport)`` the
+    cut-off escape shuts (their line passes over a detective)."""
     ok = TRANSPORTS_OF[ticket]
-    return {v for _, v, d in g.edges(s, data=True) if d["transport"] in ok}
+    return {v for _, v, d in g.edges(s, data=True)
+            if d["transport"] in ok and (min(s, v), max(s, v), d["transport"]) not in closed}
+
+
+def closed_connections(board: Board, occ: set[int]) -> set[tuple[int, int, str]]:
+    """Connections whose line passes over one of the stations ``occ`` (the board's via data)."""
+    return {(a, b, getattr(t, "value", t)) for (a, b, t), mask in board.via.items()
+            if any(mask >> x & 1 for x in occ)}
 
 
 def oracle_routes(record: Record, limit: int = 60_000) -> list[tuple[int, ...]] | None:
@@ -65,7 +74,7 @@ def oracle_routes(record: Record, limit: int = 60_000) -> list[tuple[int, ...]] 
         occ = set(pos.values())
         for m in rnd.mrx:
             n += 1
-            steps.append({"ticket": m.ticket.value, "occ": occ, "must": m.to if rules.is_reveal(n) else None,
+            steps.append({"ticket": m.ticket.value, "occ": occ, "must": m.to if rules.is_reveal(n) or m.took is not None else None,
                           "stepped": set()})
         for dm in rnd.detectives:
             pos[dm.name] = dm.to
@@ -87,7 +96,8 @@ def oracle_routes(record: Record, limit: int = 60_000) -> list[tuple[int, ...]] 
             routes.append(route)
             continue
         st = steps[i]
-        for d in neighbours(g, route[-1], st["ticket"]):
+        closed = closed_connections(record.board, st["occ"]) if rules.cutoff_escape else set()
+        for d in neighbours(g, route[-1], st["ticket"], closed):
             if d in st["occ"] or d in st["stepped"]:
                 continue
             if st["must"] is not None and d != st["must"]:

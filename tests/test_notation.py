@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sy_tools.board import Ticket
 from sy_tools.errors import RecordError
 from sy_tools.record import RecordErrors, load_record, parse_record, record_to_json, to_notation
 from sy_tools.rules import rules_from_json
@@ -45,6 +46,7 @@ rules_st = st.one_of(
         "mrx_tickets": tickets_st(counts["mrx"]),
         "detective_tickets": tickets_st(counts["detective"]),
         "detective_deck": st.sampled_from(["classic", "2014-detectives"]),
+        "voluntary_reveal": st.booleans(),
     }),
 )
 
@@ -80,6 +82,12 @@ def games(draw):
             leg = {"ticket": draw(st.sampled_from(["taxi", "bus", "underground", "black"]))}
             if move in reveals or draw(st.booleans()):
                 leg["to"] = draw(st.integers(1, 199))
+            # a voluntary reveal, taking a ticket from a detective whose name the line can hold
+            takers = [n for n in names if "," not in n and "/" not in n]
+            if "to" in leg and takers and not any("took" in x for x in legs) and draw(st.booleans()):
+                leg["shown"] = True
+                leg["took"] = {"from": draw(st.sampled_from(takers)),
+                               "ticket": draw(st.sampled_from(["taxi", "bus", "underground"]))}
             legs.append(leg)
         moving = [n for n in names if draw(st.booleans())]
         ds = [{"name": n, "ticket": draw(st.sampled_from(["taxi", "bus", "underground"])),
@@ -253,3 +261,28 @@ def test_errors_from_check_of_a_text_record_read_as_the_player_wrote_them(cli, t
     assert r.stderr == f"error: {p}: line 2 (Red): Red has 2 moves but Mr. X's line has only 1 rounds\n"
     with pytest.raises(RecordErrors):
         parse_record({"detectives": [{"name": "Red", "start": 13}], "rounds": [{"mrx": {}}]})
+
+
+def test_voluntary_reveal_in_the_notation(tmp_path):
+    """'B 105 show Red B': he showed himself at 105 and took Red's bus ticket (both legs of a
+    double move may carry it, a quoted name too)."""
+    head = 'map london\nrule voluntary_reveal true\nRed 13: T 23, T 13\n"Blue Jr" 26: T 27\n'
+    f = tmp_path / "g.txt"
+    f.write_text(head + 'X: T, 2X T/B 105 show "Blue Jr" underground\n')
+    rec = load_record(f)
+    legs = rec.rounds[1].mrx
+    assert [(m.to, m.shown, m.took) for m in legs] == [(None, False, None), (105, True, ("Blue Jr", Ticket.UNDERGROUND))]
+    assert 'B 105 show "Blue Jr" U' in to_notation(rec)
+    for bad, msg in [("X: T, B 105 show Red K", "show NAME T"), ("X: T, B 105 show Red", "show NAME T"),
+                     ("X: T, B show Red T", "needs the station"), ("X: T, B 105 show Green T", "unknown detective")]:
+        f.write_text(head + bad + "\n")
+        with pytest.raises(RecordError, match=msg):
+            load_record(f)
+
+
+def test_voluntary_reveal_from_a_name_with_a_comma_is_refused():
+    doc = {"detectives": [{"name": "Red, Jr.", "start": 13}], "mrx": {"start_candidates": [194]},
+           "rounds": [{"mrx": [{"ticket": "taxi", "to": 193, "shown": True,
+                                "took": {"from": "Red, Jr.", "ticket": "bus"}}]}]}
+    with pytest.raises(RecordErrors, match="separate entries"):
+        to_notation(parse_record(doc))

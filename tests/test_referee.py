@@ -383,3 +383,63 @@ def test_mrx_onto_a_detective_is_illegal_or_caught_as_the_rules_say():
     doc["mrx"]["tickets"]["double"] = 1
     doc["rounds"][0]["mrx"] = [{"ticket": "taxi", "to": 194}, {"ticket": "taxi", "to": 192}]
     assert codes(check(parse_record(doc))) == [("mrx-onto-detective", "rounds[0].mrx[0].to")]
+
+
+# ---- voluntary reveal (rules.voluntary_reveal) --------------------------------------------------
+
+
+def _voluntary_doc():
+    import json
+    from pathlib import Path
+
+    return json.loads((Path(__file__).parent.parent / "examples/variants/voluntary-reveal.json").read_text())
+
+
+def test_voluntary_reveal_is_legal_collapses_and_hands_the_ticket_over():
+    doc = _voluntary_doc()
+    r = check(parse_record(doc))
+    assert r.legal, r.problems
+    assert r.tickets["Red"]["bus"] == 7 and r.tickets["Mr. X"]["bus"] == 3  # 3 - 1 spent + 1 taken
+    doc["rules"]["tickets_to_mrx"] = False  # the ticket leaves the game
+    r = check(parse_record(doc))
+    assert r.legal and r.tickets["Red"]["bus"] == 7 and r.tickets["Mr. X"]["bus"] == 2
+
+
+def test_voluntary_reveal_needs_the_rule_and_a_held_ticket():
+    doc = _voluntary_doc()
+    doc["rules"]["voluntary_reveal"] = False
+    assert codes(check(parse_record(doc))) == [("voluntary-reveal", "rounds[1].mrx[0].shown")]
+    doc = _voluntary_doc()
+    doc["detectives"][0]["tickets"] = {"taxi": 10, "bus": 0, "underground": 4}
+    assert codes(check(parse_record(doc))) == [("reveal-ticket", "rounds[1].mrx[0].took")]
+
+
+def test_voluntary_reveal_on_a_fixed_reveal_move_and_unreachable_station():
+    doc = _voluntary_doc()
+    doc["rules"]["reveal_moves"] = [2]
+    assert codes(check(parse_record(doc))) == [("voluntary-reveal", "rounds[1].mrx[0].shown")]
+    doc = _voluntary_doc()
+    doc["rounds"][1]["mrx"][0]["to"] = 1  # no taxi-then-bus route from the start deck reaches 1
+    got = codes(check(parse_record(doc)))
+    assert ("reveal-unreachable", "rounds[1].mrx[0].to") in got
+
+
+def test_voluntary_reveal_shape_errors():
+    import pytest
+
+    from sy_tools.errors import RecordError
+
+    doc = _voluntary_doc()
+    leg = doc["rounds"][1]["mrx"][0]
+    for change, where in [({"took": None}, "took"), ({"shown": "yes"}, "shown"), ({"to": None}, "to"),
+                          ({"took": {"from": "Nobody", "ticket": "bus"}}, "took.from"),
+                          ({"took": {"from": "Red", "ticket": "black"}}, "took.ticket")]:
+        bad = copy.deepcopy(doc)
+        bad["rounds"][1]["mrx"][0] = {**leg, **change}
+        with pytest.raises(RecordError) as e:
+            parse_record(bad)
+        assert e.value.where == f"rounds[1].mrx[0].{where}"
+    bad = copy.deepcopy(doc)
+    del bad["rounds"][1]["mrx"][0]["shown"]
+    with pytest.raises(RecordError, match="add \"shown\": true"):
+        parse_record(bad)

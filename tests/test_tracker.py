@@ -305,3 +305,51 @@ def test_oracle_on_corrupted_records():
         else:
             inconsistent += 1
     assert inconsistent >= 10 and consistent >= 10, (inconsistent, consistent)
+
+
+def _with_voluntary_reveals(doc, rules, rng):
+    """The detectives' view of a full game in which Mr. X showed himself now and then (on moves
+    that are not reveal moves), taking one of the first detective's tickets each time."""
+    view = detectives_view(doc, rules)
+    n = 0
+    for full, seen in zip(doc["rounds"], view["rounds"]):
+        for j, m in enumerate(full["mrx"]):
+            n += 1
+            if not rules.is_reveal(n) and rng.random() < 0.3:
+                seen["mrx"][j] = {**m, "shown": True, "took": {"from": doc["detectives"][0]["name"], "ticket": "taxi"}}
+                break
+    return view
+
+
+def test_oracle_small_boards_voluntary_reveals():
+    """A voluntary reveal pins Mr. X like a fixed one: the filter, its history and the route
+    counts against the oracle, on records where he showed himself at random moves."""
+    compared = shown = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        board = small_board(rng)
+        rules = rules_from_json({"preset": "classic", "reveal_moves": [5, 10], "mrx_deck": "classic",
+                                 "detective_deck": "classic"})
+        doc = random_game(board, rules, rng, n_detectives=rng.randint(1, 3),
+                          mrx_start_candidates=board.start_decks["classic"])
+        doc["rules"] = {"preset": "classic", "reveal_moves": [5, 10], "voluntary_reveal": True}
+        view = _with_voluntary_reveals(doc, rules, rng)
+        rec = _with_board(view, board)
+        shown += sum(m.shown for r in rec.rounds for m in r.mrx)
+        for cut in _truncations(rec, rng, 2) + [rec]:
+            compared += _compare(cut)
+            _compare(cut, "uniform")
+    assert compared >= 60 and shown >= 25
+
+
+def test_voluntary_reveal_collapses_the_set():
+    from pathlib import Path
+
+    from sy_tools.record import load_record
+
+    rec = load_record(Path(__file__).parent.parent / "examples/variants/voluntary-reveal.json")
+    p = possible(rec, history=True)
+    assert p.stations == (105,) and p.last_reveal == (2, 105) and p.history[1] == (105,)
+    assert possible(rec, weights="uniform").stations == (105,)
+    assert p.history[0] == (72, 107, 108)  # the only taxi stops with a bus on to 105
+    assert len(possible(rec.truncated(1)).stations) > 1  # before he showed himself

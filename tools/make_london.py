@@ -1,5 +1,6 @@
 """One-off: convert the public London board data (stations.txt + connections.txt) into
-data/london.json, adding the start decks from the rulebooks.  Kept so the conversion can be
+data/london.json, adding the start decks from the rulebooks and the via data of the rulebook's
+cut-off escape examples.  Kept so the conversion can be
 repeated and reviewed; nothing at run or test time reads the raw data.
 
     python tools/make_london.py ../shared/data/london-board data/london.json
@@ -17,6 +18,9 @@ from sy_tools.validate import board_from_raw, check_raw
 CLASSIC = [13, 26, 29, 34, 50, 53, 91, 94, 103, 112, 117, 132, 138, 141, 155, 174, 197, 198]
 MRX_2014 = [35, 45, 51, 71, 78, 104, 106, 127, 132, 146, 166, 170, 172]
 DETECTIVES_2014 = [13, 26, 29, 34, 50, 53, 91, 94, 103, 112, 117, 123, 138, 141, 155, 174]
+#: stations a line passes over on the board (the cut-off escape rule), only where it is certain:
+#: the rulebook's own examples (underground 153-140 passes 154; underground 74-46 passes 58, 45)
+VIA = {(140, 153, "underground"): [154], (46, 74, "underground"): [58, 45]}
 
 
 def main(src: str, out: str) -> None:
@@ -31,6 +35,7 @@ def main(src: str, out: str) -> None:
         board.connections,
         board.coords,
         {"classic": CLASSIC, "2014-mrx": MRX_2014, "2014-detectives": DETECTIVES_2014},
+        VIA,
     )
     atomic_write_text(out, to_json_text(board))
 

@@ -26,7 +26,7 @@ from typing import Any
 from .board import Board, Station, mask_of
 from .errors import InputError
 from .policies import DetectiveObservation, MrXObservation, Policy, load_policy
-from .position import MRX, Move, Position, mrx_targets, random_playout, unmodelled_rule_fields
+from .position import MRX, Move, Position, counting_models, mrx_targets, random_playout, unmodelled_rule_fields
 from .rules import PRESETS, Rules
 
 #: detective names in turn order
@@ -166,13 +166,15 @@ class _Runtime:
         self.board = load_board(spec.map)
         self.mrx_policy: Policy = load_policy(spec.mrx_policy, "mrx")
         self.detective_policy: Policy = load_policy(spec.detective_policy, "detectives")
-        self.fast = spec.mrx_policy == "random" and spec.detective_policy == "random"
+        # the list-based playout keeps only tickets and stations: variants take the Move path
+        self.fast = (spec.mrx_policy == "random" and spec.detective_policy == "random"
+                     and counting_models(spec.rules))
         _decks(self.board, spec.rules, spec.starts)  # unknown deck names fail here
         for s in spec.starts if isinstance(spec.starts, tuple) else ():
             if s not in self.board:
                 raise InputError(f"station {s} is not on the map {self.board.name!r}", where="--starts")
         odd = [f for f in unmodelled_rule_fields(spec.rules) if f not in SIMULATED_VARIANTS]
-        if odd:  # the records cannot say a voluntary reveal yet
+        if odd:  # a field the simulator does not know
             raise InputError(f"simulate does not handle the rule field(s) {', '.join(odd)} yet", where="--rules")
         if not 1 <= spec.detectives <= len(DETECTIVE_NAMES):
             raise InputError(f"expected 1 to {len(DETECTIVE_NAMES)} detectives, got {spec.detectives}",
@@ -183,7 +185,7 @@ class _Runtime:
 
 
 #: Rule variants the simulator plays (through the engine's exact move listing).
-SIMULATED_VARIANTS = frozenset({"mrx_onto_detective", "cutoff_escape"})
+SIMULATED_VARIANTS = frozenset({"mrx_onto_detective", "cutoff_escape", "voluntary_reveal"})
 
 _RUNTIME: _Runtime | None = None
 
@@ -348,8 +350,10 @@ def game_record(board: Board, rules: Rules, names: Sequence[str], det_starts: Se
     at = mrx_start
     for m in moves:
         if m.piece == MRX:
-            doc["rounds"].append({"mrx": [{"ticket": t.value, "to": s} for t, s in zip(m.tickets, m.stations)],
-                                  "detectives": []})
+            legs: list[dict[str, Any]] = [{"ticket": t.value, "to": s} for t, s in zip(m.tickets, m.stations)]
+            if m.shown is not None and m.took is not None:  # a voluntary reveal and its price
+                legs[m.shown].update(shown=True, took={"from": m.took[0], "ticket": m.took[1].value})
+            doc["rounds"].append({"mrx": legs, "detectives": []})
             if m.to is not None:
                 at = m.to
         else:

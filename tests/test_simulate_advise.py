@@ -42,3 +42,25 @@ def test_simulate_plays_the_cutoff_and_caught_variants_and_check_agrees(tmp_path
         caught_by_his_move += r.status.reason == "capture" and not any(
             m.get("capture") for m in doc["rounds"][-1]["detectives"])
     assert caught_by_his_move >= 1
+
+
+def test_simulate_plays_voluntary_reveals_and_check_agrees():
+    """Random Mr. X under voluntary_reveal picks reveal moves now and then; the records say them
+    (shown/took) and replay legal with the same outcome and the tickets handed over."""
+    import json
+    from dataclasses import replace
+
+    from sy_tools.record import parse_record
+    from sy_tools.referee import check
+    from sy_tools.rules import PRESETS
+
+    rules = replace(PRESETS["classic"], name="classic+", voluntary_reveal=True)
+    spec = GameSpec(mrx_policy="random", detective_policy="random", seed=9, rules=rules, records=True)
+    shows = 0
+    for g in simulate(spec, 8, jobs=1).games:
+        doc = json.loads(json.dumps(g.record))
+        shows += sum(1 for r in doc["rounds"] for m in r["mrx"] if m.get("shown"))
+        r = check(parse_record(doc))
+        assert r.legal, [p.line(None) for p in r.problems][:3]
+        assert r.status.kind.value == g.reason
+    assert shows >= 5

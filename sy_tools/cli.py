@@ -14,10 +14,25 @@ import click
 
 from .board import Ticket as _Ticket
 from .errors import InputError, MapFormatError, SyToolsError
+from .options import (
+    SECONDS,  # noqa: F401  (the time-limit type; kept importable from here)
+    all_option,
+    format_option,
+    input_format_option,
+    moves_option,
+    round_option,
+    time_limit_option,
+)
+from .tracker import WEIGHTS as _WEIGHTS
 
 _TICKETS = tuple(_Ticket)
-
-FORMAT_TJ = click.Choice(["table", "json"])
+#: The heatmap layers: ``sy_tools.plot.LAYERS`` (not imported here: plot loads matplotlib; a
+#: test keeps the two equal).
+_LAYERS = ("possible", "history", "reach", "coverage", "cordon", "winrate")
+#: Ticket kinds as CLI choices (the library's values).
+_TICKET_VALUES = [t.value for t in _TICKETS]
+#: The tickets Mr. X may show (not the double move).
+_SHOWN_TICKETS = [t.value for t in _TICKETS if t.value != "double"]
 
 #: Longest error line printed (an input may be quoted in it; the rest is cut).
 MAX_ERROR_LINE = 2000
@@ -27,22 +42,6 @@ def _clip(line: str) -> str:
     return line if len(line) <= MAX_ERROR_LINE else line[: MAX_ERROR_LINE - 15] + " ... (cut)"
 
 
-class _Seconds(click.ParamType):
-    """A time limit: a finite positive number of seconds, at most a day (nan, inf and 1e309
-    are refused)."""
-
-    name = "seconds"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
-        from .cordon import check_time_limit
-
-        try:
-            return check_time_limit(value if isinstance(value, float) else float(str(value)))
-        except (ValueError, InputError):
-            self.fail(f"expected a positive number of seconds up to 86400, got {str(value)[:40]!r}", param, ctx)
-
-
-SECONDS = _Seconds()
 
 
 _NO_ARGS: Any = getattr(click.exceptions, "NoArgsIsHelpError", ())
@@ -100,9 +99,8 @@ def main() -> None:
 
 @main.command()
 @click.argument("maps", nargs=-1, required=True)
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", help="Output format.")
-@click.option("--input-format", type=click.Choice(["json", "pair", "bristol"]), default=None,
-              help="Map file format (default: from the name, then the content).")
+@format_option("text", "json")
+@input_format_option
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 def validate(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: bool) -> None:
     """Check map files for every detectable defect.
@@ -169,8 +167,8 @@ def map_group() -> None:
 
 @map_group.command("info")
 @click.argument("map_spec", default="london", metavar="[MAP]")
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table")
-@click.option("--input-format", type=click.Choice(["json", "pair", "bristol"]), default=None)
+@format_option("text", "csv", "json")
+@input_format_option
 def map_info_cmd(map_spec: str, fmt: str, input_format: str | None) -> None:
     """Station and connection counts, degrees, stations per kind."""
     from .mapstats import map_info
@@ -195,18 +193,17 @@ def map_info_cmd(map_spec: str, fmt: str, input_format: str | None) -> None:
 @map_group.command("convert")
 @click.argument("src", metavar="IN")
 @click.argument("dst", metavar="OUT")
-@click.option("--from", "from_fmt", type=click.Choice(["json", "pair", "bristol"]), default=None,
-              help="Input format (default: detected).")
+@input_format_option
 @click.option("--to", "to_fmt", type=click.Choice(["json", "pair", "bristol", "graphml"]), default=None,
               help="Output format (default: from OUT: .json, .graphml, .txt = bristol, a folder = pair).")
-def map_convert(src: str, dst: str, from_fmt: str | None, to_fmt: str | None) -> None:
+def map_convert(src: str, dst: str, input_format: str | None, to_fmt: str | None) -> None:
     """Convert a map between formats (the input must validate)."""
     from .mapio import dropped_on_write, output_format, source_files, write_map
     from .validate import load_board
 
-    with _format_hint("--from"):
-        board = load_board(src, from_fmt)
-    for p in write_map(board, dst, to_fmt, keep=source_files(src, from_fmt)):
+    with _format_hint("--input-format"):
+        board = load_board(src, input_format)
+    for p in write_map(board, dst, to_fmt, keep=source_files(src, input_format)):
         click.echo(str(p))
     note = dropped_on_write(board, output_format(dst, to_fmt))
     if note:
@@ -215,10 +212,10 @@ def map_convert(src: str, dst: str, from_fmt: str | None, to_fmt: str | None) ->
 
 @map_group.command("neighbours")
 @click.argument("station", type=int)
-@click.option("--ticket", type=click.Choice([t.value for t in _TICKETS]), default=None,
+@click.option("--ticket", type=click.Choice(_TICKET_VALUES), default=None,
               help="Only this ticket (default: every ticket).")
 @click.option("--map", "map_spec", default="london", show_default=True, help="The map.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@format_option("text", "json")
 def map_neighbours(station: int, ticket: str | None, map_spec: str, fmt: str) -> None:
     """Where a piece can go from STATION, by ticket.
 
@@ -243,14 +240,16 @@ def map_neighbours(station: int, ticket: str | None, map_spec: str, fmt: str) ->
 @map_group.command("diff")
 @click.argument("a")
 @click.argument("b")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
-def map_diff_cmd(a: str, b: str, fmt: str) -> None:
+@format_option("text", "json")
+@input_format_option
+def map_diff_cmd(a: str, b: str, fmt: str, input_format: str | None) -> None:
     """Connections and stations present in one map and not the other.  Exit 1 if they differ."""
     from .mapstats import map_diff
     from .output import dumps
     from .validate import load_board
 
-    d = map_diff(load_board(a), load_board(b), a, b)
+    with _format_hint("--input-format"):
+        d = map_diff(load_board(a, input_format), load_board(b, input_format), a, b)
     if fmt == "json":
         click.echo(dumps(d.to_dict()))
     else:
@@ -264,7 +263,7 @@ def map_diff_cmd(a: str, b: str, fmt: str) -> None:
 
 @main.command("rules")
 @click.argument("name", default="classic", metavar="[PRESET]")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table")
+@format_option("text", "json")
 def rules_cmd(name: str, fmt: str) -> None:
     """Print a rules preset (classic, 2014)."""
     from .output import dumps, table
@@ -326,7 +325,7 @@ def _record_inputs(game: str, rec: Any) -> list[str]:
 
 @main.command()
 @click.argument("game")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@format_option("text", "json")
 def check(game: str, fmt: str) -> None:
     """Replay a game record under the rules: is it legal, and who won?
 
@@ -379,8 +378,8 @@ def _tickets_text(tickets: dict[str, dict[str, int]]) -> str:
 @click.argument("game")
 @click.option("--at", type=click.IntRange(min=0), default=None,
               help="Mr. X's station, when he is to move and the record does not say.")
-@click.option("--all", "show_all", is_flag=True, help="List every double move too (text format).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@all_option("every double move too")
+@format_option("text", "json")
 def moves_cmd(game: str, at: int | None, show_all: bool, fmt: str) -> None:
     """The legal moves of the piece to move at the end of GAME (a detective, or Mr. X: his
     station from a full record or --at).
@@ -432,16 +431,13 @@ def _moves_text(r: Any, show_all: bool) -> str:
 
 @main.command(short_help="Where Mr. X can be now (and was), with probabilities.")
 @click.argument("games", nargs=-1, required=True)
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv", "jsonl"]), default="table",
-              help="table (default), json (one object; a list for several records), csv (station table), "
-                   "jsonl (one line per record).")
+@format_option("text", "json", "csv", "jsonl")
 @click.option("--history", is_flag=True, help="Also where Mr. X could have been after every move.")
-@click.option("--weights", type=click.Choice(["paths", "uniform", "moves"]), default="paths",
+@click.option("--weights", type=click.Choice(list(_WEIGHTS)), default="paths", show_default=True,
               help="paths: every consistent route equally likely; uniform: every station; "
                    "moves: Mr. X picks uniformly among his ticket's destinations.")
 @click.option("--top", type=click.IntRange(min=1), default=None, help="Show only the N most likely stations.")
-@click.option("--round", "round_", type=click.IntRange(min=0), default=None,
-              help="Analyse the record as it stood after round N.")
+@round_option("Analyse")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes for a large batch (the output keeps the order of GAMES).")
 def possible(games: tuple[str, ...], fmt: str, history: bool, weights: str, top: int | None,
@@ -653,23 +649,24 @@ def _ticket_counts(value: str, option: str, kinds: tuple[str, ...]) -> dict[str,
 
 @main.command("cordon", short_help="The smallest cordon that traps Mr. X, and the moves to it.")
 @click.argument("game", required=False)
-@click.option("--moves", "-k", type=click.IntRange(min=1, max=6), default=1, show_default=True,
-              help="Detective turns to reach the seal.")
-@click.option("--after", type=click.Choice(["taxi", "bus", "underground", "black"]), default=None,
+@moves_option()
+@click.option("--after", type=click.Choice(_SHOWN_TICKETS), default=None,
               help="The ticket Mr. X shows next (when he is to move).")
-@click.option("--time-limit", type=SECONDS, default=10.0, show_default=True,
-              help="Seconds for the whole search (model building and CP-SAT solves).")
-@click.option("--workers", type=click.IntRange(min=1, max=64), default=None, help="CP-SAT worker threads.")
+@round_option("Plan from")
+@time_limit_option(10.0, "the whole search (model building and CP-SAT solves)")
+@click.option("--workers", type=click.IntRange(min=1, max=64), default=None,
+              help="CP-SAT worker threads (default: CP-SAT's own choice).")
 @click.option("--around", default=None, help="Puzzle mode: Mr. X's possible stations, e.g. 45,46,58.")
 @click.option("--detectives", "dets", default=None, help="Puzzle mode: Red=13,Blue=26,...")
 @click.option("--tickets", default=None, help="Puzzle mode: each detective's tickets, e.g. taxi=10,bus=8,underground=4.")
 @click.option("--mrx-tickets", default=None,
               help="Puzzle mode: Mr. X's tickets, e.g. taxi=4,bus=3,underground=3,black=0 (exits use held kinds).")
 @click.option("--map", "map_spec", default="london", show_default=True, help="Puzzle mode: the map.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
-def cordon_cmd(game: str | None, moves: int, after: str | None, time_limit: float, workers: int | None,
-               around: str | None, dets: str | None, tickets: str | None, mrx_tickets: str | None,
-               map_spec: str, fmt: str) -> None:
+@all_option("the possible set, the whole cordon and the open stations")
+@format_option("text", "json")
+def cordon_cmd(game: str | None, moves: int, after: str | None, round_: int | None, time_limit: float,
+               workers: int | None, around: str | None, dets: str | None, tickets: str | None,
+               mrx_tickets: str | None, map_spec: str, show_all: bool, fmt: str) -> None:
     """The smallest detective cordon that traps Mr. X, and the moves that reach it (CP-SAT).
 
     Give a GAME record, or --around STATIONS for a puzzle.  Exit 0 with an answer (even when
@@ -687,10 +684,13 @@ def cordon_cmd(game: str | None, moves: int, after: str | None, time_limit: floa
             raise InputError("--detectives, --tickets and --mrx-tickets are for puzzle mode (--around)")
         from .record import load_record
 
-        result = run_cordon(load_record(game), moves, Ticket(after) if after else None, time_limit, workers)
+        result = run_cordon(load_record(game).at_round(round_), moves, Ticket(after) if after else None,
+                            time_limit, workers)
     else:
         if after:
             raise InputError("--after needs a GAME record")
+        if round_ is not None:
+            raise InputError("--round needs a GAME record")
         from .validate import load_board
 
         result = puzzle(
@@ -705,10 +705,22 @@ def cordon_cmd(game: str | None, moves: int, after: str | None, time_limit: floa
     if fmt == "json":
         click.echo(dumps(result.to_dict()))
         return
-    click.echo(_cordon_text(result))
+    click.echo(_cordon_text(result, show_all))
 
 
-def _cordon_text(r: Any) -> str:
+#: Stations listed in short text output (``--all`` lists every one).
+SHORT_LIST = 8
+
+
+def _few(stations: Any, show_all: bool, n: int = SHORT_LIST) -> str:
+    """Station numbers: all of them with ``show_all``, else the first ``n`` and a count of the rest."""
+    stations = list(stations)
+    if show_all or len(stations) <= n:
+        return " ".join(map(str, stations))
+    return " ".join(map(str, stations[:n])) + f" ... (+{len(stations) - n}; --all lists them)"
+
+
+def _cordon_text(r: Any, show_all: bool = False) -> str:
     from .output import table
 
     ctx = r.context
@@ -717,22 +729,28 @@ def _cordon_text(r: Any) -> str:
     if "round" in ctx:
         who = "Mr. X moves next" if ctx["to_move"] == "mrx" else f"{ctx['to_move']} is to move"
         when = f" (round {ctx['round']}, {who})"
-    lines.append(f"Mr. X may be at {len(r.target)} station{'s' if len(r.target) != 1 else ''}"
-                 f"{' after ' + str(r.moves - 1) + ' more move(s)' if r.moves > 1 else ''}{when}: "
-                 + " ".join(map(str, r.target)))
+    head = (f"Mr. X may be at {len(r.target)} station{'s' if len(r.target) != 1 else ''}"
+            f"{' after ' + str(r.moves - 1) + ' more move(s)' if r.moves > 1 else ''}{when}")
+    if show_all:
+        lines.append(f"{head}: " + " ".join(map(str, r.target)))
+    else:
+        top = sorted(r.target, key=lambda s: (-r.probabilities.get(s, 0.0), s))[:SHORT_LIST]
+        more = len(r.target) - len(top)
+        lines.append(f"{head}; most likely: " + ", ".join(f"{s} ({r.probabilities.get(s, 0.0):.2f})" for s in top)
+                     + (f" ... (+{more}; --all lists them)" if more else ""))
     if r.cordon_size is None:
         lines.append(f"cordon size: not found within the time limit ({r.cordon_status})")
     else:
         need = f"; {r.detectives_available} detectives available" if r.detectives_available else ""
         lines.append(f"cordon size: {r.cordon_size} ({r.cordon_status}){need}")
-        lines.append("one minimal cordon: " + " ".join(map(str, r.cordon)))
+        lines.append("one minimal cordon: " + _few(r.cordon, show_all))
     if r.plan:
         verdict = "seals every possible station" if r.feasible else "cannot seal everything"
         lines.append(f"plan for {r.moves} turn{'s' if r.moves != 1 else ''}: {verdict}")
         rows = [[p.name, p.describe(), "yes" if p.on_duty else ""] for p in r.plan]
         lines.append(table(["detective", "moves", "on duty"], rows, right=[False, False, False]))
         if r.open:
-            lines.append(f"open stations ({len(r.open)}): " + " ".join(map(str, r.open)))
+            lines.append(f"open stations ({len(r.open)}): " + _few(r.open, show_all))
         lines.append(f"sealed probability: {r.sealed_probability:.4f}")
     elif r.detectives_available:
         lines.append(f"no plan found within the time limit ({r.status})")
@@ -758,25 +776,25 @@ def _size(value: str | None) -> tuple[float, float] | None:
 
 @main.command(short_help="Heatmaps over the board: possible, history, reach, coverage, cordon, winrate.")
 @click.argument("game", required=False)
-@click.option("--layer", type=click.Choice(["possible", "history", "reach", "coverage", "cordon", "winrate"]),
-              default="possible", show_default=True)
+@click.option("--layer", type=click.Choice(list(_LAYERS)), default="possible", show_default=True)
 @click.option("-o", "--output", "out", default=None, help="Output file (.png, .svg, .pdf). Default: LAYER.png")
-@click.option("--round", "round_", type=click.IntRange(min=0), default=None, help="Draw the state as it was after round N.")
-@click.option("--weights", type=click.Choice(["paths", "uniform", "moves"]), default="paths", show_default=True)
+@round_option("Draw")
+@click.option("--weights", type=click.Choice(list(_WEIGHTS)), default="paths", show_default=True,
+              help="possible, history: how likely each consistent route is (as in 'possible').")
 @click.option("--from", "from_", multiple=True,
               help="reach: starting station(s), e.g. --from 13,46 (with GAME: instead of Mr. X's possible set).")
-@click.option("--tickets", default=None, help="reach without GAME: ticket limits, e.g. taxi=10,bus=8,underground=4 "
-              "(black=N rides everything).")
+@click.option("--piece-tickets", "tickets", default=None,
+              help="reach without GAME: the moving piece's ticket limits, e.g. taxi=10,bus=8,underground=4 "
+                   "(black=N rides everything).")
+@click.option("--tickets", "tickets_alias", default=None, hidden=True)
 @click.option("--panels", is_flag=True, help="history: one small board per move instead of the route.")
-@click.option("--moves", "-k", type=click.IntRange(min=1, max=6), default=1, show_default=True,
-              help="cordon: detective turns.")
-@click.option("--time-limit", type=SECONDS, default=10.0, show_default=True,
-              help="cordon: seconds for the whole search.")
+@moves_option()
+@time_limit_option(10.0, "the cordon layer's whole search")
 @click.option("--map", "map_spec", default="london", show_default=True, help="reach without GAME, winrate: the map.")
 @click.option("--dpi", type=click.IntRange(min=20, max=600), default=None, help="Dots per inch (default 100).")
 @click.option("--size", default=None, help="Figure size in inches, WIDTHxHEIGHT (default 16x12).")
 def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, weights: str, from_: tuple[str, ...],
-            tickets: str | None, panels: bool, moves: int, time_limit: float, map_spec: str, dpi: int | None,
+            tickets: str | None, tickets_alias: str | None, panels: bool, moves: int, time_limit: float, map_spec: str, dpi: int | None,
             size: str | None) -> None:
     """Draw the board coloured by an analysis and write an image; prints its path.
 
@@ -788,13 +806,16 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
       sy-tools heatmap examples/in-progress.json -o possible.png
       sy-tools heatmap examples/in-progress.json --layer history -o route.png
       sy-tools heatmap examples/in-progress.json --layer reach      # Mr. X until his next reveal
-      sy-tools heatmap --layer reach --from 13 --tickets taxi=10,bus=8,underground=4
+      sy-tools heatmap --layer reach --from 13 --piece-tickets taxi=10,bus=8,underground=4
       sy-tools heatmap --layer winrate results.csv                  # from sy-tools simulate
     """
     from pathlib import Path
 
     from .files import refuse_overwrite
 
+    if tickets is not None and tickets_alias is not None:
+        raise InputError("give --piece-tickets once (--tickets is its old name)")
+    tickets = tickets if tickets is not None else tickets_alias
     fig_size = _size(size)
     w, h = fig_size or (16.0, 12.0)
     if w * h * (dpi or 100) ** 2 > 100e6:
@@ -812,7 +833,7 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
     if starts and layer != "reach":
         raise InputError("--from belongs to the reach layer")
     if tickets is not None and not (layer == "reach" and game is None):
-        raise InputError("--tickets belongs to the reach layer without a GAME (with a GAME Mr. X's tickets come "
+        raise InputError("--piece-tickets belongs to the reach layer without a GAME (with a GAME Mr. X's tickets come "
                          "from the record)")
     if panels and layer != "history":
         raise InputError("--panels belongs to the history layer")
@@ -830,7 +851,7 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
     elif layer == "reach" and game is None:
         if not starts:
             raise InputError("the reach layer needs --from STATION (or a GAME: Mr. X's reach)")
-        limits = _ticket_counts(tickets, "--tickets", ("taxi", "bus", "underground", "black")) if tickets else None
+        limits = _ticket_counts(tickets, "--piece-tickets", ("taxi", "bus", "underground", "black")) if tickets else None
         from .validate import load_board
 
         board = load_board(map_spec)
@@ -886,7 +907,7 @@ def _stations_option(values: tuple[str, ...], option: str) -> list[int]:
 @click.option("--starts", default=None, help="Start decks: classic, 2014, or Mr. X's stations, e.g. 166 "
               "(default: the rules' decks).")
 @click.option("--by", "by", type=click.Choice(["start"]), default=None, help="A row per Mr. X start station.")
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table")
+@format_option("text", "csv", "json")
 @click.option("--out", "out", default=None, help="One row per game: FILE.csv or FILE.parquet.")
 @click.option("--records", "records", default=None, help="Write every game's game.json into this folder.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
@@ -950,7 +971,7 @@ def simulate(n_games: int, seed: int, rules_spec: str, map_spec: str, n_detectiv
               help="Puzzle mode: moves Mr. X has made (his next is move M+1; places the reveals).")
 @click.option("--map", "map_spec", default="london", show_default=True, help="Puzzle mode: the map.")
 @click.option("--rules", "rules_name", default="classic", show_default=True, help="Puzzle mode: a rules preset.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@format_option("text", "json")
 def solve_cmd(game: str | None, turns: int, time_limit: float, around: str | None, dets: str | None,
               tickets: str | None, mrx_tickets: str | None, move_number: int, map_spec: str, rules_name: str,
               fmt: str) -> None:
@@ -1013,7 +1034,7 @@ def solve_cmd(game: str | None, turns: int, time_limit: float, around: str | Non
 @click.option("--move-number", type=click.IntRange(min=0), default=0, show_default=True,
               help="Puzzle mode: the moves Mr. X has made (places the reveals).")
 @click.option("--map", "map_spec", default="london", show_default=True, help="Puzzle mode: the map.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@format_option("text", "json")
 def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_limit: float, at: int | None,
                around: str | None, dets: str | None, tickets: str | None, mrx_tickets: str | None,
                move_number: int, map_spec: str, fmt: str) -> None:

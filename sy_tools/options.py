@@ -38,15 +38,33 @@ def format_option(*choices: str, default: str = "text") -> Callable[[F], F]:
                         show_default=True, help="Output format.")
 
 
-def _finite_seconds(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
-    if value is not None and (not math.isfinite(value) or value <= 0 or value > 86_400):
-        raise click.BadParameter(f"expected a number of seconds above 0 and at most 86400, got {value!r}")
-    return value
+#: The longest time limit accepted (a day).
+MAX_SECONDS = 86_400.0
+
+
+class Seconds(click.ParamType):
+    """A time limit: a finite positive number of seconds, at most a day (nan, inf and 1e309
+    are refused, each with one line naming the option)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            t = value if isinstance(value, float) else float(str(value))
+        except (TypeError, ValueError, OverflowError):
+            t = math.nan
+        if not math.isfinite(t) or t <= 0 or t > MAX_SECONDS:
+            self.fail(f"expected a positive number of seconds up to {MAX_SECONDS:g}, got {str(value)[:40]!r}",
+                      param, ctx)
+        return t
+
+
+SECONDS = Seconds()
 
 
 def time_limit_option(default: float = 10.0, what: str = "the whole command") -> Callable[[F], F]:
     """``--time-limit SECONDS``: a bound on ``what``, model building included."""
-    return click.option("--time-limit", type=float, default=default, show_default=True, callback=_finite_seconds,
+    return click.option("--time-limit", type=SECONDS, default=default, show_default=True,
                         help=f"Seconds for {what} (everything included); then the best answer so far, or "
                              "'unknown'.")
 

@@ -23,9 +23,43 @@ def test_cordon_puzzle_text(cli):
             "--mrx-tickets", "taxi=4,bus=0,underground=0,black=0")
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
-    assert lines[0] == "Mr. X may be at 2 stations after 1 more move(s): 101 102"
+    assert lines[0] == "Mr. X may be at 2 stations after 1 more move(s); most likely: 101 (0.50), 102 (0.50)"
     assert "plan for 2 turns: seals every possible station" in r.output
     assert "sealed probability: 1.0000" in r.output
+    r = cli("cordon", "--around", "83", "--detectives", "Red=100,Blue=114,Green=82", "--moves", "2",
+            "--mrx-tickets", "taxi=4,bus=0,underground=0,black=0", "--all")
+    assert r.output.splitlines()[0] == "Mr. X may be at 2 stations after 1 more move(s): 101 102"
+
+
+def test_cordon_text_is_short_unless_all(cli):
+    """A record's cordon prints a few stations and counts by default; --all lists everything
+    (JSON always does)."""
+    game = str(EX / "in-progress.json")
+    short = cli("cordon", game, "--time-limit", "5")
+    assert short.exit_code == 0, short.output
+    head = short.output.splitlines()[0]
+    assert head.startswith("Mr. X may be at 47 stations (round 11") and "; most likely: 140 (0.08)" in head
+    assert "(+39; --all lists them)" in head
+    long = cli("cordon", game, "--time-limit", "5", "--all")
+    d = json.loads(cli("cordon", game, "--time-limit", "5", "--format", "json").output)
+    assert long.output.splitlines()[0].endswith(": " + " ".join(map(str, d["target"])))
+    assert len(d["target"]) == 47 and len(short.output) < len(long.output)
+
+
+def test_cordon_round_plans_from_an_earlier_position(cli):
+    """--round N is the record as it stood after round N, as in 'possible' (same possible set)."""
+    game = str(EX / "in-progress.json")
+    d = json.loads(cli("cordon", game, "--round", "3", "--time-limit", "5", "--format", "json").output)
+    p = json.loads(cli("possible", game, "--round", "3", "--format", "json").output)
+    assert d["mrx_moves"] == p["move"] == 4 and d["to_move"] == "mrx"
+    from sy_tools.cordon import cordon
+    from sy_tools.record import load_record
+
+    lib = cordon(load_record(game).at_round(3), time_limit=5)
+    assert d["target"] == list(lib.target) and d["cordon_size"] == lib.cordon_size
+    full = json.loads(cli("cordon", game, "--time-limit", "5", "--format", "json").output)
+    assert full["target"] != d["target"]
+    assert cli("cordon", "--around", "83", "--round", "3").exit_code == 2
 
 
 def test_cordon_puzzle_size_only(cli):

@@ -17,7 +17,7 @@ EX = Path(__file__).resolve().parent.parent / "examples"
     (["validate", "{}"], "--input-format"),
     (["validate", "--format", "json", "{}"], "--input-format"),
     (["map", "info", "{}"], "--input-format"),
-    (["map", "convert", "{}", "out.json"], "--from"),
+    (["map", "convert", "{}", "out.json"], "--input-format"),  # --from: a hidden alias
 ])
 def test_format_hint_names_the_commands_option(cli, tmp_path, args, option):
     p = tmp_path / "x.dat"
@@ -28,11 +28,12 @@ def test_format_hint_names_the_commands_option(cli, tmp_path, args, option):
     assert f"pass {option} json|pair|bristol" in text and "--format json|pair" not in text
 
 
-def test_map_diff_hint_names_no_option_it_lacks(cli, tmp_path):
+def test_map_diff_hint_names_its_input_format_option(cli, tmp_path):
+    """map diff reads maps, so it has --input-format like every map reader (and names it)."""
     p = tmp_path / "x.dat"
     p.write_text("hello world\n")
     r = cli("map", "diff", "london", str(p))
-    assert r.exit_code == 2 and "cannot tell the map format" in r.stderr and "pass --" not in r.stderr
+    assert r.exit_code == 2 and "cannot tell the map format" in r.stderr and "pass --input-format" in r.stderr
 
 
 @pytest.mark.parametrize("make", ["missing", "folder", "binary", "fifo"])

@@ -150,7 +150,7 @@ def test_cli_round_and_layers(cli, tmp_path):
     (["--layer", "nope"], "Invalid value for '--layer'"),
     (["-o", "x.gif"], "unknown image format '.gif'"),
     (["--round", "99"], "--round 99 is out of range: the record has rounds 0..10"),
-    (["--layer", "reach", "--tickets", "taxi=3"], "--tickets belongs to the reach layer without a GAME"),
+    (["--layer", "reach", "--tickets", "taxi=3"], "--piece-tickets belongs to the reach layer without a GAME"),
     (["--layer", "coverage", "--from", "13"], "--from belongs to the reach layer"),
     (["--layer", "reach", "--from", "13,x"], "--from: expected station numbers"),
     (["--panels"], "--panels belongs to the history layer"),

@@ -477,7 +477,7 @@ def possible(games: tuple[str, ...], fmt: str, history: bool, weights: str, top:
             if len(games) > 1:
                 click.echo(f"== {game}")
             click.echo(_possible_table(result, top))
-        if fmt in ("csv", "table") and not isinstance(result, (Failure, str)) and result.warnings:
+        if fmt in ("csv", "text") and not isinstance(result, (Failure, str)) and result.warnings:
             # (the JSON forms carry them as a field)
             click.echo("\n".join(f"warning: {game}: {w}" for w in result.warnings), err=True)
         first = False

@@ -103,6 +103,15 @@ class CordonResult:
     detectives_available: int = 0
     context: dict[str, Any] = field(default_factory=dict)
 
+    def to_frame(self):  # -> pandas.DataFrame
+        """The plan as a pandas DataFrame: one row per detective and turn (``detective``,
+        ``turn`` 1-based, ``ticket`` or None for no move, ``from``, ``to``, ``on_duty``)."""
+        import pandas as pd
+
+        rows = [(p.name, j, t, a, b, p.on_duty) for p in self.plan
+                for j, (t, a, b) in enumerate(zip(p.tickets, p.path, p.path[1:]), 1)]
+        return pd.DataFrame(rows, columns=["detective", "turn", "ticket", "from", "to", "on_duty"])
+
     def to_dict(self) -> dict[str, Any]:
         """The stable JSON form (README, "cordon --format json")."""
         return {

@@ -77,6 +77,12 @@ class CheckResult:
         """Tickets left: each detective's taxi/bus/underground and Mr. X's five kinds."""
         return self.position.ticket_table() if self.position is not None else {}
 
+    def to_frame(self):  # -> pandas.DataFrame
+        """The problems as a pandas DataFrame: ``level``, ``code``, ``where``, ``message``."""
+        import pandas as pd
+
+        return pd.DataFrame([p.to_dict() for p in self.problems], columns=["level", "code", "where", "message"])
+
     def to_dict(self) -> dict[str, Any]:
         return {"file": self.file, "legal": self.legal, "problems": [p.to_dict() for p in self.problems],
                 "status": self.status.to_dict(), "tickets": self.tickets}

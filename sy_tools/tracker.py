@@ -371,21 +371,32 @@ class Possible:
             out["warnings"] = list(self.warnings)
         return out
 
-    def history_frame(self):  # -> pandas.DataFrame
-        """The history as a pandas DataFrame: one row per Mr. X move."""
+    def at_move(self, n: int) -> dict[Station, float]:
+        """Where he could have been right after his move ``n`` (1-based, as every table counts),
+        given the whole record: station -> probability.  Needs ``history=True``."""
+        if self.history is None:
+            raise ValueError("no history: call possible(record, history=True)")
+        if not 1 <= n <= len(self.history):
+            raise IndexError(f"move {n} is out of range: the record has moves 1..{len(self.history)}")
+        probs = self.history_probabilities[n - 1] if self.history_probabilities else {}
+        return {s: probs.get(s, 0.0) for s in self.history[n - 1]}
+
+    def to_frame(self):  # -> pandas.DataFrame
+        """Where he can be now: one row per station (``station``, ``probability`` and, with
+        ``paths`` weights, ``routes``), most likely first."""
         import pandas as pd
 
-        rows = []
-        for i, h in enumerate(self.history or (), 1):
-            probs = self.history_probabilities[i - 1] if self.history_probabilities else {}
-            top = max(probs.items(), key=lambda kv: (kv[1], -kv[0])) if probs else None
-            rows.append({
-                "move": i,
-                "count": len(h),
-                "most_likely": "" if top is None else f"{top[0]} ({top[1]:.2f})",
-                "stations": " ".join(map(str, h)),
-            })
-        return pd.DataFrame(rows, columns=["move", "count", "most_likely", "stations"])
+        rows = [{"station": s, "probability": p, **({"routes": self.route_counts[s]} if self.route_counts else {})}
+                for s, p in self.ranked()]
+        return pd.DataFrame(rows, columns=["station", "probability"] + (["routes"] if self.route_counts else []))
+
+    def history_frame(self):  # -> pandas.DataFrame
+        """The history as a tidy pandas DataFrame: one row per move and station (``move``
+        1-based, ``station``, ``probability``), numeric columns."""
+        import pandas as pd
+
+        rows = [(n, s, p) for n in range(1, len(self.history or ()) + 1) for s, p in self.at_move(n).items()]
+        return pd.DataFrame(rows, columns=["move", "station", "probability"])
 
 
 def smooth(board: Board, tr: Trace, rules: Rules | None = None) -> list[StationMask]:

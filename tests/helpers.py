@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from fractions import Fraction
 from typing import Any
 
 import networkx as nx
@@ -115,3 +116,43 @@ def oracle_answer(record: Record, limit: int = 60_000):
     final = Counter(r[-1] for r in routes)
     history = [sorted({r[i] for r in routes}) for i in range(1, n + 1)]
     return sorted(final), history, dict(final), routes
+
+
+def compare_with_oracle(record: Record, weights: str = "paths") -> bool:
+    """Check the possible-set filter against the brute-force oracle on ``record`` (False when
+    the oracle would have to enumerate too much): final set, history, route counts and
+    probabilities, and an inconsistent record raising where the oracle finds no route."""
+    import pytest
+
+    from sy_tools.board import stations_of
+    from sy_tools.tracker import InconsistentRecord, possible, possible_mask
+
+    ans = oracle_answer(record)
+    if ans is None:
+        return False
+    final, history, counts, routes = ans
+    if not routes:
+        with pytest.raises(InconsistentRecord):
+            possible(record)
+        with pytest.raises(InconsistentRecord):
+            possible_mask(record)
+        return True
+    got = possible(record, weights=weights, history=True)
+    assert stations_of(possible_mask(record)) == final
+    if got.capture is not None:
+        assert final == [got.capture.station]
+    assert list(got.stations) == final
+    assert [list(h) for h in got.history] == history
+    if weights == "paths":
+        assert got.route_counts == counts
+        total = sum(counts.values())
+        for s, c in counts.items():
+            assert got.probabilities[s] == float(Fraction(c, total))
+        # history probabilities: share of routes through s at move i
+        for i, hp in enumerate(got.history_probabilities):
+            through = {}
+            for r in routes:
+                through[r[i + 1]] = through.get(r[i + 1], 0) + 1
+            assert hp == {s: float(Fraction(c, total)) for s, c in sorted(through.items())}
+    assert abs(sum(got.probabilities.values()) - 1) < 1e-9
+    return True

@@ -8,46 +8,13 @@ import random
 from fractions import Fraction
 
 import pytest
-from helpers import oracle_answer, small_board
+from helpers import compare_with_oracle, oracle_answer, small_board
 
-from sy_tools.board import stations_of
 from sy_tools.errors import RecordError
 from sy_tools.record import parse_record
 from sy_tools.rules import PRESETS, rules_from_json
 from sy_tools.simulate import detectives_view, random_game
-from sy_tools.tracker import InconsistentRecord, possible, possible_mask
-
-
-def _compare(rec, weights="paths"):
-    ans = oracle_answer(rec)
-    if ans is None:
-        return False
-    final, history, counts, routes = ans
-    if not routes:
-        with pytest.raises(InconsistentRecord):
-            possible(rec)
-        with pytest.raises(InconsistentRecord):
-            possible_mask(rec)
-        return True
-    got = possible(rec, weights=weights, history=True)
-    assert stations_of(possible_mask(rec)) == final
-    if got.capture is not None:
-        assert final == [got.capture.station]
-    assert list(got.stations) == final
-    assert [list(h) for h in got.history] == history
-    if weights == "paths":
-        assert got.route_counts == counts
-        total = sum(counts.values())
-        for s, c in counts.items():
-            assert got.probabilities[s] == float(Fraction(c, total))
-        # history probabilities: share of routes through s at move i
-        for i, hp in enumerate(got.history_probabilities):
-            through = {}
-            for r in routes:
-                through[r[i + 1]] = through.get(r[i + 1], 0) + 1
-            assert hp == {s: float(Fraction(c, total)) for s, c in sorted(through.items())}
-    assert abs(sum(got.probabilities.values()) - 1) < 1e-9
-    return True
+from sy_tools.tracker import InconsistentRecord, possible
 
 
 def _truncations(rec, rng, k=3):
@@ -72,7 +39,7 @@ def test_oracle_london_random_games():
         view = parse_record(detectives_view(doc, board_rules))
         full = parse_record(doc)
         for cut in _truncations(view, rng):
-            compared += _compare(cut)
+            compared += compare_with_oracle(cut)
         # Mr. X's true route is always inside every history set
         cut_n = rng.randint(1, len(full.rounds))
         vcut = view.truncated(cut_n)
@@ -96,7 +63,7 @@ def test_oracle_small_boards_long_games(weights):
         doc["rules"] = {"preset": "classic", "reveal_moves": list(range(3, 25, 3))}
         rec = _with_board(detectives_view(doc, rules), board)
         for cut in _truncations(rec, rng, 2) + [rec]:
-            compared += _compare(cut, weights)
+            compared += compare_with_oracle(cut, weights)
     assert compared >= 100
 
 
@@ -299,7 +266,7 @@ def test_oracle_on_corrupted_records():
         ans = oracle_answer(rec)
         if ans is None:
             continue
-        assert _compare(rec)
+        assert compare_with_oracle(rec)
         if ans[3]:
             consistent += 1
         else:
@@ -337,8 +304,8 @@ def test_oracle_small_boards_voluntary_reveals():
         rec = _with_board(view, board)
         shown += sum(m.shown for r in rec.rounds for m in r.mrx)
         for cut in _truncations(rec, rng, 2) + [rec]:
-            compared += _compare(cut)
-            _compare(cut, "uniform")
+            compared += compare_with_oracle(cut)
+            compare_with_oracle(cut, "uniform")
     assert compared >= 60 and shown >= 25
 
 

@@ -19,8 +19,11 @@ from .options import (
     all_option,
     format_option,
     input_format_option,
+    map_option,
     moves_option,
+    puzzle_options,
     round_option,
+    rules_option,
     time_limit_option,
 )
 from .tracker import WEIGHTS as _WEIGHTS
@@ -88,10 +91,17 @@ class _Group(click.Group):
             ctx.exit(2)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
 @click.version_option(package_name="sy-tools")
 def main() -> None:
-    """Analyse and solve Scotland Yard positions."""
+    """Analyse and solve Scotland Yard positions.
+
+    \b
+    Examples:
+      sy-tools check examples/capture.json
+      sy-tools possible examples/in-progress.json
+      sy-tools COMMAND --help
+    """
 
 
 # ---- validate -------------------------------------------------------------------------------
@@ -107,6 +117,11 @@ def validate(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: 
 
     MAPS are files (json, Bristol graph.txt), folders holding stations.txt + connections.txt,
     or built-in names (london).  Exit 0: no errors; 1: errors found; 2: a file can't be read.
+
+    \b
+    Examples:
+      sy-tools validate london
+      sy-tools validate my-map.json --strict --format json
     """
     from .output import dumps
     from .validate import validate_map
@@ -162,7 +177,13 @@ class _format_hint:
 
 @main.group("map")
 def map_group() -> None:
-    """Map files: info, convert, diff."""
+    """Map files: info, convert, neighbours, diff.
+
+    \b
+    Examples:
+      sy-tools map info london
+      sy-tools map neighbours 67 --ticket bus
+    """
 
 
 @map_group.command("info")
@@ -170,7 +191,13 @@ def map_group() -> None:
 @format_option("text", "csv", "json")
 @input_format_option
 def map_info_cmd(map_spec: str, fmt: str, input_format: str | None) -> None:
-    """Station and connection counts, degrees, stations per kind."""
+    """Station and connection counts, degrees, stations per kind.
+
+    \b
+    Examples:
+      sy-tools map info
+      sy-tools map info graph.txt --format json
+    """
     from .mapstats import map_info
     from .output import dumps
     from .validate import load_board
@@ -197,7 +224,13 @@ def map_info_cmd(map_spec: str, fmt: str, input_format: str | None) -> None:
 @click.option("--to", "to_fmt", type=click.Choice(["json", "pair", "bristol", "graphml"]), default=None,
               help="Output format (default: from OUT: .json, .graphml, .txt = bristol, a folder = pair).")
 def map_convert(src: str, dst: str, input_format: str | None, to_fmt: str | None) -> None:
-    """Convert a map between formats (the input must validate)."""
+    """Convert a map between formats (the input must validate).
+
+    \b
+    Examples:
+      sy-tools map convert london graph.txt           # Bristol graph.txt
+      sy-tools map convert london london-pair --to pair   # stations.txt + connections.txt
+    """
     from .mapio import dropped_on_write, output_format, source_files, write_map
     from .validate import load_board
 
@@ -214,7 +247,7 @@ def map_convert(src: str, dst: str, input_format: str | None, to_fmt: str | None
 @click.argument("station", type=int)
 @click.option("--ticket", type=click.Choice(_TICKET_VALUES), default=None,
               help="Only this ticket (default: every ticket).")
-@click.option("--map", "map_spec", default="london", show_default=True, help="The map.")
+@map_option()
 @format_option("text", "json")
 def map_neighbours(station: int, ticket: str | None, map_spec: str, fmt: str) -> None:
     """Where a piece can go from STATION, by ticket.
@@ -243,7 +276,12 @@ def map_neighbours(station: int, ticket: str | None, map_spec: str, fmt: str) ->
 @format_option("text", "json")
 @input_format_option
 def map_diff_cmd(a: str, b: str, fmt: str, input_format: str | None) -> None:
-    """Connections and stations present in one map and not the other.  Exit 1 if they differ."""
+    """Connections and stations present in one map and not the other.  Exit 1 if they differ.
+
+    \b
+    Example:
+      sy-tools map diff london graph.txt
+    """
     from .mapstats import map_diff
     from .output import dumps
     from .validate import load_board
@@ -265,7 +303,13 @@ def map_diff_cmd(a: str, b: str, fmt: str, input_format: str | None) -> None:
 @click.argument("name", default="classic", metavar="[PRESET]")
 @format_option("text", "json")
 def rules_cmd(name: str, fmt: str) -> None:
-    """Print a rules preset (classic, 2014)."""
+    """Print a rules preset (classic, 2014).
+
+    \b
+    Examples:
+      sy-tools rules
+      sy-tools rules 2014 --format json > my-rules.json   # edit, then --rules my-rules.json
+    """
     from .output import dumps, table
     from .rules import preset
 
@@ -285,10 +329,15 @@ def rules_cmd(name: str, fmt: str) -> None:
 
 @main.group("record")
 def record_group() -> None:
-    """Game records: convert between game.json and the text notation."""
+    """Game records: convert between game.json and the text notation.
+
+    \b
+    Example:
+      sy-tools record convert examples/table.txt table.json
+    """
 
 
-@record_group.command("convert")
+@record_group.command("convert", short_help="Convert between game.json and the text notation, losslessly.")
 @click.argument("src", metavar="IN")
 @click.argument("dst", metavar="OUT")
 def record_convert(src: str, dst: str) -> None:
@@ -296,6 +345,11 @@ def record_convert(src: str, dst: str) -> None:
 
     Nothing is lost either way; what the notation can't say (e.g. detectives out of turn
     order within a round) is refused with exit 2, naming it.
+
+    \b
+    Examples:
+      sy-tools record convert examples/table.txt table.json
+      sy-tools record convert examples/capture.json capture.txt
     """
     from pathlib import Path
 
@@ -330,6 +384,11 @@ def check(game: str, fmt: str) -> None:
     """Replay a game record under the rules: is it legal, and who won?
 
     Exit 0: legal; 1: illegal or self-contradictory; 2: unreadable.
+
+    \b
+    Examples:
+      sy-tools check examples/capture.json
+      sy-tools check examples/broken/wrong-ticket.json --format json
     """
     from .output import dumps
     from .record import RecordErrors, load_record
@@ -377,7 +436,7 @@ def _tickets_text(tickets: dict[str, dict[str, int]]) -> str:
 @main.command("moves", short_help="The legal moves of the piece to move.")
 @click.argument("game")
 @click.option("--at", type=click.IntRange(min=0), default=None,
-              help="Mr. X's station, when he is to move and the record does not say.")
+              help="Mr. X's station, when he is to move (default: from a full record).")
 @all_option("every double move too")
 @format_option("text", "json")
 def moves_cmd(game: str, at: int | None, show_all: bool, fmt: str) -> None:
@@ -386,8 +445,8 @@ def moves_cmd(game: str, at: int | None, show_all: bool, fmt: str) -> None:
 
     \b
     Examples:
-      sy-tools moves examples/in-progress.json --at 91
-      sy-tools moves examples/in-progress.json --at 91 --format json
+      sy-tools moves examples/in-progress.json --at 4
+      sy-tools moves examples/in-progress.json --at 4 --format json
     """
     from .moves import legal_moves
     from .output import dumps
@@ -436,7 +495,8 @@ def _moves_text(r: Any, show_all: bool) -> str:
 @click.option("--weights", type=click.Choice(list(_WEIGHTS)), default="paths", show_default=True,
               help="paths: every consistent route equally likely; uniform: every station; "
                    "moves: Mr. X picks uniformly among his ticket's destinations.")
-@click.option("--top", type=click.IntRange(min=1), default=None, help="Show only the N most likely stations.")
+@click.option("--top", type=click.IntRange(min=1), default=None,
+              help="Show only the N most likely stations (default: all).")
 @round_option("Analyse")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes for a large batch (the output keeps the order of GAMES).")
@@ -446,6 +506,12 @@ def possible(games: tuple[str, ...], fmt: str, history: bool, weights: str, top:
 
     Exit 1 if a record contradicts itself (the move that emptied the set is named), 2 if it
     can't be read.  With several records, each is reported and the rest go on.
+
+    \b
+    Examples:
+      sy-tools possible examples/in-progress.json --top 5
+      sy-tools possible examples/in-progress.json --round 3 --history
+      sy-tools possible examples/*.json --format jsonl --jobs 2
     """
     from .batch import Failure, possible_many
 
@@ -532,7 +598,9 @@ def _possible_table(result: Any, top: int | None) -> str:
     if result.capture is not None:
         c = result.capture
         return f"Mr. X was caught at {c.station} by {c.by} in round {c.round}: the game is over."
-    head = f"round {result.round}, after Mr. X's move {result.move}" if result.move else "before Mr. X's first move"
+    from .position import when_text
+
+    head = when_text(result.round, result.move)
     if result.next_reveal is not None:
         k = result.moves_to_reveal
         head += f"; next reveal at move {result.next_reveal} ({k} move{'s' if k != 1 else ''} away)"
@@ -651,17 +719,12 @@ def _ticket_counts(value: str, option: str, kinds: tuple[str, ...]) -> dict[str,
 @click.argument("game", required=False)
 @moves_option()
 @click.option("--after", type=click.Choice(_SHOWN_TICKETS), default=None,
-              help="The ticket Mr. X shows next (when he is to move).")
+              help="The ticket Mr. X shows next, when he is to move (default: any ticket he holds).")
 @round_option("Plan from")
 @time_limit_option(10.0, "the whole search (model building and CP-SAT solves)")
 @click.option("--workers", type=click.IntRange(min=1, max=64), default=None,
               help="CP-SAT worker threads (default: CP-SAT's own choice).")
-@click.option("--around", default=None, help="Puzzle mode: Mr. X's possible stations, e.g. 45,46,58.")
-@click.option("--detectives", "dets", default=None, help="Puzzle mode: Red=13,Blue=26,...")
-@click.option("--tickets", default=None, help="Puzzle mode: each detective's tickets, e.g. taxi=10,bus=8,underground=4.")
-@click.option("--mrx-tickets", default=None,
-              help="Puzzle mode: Mr. X's tickets, e.g. taxi=4,bus=3,underground=3,black=0 (exits use held kinds).")
-@click.option("--map", "map_spec", default="london", show_default=True, help="Puzzle mode: the map.")
+@puzzle_options(move_number=False)
 @all_option("the possible set, the whole cordon and the open stations")
 @format_option("text", "json")
 def cordon_cmd(game: str | None, moves: int, after: str | None, round_: int | None, time_limit: float,
@@ -671,6 +734,11 @@ def cordon_cmd(game: str | None, moves: int, after: str | None, round_: int | No
 
     Give a GAME record, or --around STATIONS for a puzzle.  Exit 0 with an answer (even when
     no plan seals everything), 1 when the record is illegal or over, 2 for bad input.
+
+    \b
+    Examples:
+      sy-tools cordon examples/in-progress.json --time-limit 5
+      sy-tools cordon --around 83 --detectives Red=100,Blue=114,Green=82 --moves 2
     """
     from .board import Ticket
     from .cordon import cordon as run_cordon
@@ -776,7 +844,8 @@ def _size(value: str | None) -> tuple[float, float] | None:
 
 @main.command(short_help="Heatmaps over the board: possible, history, reach, coverage, cordon, winrate.")
 @click.argument("game", required=False)
-@click.option("--layer", type=click.Choice(list(_LAYERS)), default="possible", show_default=True)
+@click.option("--layer", type=click.Choice(list(_LAYERS)), default="possible", show_default=True,
+              help="What to draw (see the list above).")
 @click.option("-o", "--output", "out", default=None, help="Output file (.png, .svg, .pdf). Default: LAYER.png")
 @round_option("Draw")
 @click.option("--weights", type=click.Choice(list(_WEIGHTS)), default="paths", show_default=True,
@@ -785,12 +854,12 @@ def _size(value: str | None) -> tuple[float, float] | None:
               help="reach: starting station(s), e.g. --from 13,46 (with GAME: instead of Mr. X's possible set).")
 @click.option("--piece-tickets", "tickets", default=None,
               help="reach without GAME: the moving piece's ticket limits, e.g. taxi=10,bus=8,underground=4 "
-                   "(black=N rides everything).")
+                   "(black=N rides everything; default: no limit).")
 @click.option("--tickets", "tickets_alias", default=None, hidden=True)
 @click.option("--panels", is_flag=True, help="history: one small board per move instead of the route.")
 @moves_option()
 @time_limit_option(10.0, "the cordon layer's whole search")
-@click.option("--map", "map_spec", default="london", show_default=True, help="reach without GAME, winrate: the map.")
+@map_option("reach without GAME, winrate: the map")
 @click.option("--dpi", type=click.IntRange(min=20, max=600), default=None, help="Dots per inch (default 100).")
 @click.option("--size", default=None, help="Figure size in inches, WIDTHxHEIGHT (default 16x12).")
 def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, weights: str, from_: tuple[str, ...],
@@ -897,33 +966,46 @@ def _stations_option(values: tuple[str, ...], option: str) -> list[int]:
 @main.command(short_help="Self-play: many seeded games between two policies.")
 @click.option("-n", "--games", "n_games", type=click.IntRange(min=0), required=True, help="How many games.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Game i draws from (seed, i) alone.")
-@click.option("--rules", "rules_spec", default="classic", show_default=True, help="A preset or a rules JSON file.")
-@click.option("--map", "map_spec", default="london", show_default=True)
-@click.option("--detectives", "n_detectives", type=click.IntRange(min=1, max=5), default=5, show_default=True)
+@rules_option()
+@map_option()
+@click.option("--detective-count", "n_detectives", type=click.IntRange(min=1, max=5), default=5, show_default=True,
+              help="How many detectives play (the first N of the start deck's colours).")
+@click.option("--detectives", "n_detectives_alias", type=click.IntRange(min=1, max=5), hidden=True)
 @click.option("--mrx-policy", default="random", show_default=True,
               help="random, greedy, advise, module:function or file.py:function.")
 @click.option("--detective-policy", default="random", show_default=True,
               help="random, greedy, cordon, advise, module:function or file.py:function.")
 @click.option("--starts", default=None, help="Start decks: classic, 2014, or Mr. X's stations, e.g. 166 "
               "(default: the rules' decks).")
-@click.option("--by", "by", type=click.Choice(["start"]), default=None, help="A row per Mr. X start station.")
+@click.option("--by", "by", type=click.Choice(["start"]), default=None,
+              help="A row per Mr. X start station (default: one summary).")
 @format_option("text", "csv", "json")
-@click.option("--out", "out", default=None, help="One row per game: FILE.csv or FILE.parquet.")
-@click.option("--records", "records", default=None, help="Write every game's game.json into this folder.")
+@click.option("--out", "out", default=None, help="Also write one row per game: FILE.csv or FILE.parquet (default: none).")
+@click.option("--records", "records", default=None,
+              help="Also write every game's game.json into this folder (default: none).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
-@click.option("--scheduler", default=None, help="Run on a dask.distributed cluster: tcp://HOST:PORT.")
+@click.option("--scheduler", default=None,
+              help="Run on a dask.distributed cluster: tcp://HOST:PORT (default: local worker processes).")
 @click.option("--cordon-time-limit", type=click.FloatRange(min=0.01), default=2.0, show_default=True,
               help="Seconds per cordon plan (cordon detectives).")
-def simulate(n_games: int, seed: int, rules_spec: str, map_spec: str, n_detectives: int, mrx_policy: str,
+def simulate(n_games: int, seed: int, rules: Any, map_spec: str, n_detectives: int, n_detectives_alias: int | None,
+             mrx_policy: str,
              detective_policy: str, starts: str | None, by: str | None, fmt: str, out: str | None,
              records: str | None, jobs: int | None, scheduler: str | None, cordon_time_limit: float) -> None:
     """Play N seeded games between two policies and summarise who won (Mr. X's win rate with a
-    95% Wilson interval, how games ended, rounds played)."""
+    95% Wilson interval, how games ended, rounds played).
+
+    \b
+    Examples:
+      sy-tools simulate -n 200 --mrx-policy greedy --detective-policy greedy
+      sy-tools simulate -n 200 --starts 166 --seed 7 --out results.csv
+    """
     import time
 
     from . import simulate as sim
 
-    spec = sim.GameSpec(map=map_spec, rules=sim.resolve_rules(rules_spec), detectives=n_detectives,
+    n_detectives = n_detectives_alias or n_detectives  # --detectives: the old name
+    spec = sim.GameSpec(map=map_spec, rules=rules, detectives=n_detectives,
                         mrx_policy=mrx_policy, detective_policy=detective_policy, starts=sim.parse_starts(starts),
                         seed=seed, cordon_time_limit=cordon_time_limit, records=records is not None)
     if records is not None:
@@ -960,26 +1042,22 @@ def simulate(n_games: int, seed: int, rules_spec: str, map_spec: str, n_detectiv
 @click.argument("game", required=False)
 @click.option("--turns", "-n", type=click.IntRange(min=1, max=6), default=2, show_default=True,
               help="Detective turns to win within.")
-@click.option("--time-limit", type=click.FloatRange(min=0.01), default=30.0, show_default=True,
-              help="Seconds for the whole search.")
-@click.option("--around", default=None, help="Puzzle mode: Mr. X's possible stations, e.g. 45,46,58.")
-@click.option("--detectives", "dets", default=None, help="Puzzle mode: Red=13,Blue=26,... (in turn order).")
-@click.option("--tickets", default=None, help="Puzzle mode: each detective's tickets, e.g. taxi=10,bus=8,underground=4.")
-@click.option("--mrx-tickets", default=None,
-              help="Puzzle mode: Mr. X's tickets, e.g. taxi=4,bus=3,underground=3,black=5,double=2.")
-@click.option("--move-number", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Puzzle mode: moves Mr. X has made (his next is move M+1; places the reveals).")
-@click.option("--map", "map_spec", default="london", show_default=True, help="Puzzle mode: the map.")
-@click.option("--rules", "rules_name", default="classic", show_default=True, help="Puzzle mode: a rules preset.")
+@time_limit_option(30.0, "the whole search")
+@puzzle_options(rules=True)
 @format_option("text", "json")
 def solve_cmd(game: str | None, turns: int, time_limit: float, around: str | None, dets: str | None,
-              tickets: str | None, mrx_tickets: str | None, move_number: int, map_spec: str, rules_name: str,
+              tickets: str | None, mrx_tickets: str | None, move_number: int, map_spec: str, rules: Any,
               fmt: str) -> None:
     """The shortest forced win within N detective turns, as a strategy tree to follow.
 
     Give a GAME record, or --around STATIONS with --detectives for a puzzle.  Exit 0: a forced
     win; 1: no forced win within N (proved), or the record is illegal or over; 3: unknown (the
     time limit stopped the search); 2: bad input.  Ctrl-C stops it (exit 130).
+
+    \b
+    Examples:
+      sy-tools solve examples/in-progress.json --turns 2
+      sy-tools solve --around 154 --detectives Red=185,Blue=130,Green=168 --move-number 3
     """
     from .output import dumps
     from .solve import describe, puzzle, solve_record
@@ -987,14 +1065,13 @@ def solve_cmd(game: str | None, turns: int, time_limit: float, around: str | Non
     if (game is None) == (around is None):
         raise InputError("give either a GAME record or --around STATIONS (not both)")
     if game is not None:
-        if dets or tickets or mrx_tickets or move_number or map_spec != "london" or rules_name != "classic":
+        if dets or tickets or mrx_tickets or move_number or map_spec != "london" or rules.name != "classic":
             raise InputError("--detectives, --tickets, --mrx-tickets, --move-number, --map and --rules are for "
                              "puzzle mode (--around); a record names its own map and rules")
         from .record import load_record
 
         result = solve_record(load_record(game), turns, time_limit)
     else:
-        from .rules import preset
         from .validate import load_board
 
         if not dets:
@@ -1006,7 +1083,7 @@ def solve_cmd(game: str | None, turns: int, time_limit: float, around: str | Non
             _ticket_counts(tickets, "--tickets", ("taxi", "bus", "underground")) if tickets else None,
             _ticket_counts(mrx_tickets, "--mrx-tickets", ("taxi", "bus", "underground", "black", "double"))
             if mrx_tickets else None,
-            move_number, preset(rules_name), turns, time_limit,
+            move_number, rules, turns, time_limit,
         )
     click.echo(dumps(result.to_dict()) if fmt == "json" else describe(result))
     sys.exit(0 if result.forced else 1 if result.forced is False else 3)
@@ -1022,18 +1099,10 @@ def solve_cmd(game: str | None, turns: int, time_limit: float, around: str | Non
 @click.option("--depth", type=click.IntRange(min=1, max=4), default=2, show_default=True,
               help="Detective turns to look ahead.")
 @click.option("--top", type=click.IntRange(min=1), default=5, show_default=True, help="Mr. X: how many moves to show.")
-@click.option("--time-limit", type=click.FloatRange(min=0.01, max=600), default=10.0, show_default=True,
-              help="Seconds for the whole search.")
+@time_limit_option(10.0, "the whole search")
 @click.option("--at", type=click.IntRange(min=0), default=None,
-              help="Mr. X's station (his advice needs it when the record does not say).")
-@click.option("--around", default=None, help="Puzzle mode: Mr. X's possible stations, e.g. 45,46,58.")
-@click.option("--detectives", "dets", default=None, help="Puzzle mode: Red=13,Blue=26,...")
-@click.option("--tickets", default=None, help="Puzzle mode: each detective's tickets, e.g. taxi=10,bus=8,underground=4.")
-@click.option("--mrx-tickets", default=None,
-              help="Puzzle mode: Mr. X's tickets, e.g. taxi=4,bus=3,underground=3,black=5,double=2.")
-@click.option("--move-number", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Puzzle mode: the moves Mr. X has made (places the reveals).")
-@click.option("--map", "map_spec", default="london", show_default=True, help="Puzzle mode: the map.")
+              help="Mr. X's station, needed for his advice (default: from a full record).")
+@puzzle_options()
 @format_option("text", "json")
 def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_limit: float, at: int | None,
                around: str | None, dets: str | None, tickets: str | None, mrx_tickets: str | None,
@@ -1044,8 +1113,8 @@ def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_li
 
     \b
     Examples:
-      sy-tools advise examples/in-progress.json
-      sy-tools advise examples/in-progress.json --at 91 --side mrx --top 3
+      sy-tools advise examples/in-progress.json --at 4 --top 3
+      sy-tools advise examples/in-progress.json --at 4 --format json
       sy-tools advise --around 83,101 --detectives Red=100,Blue=114,Green=82
     """
     from .advise import advise_puzzle, advise_record, solve_hook

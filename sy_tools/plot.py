@@ -543,10 +543,9 @@ def _name(record: Record) -> str:
 
 def _when(record: Record) -> str:
     """The same words for the same moment in every title: the rounds the record holds."""
-    n = len(record.rounds)
-    if n == 0:
-        return "at the start"
-    return f"after round {n} (Mr. X's move {record.n_moves})"
+    from .position import when_text
+
+    return when_text(len(record.rounds), record.n_moves)
 
 
 def _note(title: str, why: str | None) -> str:

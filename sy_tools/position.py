@@ -42,6 +42,15 @@ from .rules import Rules
 #: The name the engine, the CLI and JSON use for Mr. X.
 MRX = "Mr. X"
 
+def when_text(rounds: int, moves: int) -> str:
+    """The one wording for a moment of a game, the same in every command and picture title:
+    ``rounds`` as ``--round N`` counts them (the rounds a record holds, the last one perhaps
+    under way) and the moves Mr. X has made: "round 3, after Mr. X's move 4"."""
+    if moves == 0:
+        return "before Mr. X's first move"
+    return f"round {rounds}, after Mr. X's move {moves}"
+
+
 #: Mr. X's move tickets in the order moves are listed.
 MRX_MOVE_TICKETS: tuple[Ticket, ...] = (Ticket.TAXI, Ticket.BUS, Ticket.UNDERGROUND, Ticket.BLACK)
 
@@ -432,6 +441,11 @@ class Position:
         if self.ended is not None:
             return None
         return MRX if self.turn == 0 else self.names[self.turn - 1]
+
+    @property
+    def when(self) -> str:
+        """This moment in the words every command and title uses (:func:`when_text`)."""
+        return when_text(self.round - 1 if self.turn == 0 else self.round, self.move)
 
     @property
     def occupied(self) -> StationMask:

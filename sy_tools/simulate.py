@@ -752,23 +752,10 @@ def detectives_view(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
 
 
 def resolve_rules(value: str) -> Rules:
-    """``--rules``: a preset name, or a JSON file holding a preset name or
-    ``{"preset": ..., overrides}``."""
-    import json
+    """``--rules``: a preset name or a rules JSON file (:func:`sy_tools.rules.load_rules`)."""
+    from .rules import load_rules
 
-    from .files import read_text
-    from .rules import rules_from_json
-
-    if value in PRESETS:
-        return PRESETS[value]
-    if not os.path.exists(value):
-        raise InputError(f"unknown rules preset {value!r} and no such file (presets: {', '.join(PRESETS)})",
-                         where="--rules")
-    try:
-        raw = json.loads(read_text(value))
-    except json.JSONDecodeError as e:
-        raise InputError(f"invalid JSON: {e}", value) from None
-    return rules_from_json(raw, "rules", value)
+    return load_rules(value)
 
 
 def parse_starts(value: str | None) -> str | tuple[Station, ...] | None:

@@ -200,9 +200,9 @@ def test_titles_agree_about_rounds(game):
               _title(plot.mrx_reach_figure(game, round=7, size=SIZE, dpi=DPI))]
     for t in titles:
         flat = " ".join(t.split())
-        assert "after round 7 (Mr. X's move 8)" in flat, t
+        assert "round 7, after Mr. X's move 8" in flat, t
         assert "round 8" not in flat, t
-    assert "at the start" in _title(plot.coverage_figure(game, round=0, size=SIZE, dpi=DPI))
+    assert "before Mr. X's first move" in _title(plot.coverage_figure(game, round=0, size=SIZE, dpi=DPI))
 
 
 # ---- what each layer shows ------------------------------------------------------------------------
@@ -267,7 +267,7 @@ def test_cordon_markers_arrows_and_labels(game):
     texts = [t.get_text() for t in ax.texts]
     for t, i in moves:
         assert f"{i}{t[0].upper()}" in texts
-    assert "after round 7" in _title(fig)
+    assert "round 7, after Mr. X's move 8" in " ".join(_title(fig).split())
 
 
 def test_coverage_colours_by_nearest_detective_and_numbers_moves(game):

@@ -67,7 +67,7 @@ def test_unknown_exits_3(cli):
     ((), "error: give either a GAME record or --around STATIONS (not both)"),
     (("--around", "83"), "error: puzzle mode needs --detectives, e.g. Red=13,Blue=26"),
     (("--around", "500", "--detectives", "Red=13"), "error: --around: station 500 is not on the map 'london'"),
-    (("--around", "83", "--detectives", "Red=13", "--rules", "nope"), "error: unknown rules preset 'nope'"),
+    (("--around", "83", "--detectives", "Red=13", "--rules", "nope"), "error: --rules: unknown rules preset 'nope'"),
     (("--around", "83", "--detectives", "Red=13", "--move-number", "24"), "error: --move-number: expected"),
 ])
 def test_bad_input_exits_2(cli, args, message):

@@ -18,6 +18,7 @@ import hashlib
 import math
 import os
 import random
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -416,11 +417,18 @@ def iter_games(spec: GameSpec, n: int, jobs: int | None = None, scheduler: str |
             yield from done.get()
 
 
+#: A dask scheduler address: PROTOCOL://HOST:PORT (or HOST:PORT, tcp assumed).
+_ADDRESS = re.compile(r"^(?:[a-z]+://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):[0-9]{1,5}$")
+
+
 def _iter_dask(spec: GameSpec, n: int, scheduler: str, chunk_size: int | None, first: int) -> Iterator[GameResult]:
     try:
         from distributed import Client
     except ImportError:
         raise InputError("--scheduler needs dask.distributed: pip install 'sy-tools[cluster]'") from None
+    if not _ADDRESS.match(scheduler):
+        raise InputError(f"expected a scheduler address like tcp://HOST:PORT, got {scheduler[:60]!r}",
+                         where="--scheduler")
     try:
         client = Client(scheduler, timeout="3s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as e:

@@ -101,3 +101,41 @@ def test_heatmap_round_must_not_be_negative(cli):
 def test_workers_bounded(cli):
     r = cli("cordon", "--around", "83", "--workers", "1000000")
     assert r.exit_code == 2 and "--workers" in r.stderr
+
+
+@pytest.mark.parametrize("content,message", [
+    ('{"preset": "classic", "log_length": ' + "1" * 5000 + "}", "rules.log_length: expected a positive integer, got a "
+                                                                "number with 5000 digits"),
+    ('{"preset": "classic", "log_length": 0}', "rules.log_length: expected a positive integer, got 0"),
+    ('{"preset": "classic", "trapped_loses": true, "trapped_loses": false}', "rules.trapped_loses: key "),
+    ('{"preset": "classic", "mrx_deck": "\\ud800"}', "lone surrogate"),
+    ("[1, 2", "invalid JSON"),
+])
+def test_a_rules_file_gets_one_line(cli, tmp_path, content, message):
+    """--rules FILE (simulate, solve) goes through the same hardened reader as records: a
+    5,000-digit number was a traceback."""
+    f = tmp_path / "rules.json"
+    f.write_text(content)
+    for args in (["simulate", "-n", "1", "--jobs", "1"], ["solve", "--around", "83", "--detectives", "Red=13"]):
+        r = cli(*args, "--rules", str(f))
+        assert r.exit_code == 2 and r.stderr.count("\n") == 1, r.stderr
+        assert message in r.stderr and str(f) in r.stderr
+
+
+def test_an_edited_rules_preset_is_a_rules_file(cli, tmp_path):
+    """What 'sy-tools rules --format json' prints, edited, is accepted by --rules."""
+    d = json.loads(cli("rules", "2014", "--format", "json").output)
+    d["log_length"] = 5
+    f = tmp_path / "mine.json"
+    f.write_text(json.dumps(d))
+    r = cli("simulate", "-n", "20", "--jobs", "1", "--rules", str(f), "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    out = json.loads(r.output)
+    assert out["rounds"]["q3"] <= 5 and out["reasons"]["log-full"] > 0, out
+
+
+@pytest.mark.parametrize("address", ["nonsense", "tcp://", "http://a b:1", "x" * 500])
+def test_a_bad_scheduler_address_is_one_line(cli, address):
+    """A malformed address left a dask Client behind whose __del__ printed a traceback."""
+    r = cli("simulate", "-n", "1", "--scheduler", address)
+    assert r.exit_code == 2 and "--scheduler" in r.stderr and "Traceback" not in r.stderr

@@ -58,6 +58,12 @@ class Ticket(str, enum.Enum):
 #: Tickets a detective can hold (never black, never the ferry).
 DETECTIVE_TICKETS: tuple[Ticket, ...] = (Ticket.TAXI, Ticket.BUS, Ticket.UNDERGROUND)
 
+#: The kinds of ticket a detective holds, as records, options and JSON spell them.
+DETECTIVE_TICKET_KINDS: tuple[str, ...] = tuple(t.value for t in DETECTIVE_TICKETS)
+
+#: Mr. X's kinds: the four move tickets and the double-move card.
+MRX_TICKET_KINDS: tuple[str, ...] = (*(t.value for t in Ticket), "double")
+
 
 class StationSet(AbstractSet[Station]):
     """A set of stations over a bitmask (python-chess's ``SquareSet``): the set protocol and

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from .board import DETECTIVE_TICKET_KINDS, MRX_TICKET_KINDS
 from .board import Ticket as _Ticket
 from .errors import InputError, MapFormatError, SyToolsError
 from .options import (
@@ -32,10 +33,8 @@ _TICKETS = tuple(_Ticket)
 #: The heatmap layers: ``sy_tools.plot.LAYERS`` (not imported here: plot loads matplotlib; a
 #: test keeps the two equal).
 _LAYERS = ("possible", "history", "reach", "coverage", "cordon", "winrate")
-#: Ticket kinds as CLI choices (the library's values).
-_TICKET_VALUES = [t.value for t in _TICKETS]
-#: The tickets Mr. X may show (not the double move).
-_SHOWN_TICKETS = [t.value for t in _TICKETS if t.value != "double"]
+#: Ticket kinds as CLI choices (the library's values; the tickets Mr. X may show).
+_TICKET_VALUES = tuple(t.value for t in _TICKETS)
 
 #: Longest error line printed (an input may be quoted in it; the rest is cut).
 MAX_ERROR_LINE = 2000
@@ -428,7 +427,7 @@ def _tickets_text(tickets: dict[str, dict[str, int]]) -> str:
     """Tickets left, a line per player."""
     from .output import table
 
-    kinds = ["taxi", "bus", "underground", "black", "double"]
+    kinds = list(MRX_TICKET_KINDS)
     rows = [[name] + [str(t[k]) if k in t else "" for k in kinds] for name, t in tickets.items()]
     return "tickets left:\n" + table(["player"] + kinds, rows, right=[False] + [True] * len(kinds))
 
@@ -718,7 +717,7 @@ def _ticket_counts(value: str, option: str, kinds: tuple[str, ...]) -> dict[str,
 @main.command("cordon", short_help="The smallest cordon that traps Mr. X, and the moves to it.")
 @click.argument("game", required=False)
 @moves_option()
-@click.option("--after", type=click.Choice(_SHOWN_TICKETS), default=None,
+@click.option("--after", type=click.Choice(_TICKET_VALUES), default=None,
               help="The ticket Mr. X shows next, when he is to move (default: any ticket he holds).")
 @round_option("Plan from")
 @time_limit_option(10.0, "the whole search (model building and CP-SAT solves)")
@@ -765,8 +764,8 @@ def cordon_cmd(game: str | None, moves: int, after: str | None, round_: int | No
             load_board(map_spec),
             _station_list(around or "", "--around"),
             _named_stations(dets, "--detectives") if dets else (),
-            _ticket_counts(tickets, "--tickets", ("taxi", "bus", "underground")) if tickets else None,
-            _ticket_counts(mrx_tickets, "--mrx-tickets", ("taxi", "bus", "underground", "black", "double"))
+            _ticket_counts(tickets, "--tickets", DETECTIVE_TICKET_KINDS) if tickets else None,
+            _ticket_counts(mrx_tickets, "--mrx-tickets", MRX_TICKET_KINDS)
             if mrx_tickets else None,
             moves, time_limit, workers,
         )
@@ -920,7 +919,7 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
     elif layer == "reach" and game is None:
         if not starts:
             raise InputError("the reach layer needs --from STATION (or a GAME: Mr. X's reach)")
-        limits = _ticket_counts(tickets, "--piece-tickets", ("taxi", "bus", "underground", "black")) if tickets else None
+        limits = _ticket_counts(tickets, "--piece-tickets", _TICKET_VALUES) if tickets else None
         from .validate import load_board
 
         board = load_board(map_spec)
@@ -1080,8 +1079,8 @@ def solve_cmd(game: str | None, turns: int, time_limit: float, around: str | Non
             load_board(map_spec),
             _station_list(around or "", "--around"),
             _named_stations(dets, "--detectives"),
-            _ticket_counts(tickets, "--tickets", ("taxi", "bus", "underground")) if tickets else None,
-            _ticket_counts(mrx_tickets, "--mrx-tickets", ("taxi", "bus", "underground", "black", "double"))
+            _ticket_counts(tickets, "--tickets", DETECTIVE_TICKET_KINDS) if tickets else None,
+            _ticket_counts(mrx_tickets, "--mrx-tickets", MRX_TICKET_KINDS)
             if mrx_tickets else None,
             move_number, rules, turns, time_limit,
         )
@@ -1134,8 +1133,8 @@ def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_li
             load_board(map_spec),
             _station_list(around, "--around") if around is not None else None,
             at, _named_stations(dets, "--detectives"), side,
-            _ticket_counts(tickets, "--tickets", ("taxi", "bus", "underground")) if tickets else None,
-            _ticket_counts(mrx_tickets, "--mrx-tickets", ("taxi", "bus", "underground", "black", "double"))
+            _ticket_counts(tickets, "--tickets", DETECTIVE_TICKET_KINDS) if tickets else None,
+            _ticket_counts(mrx_tickets, "--mrx-tickets", MRX_TICKET_KINDS)
             if mrx_tickets else None,
             move_number, depth, top, time_limit, solve_hook(depth),
         )

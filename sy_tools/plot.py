@@ -29,7 +29,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import FancyArrowPatch, Patch, Wedge  # noqa: E402
 
-from .board import Board, Station, Ticket, Transport, stations_of  # noqa: E402
+from .board import DETECTIVE_TICKET_KINDS, Board, Station, Ticket, Transport, stations_of  # noqa: E402
 from .errors import AnalysisError, InputError  # noqa: E402
 from .files import atomic_write_bytes  # noqa: E402
 from .record import Record  # noqa: E402
@@ -820,7 +820,7 @@ def coverage_figure(record: Record, round: int | None = None, size: tuple[float,
     rec = record.at_round(round)
     pos = check(rec).position
     assert pos is not None
-    dets = {n: (s, t.to_dict(("taxi", "bus", "underground")))
+    dets = {n: (s, t.to_dict(DETECTIVE_TICKET_KINDS))
             for n, s, t in zip(pos.names, pos.stations, pos.tickets) if n not in pos.out}
     near = nearest(rec.board, dets)
     moving = {n for n, (s, t) in dets.items() if any(rec.board.moves(s, Ticket(k)) for k, v in t.items() if v > 0)}

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
-from .board import DETECTIVE_TICKETS, Board, Station, StationMask, StationSet, Ticket, Transport
+from .board import DETECTIVE_TICKETS, MRX_TICKET_KINDS, Board, Station, StationMask, StationSet, Ticket, Transport
 from .rules import Rules
 
 #: The name the engine, the CLI and JSON use for Mr. X.
@@ -55,7 +55,7 @@ def when_text(rounds: int, moves: int) -> str:
 MRX_MOVE_TICKETS: tuple[Ticket, ...] = (Ticket.TAXI, Ticket.BUS, Ticket.UNDERGROUND, Ticket.BLACK)
 
 #: Every kind of ticket a player can hold: the four move tickets and the double-move card.
-TICKET_KINDS: tuple[str, ...] = ("taxi", "bus", "underground", "black", "double")
+TICKET_KINDS: tuple[str, ...] = MRX_TICKET_KINDS
 
 
 # ---- tickets ------------------------------------------------------------------------------------

@@ -11,11 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from .board import DETECTIVE_TICKETS
+from .board import DETECTIVE_TICKET_KINDS, MRX_TICKET_KINDS
 from .errors import InputError
-
-#: Mr. X's ticket kinds: the four move tickets and the double-move card.
-MRX_TICKET_KINDS = ("taxi", "bus", "underground", "black", "double")
 
 #: The values of rule fields that take one of a few words.
 RULE_CHOICES: dict[str, tuple[str, ...]] = {"mrx_onto_detective": ("illegal", "caught")}
@@ -192,7 +189,7 @@ def rules_from_json(value: Any, where: str = "rules", file: str | None = None) -
                 raise bad(f"expected a list of positive move numbers, got {v!r}", f".{k}")
             v = tuple(sorted(set(v)))
         elif isinstance(current, Mapping):
-            kinds = MRX_TICKET_KINDS if k == "mrx_tickets" else tuple(t.value for t in DETECTIVE_TICKETS)
+            kinds = MRX_TICKET_KINDS if k == "mrx_tickets" else DETECTIVE_TICKET_KINDS
             v = ticket_counts(v, kinds, current, where + f".{k}", file)
         changes[k] = v
     return replace(base, name=base.name + ("+" if changes else ""), **changes)

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .board import Board, Station, mask_of
+from .board import DETECTIVE_TICKET_KINDS, MRX_TICKET_KINDS, Board, Station, mask_of
 from .errors import InputError
 from .policies import DetectiveObservation, MrXObservation, Policy, load_policy
 from .position import MRX, Move, Position, counting_models, mrx_targets, random_playout, unmodelled_rule_fields
@@ -35,8 +35,8 @@ DETECTIVE_NAMES = ("Red", "Blue", "Green", "Yellow", "Black")
 #: how a game can end (the outcome kinds plus a forfeit)
 END_REASONS = ("capture", "trapped", "detectives-stuck", "log-full", "forfeit")
 #: the ticket columns of a result row
-MRX_TICKET_COLUMNS = ("taxi", "bus", "underground", "black", "double")
-DETECTIVE_TICKET_COLUMNS = ("taxi", "bus", "underground")
+MRX_TICKET_COLUMNS = MRX_TICKET_KINDS
+DETECTIVE_TICKET_COLUMNS = DETECTIVE_TICKET_KINDS
 
 
 # ---- the set-up ------------------------------------------------------------------------------

@@ -108,6 +108,7 @@ def validate(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: 
     MAPS are files (json, Bristol graph.txt), folders holding stations.txt + connections.txt,
     or built-in names (london).  Exit 0: no errors; 1: errors found; 2: a file can't be read.
     """
+    from .findings import Finding
     from .output import dumps
     from .validate import validate_map
 
@@ -119,8 +120,7 @@ def validate(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: 
                 report = validate_map(m, input_format)
         except InputError as e:
             if fmt == "json":
-                out.append({"level": "error", "code": "unreadable", "message": e.detail,
-                            "location": e.file or m, "file": e.file or m, "line": None, "path": None})
+                out.append(Finding.from_error(e, "unreadable", m).to_dict(with_file=True))
             else:
                 click.echo(f"error: {e}", err=True)
             worst = 2
@@ -128,7 +128,7 @@ def validate(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: 
         if strict:
             report = report.strict()
         if fmt == "json":
-            out.extend(f.to_dict() for f in report.findings)
+            out.extend(f.to_dict(with_file=True) for f in report.findings)
         else:
             for f in report.findings:
                 click.echo(str(f))
@@ -331,17 +331,17 @@ def check(game: str, fmt: str) -> None:
 
     Exit 0: legal; 1: illegal or self-contradictory; 2: unreadable.
     """
+    from .findings import Finding
     from .output import dumps
     from .record import RecordErrors, load_record
     from .referee import check as run_check
+    from .referee import unreadable_dict
 
     try:
         rec = load_record(game)
     except RecordErrors as e:
         if fmt == "json":
-            click.echo(dumps({"file": game, "legal": False, "readable": False,
-                              "problems": [{"level": "error", "code": "schema", "where": w, "message": m}
-                                           for w, m in e.problems], "status": None}))
+            click.echo(dumps(unreadable_dict(game, e.findings)))
         else:
             for line in e.lines():
                 click.echo(_clip(f"error: {line}"), err=True)
@@ -349,9 +349,7 @@ def check(game: str, fmt: str) -> None:
     except InputError as e:  # the file itself can't be read: still one JSON document
         if fmt != "json":
             raise
-        click.echo(dumps({"file": game, "legal": False, "readable": False,
-                          "problems": [{"level": "error", "code": "unreadable", "where": e.where or "",
-                                        "message": e.detail}], "status": None}))
+        click.echo(dumps(unreadable_dict(game, [Finding.from_error(e, "unreadable")])))
         sys.exit(2)
     result = run_check(rec)
     if fmt == "json":

@@ -14,7 +14,8 @@ Text forms (one line each)::
     FILE: WHERE: LEVEL: message [CODE]     str(finding): what validate and check list
     FILE:LINE: LEVEL: message [CODE]       the same for a line of a text file (compiler style)
     FILE: WHERE: message                   finding.format(tagged=False): the error form, printed
-                                           after "error: " like any SyToolsError
+                                           after "error: " like any SyToolsError (WHERE of a
+                                           line of a text file: "line N")
 
 JSON forms (the stable keys the commands print):
 
@@ -118,13 +119,15 @@ class Finding:
         return self.location.file
 
     def format(self, file: str | None = None, *, tagged: bool = True) -> str:
-        """The one-line text form: ``FILE: WHERE: LEVEL: message [CODE]`` (``tagged``) or
-        ``FILE: WHERE: message``.  ``file`` names the file when the location has none."""
+        """The one-line text form: ``FILE: WHERE: LEVEL: message [CODE]`` (``tagged``, a line of a
+        text file as ``FILE:LINE``) or the error form ``FILE: WHERE: message`` (``line N`` for a
+        line).  ``file`` names the file when the location has none."""
         loc = self.location
         if file is not None and not loc.file:
             loc = Location(file, loc.line, loc.path, loc.place)
-        text = f"{self.level.value}: {self.message} [{self.code}]" if tagged else self.message
-        return ": ".join(p for p in (str(loc), text) if p)
+        if tagged:
+            return ": ".join(p for p in (str(loc), f"{self.level.value}: {self.message} [{self.code}]") if p)
+        return ": ".join(p for p in (loc.file, loc.where, self.message) if p)
 
     def __str__(self) -> str:
         return self.format()

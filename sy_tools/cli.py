@@ -21,6 +21,7 @@ from .options import (
     input_format_option,
     moves_option,
     round_option,
+    rules_option,
     time_limit_option,
 )
 from .tracker import WEIGHTS as _WEIGHTS
@@ -102,7 +103,9 @@ def main() -> None:
 @format_option("text", "json")
 @input_format_option
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-def validate(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: bool) -> None:
+@rules_option(None, help="The rules the map is for (a preset or a rules JSON file): with cutoff_escape, warn "
+              "when connections lack via data.")
+def validate(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: bool, rules: Any) -> None:
     """Check map files for every detectable defect.
 
     MAPS are files (json, Bristol graph.txt), folders holding stations.txt + connections.txt,
@@ -117,7 +120,7 @@ def validate(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: 
     for m in maps:
         try:
             with _format_hint("--input-format"):
-                report = validate_map(m, input_format)
+                report = validate_map(m, input_format, rules)
         except InputError as e:
             if fmt == "json":
                 out.append(Finding.from_error(e, "unreadable", m).to_dict(with_file=True))

@@ -86,6 +86,33 @@ def all_option(what: str = "every station") -> Callable[[F], F]:
     return click.option("--all", "show_all", is_flag=True, help=f"List {what} (text output is short by default).")
 
 
+class RulesSpec(click.ParamType):
+    """``--rules``: a preset name or a rules JSON file, as :class:`~sy_tools.rules.Rules`.  A bad
+    value is one line like any input error (``error: --rules: unknown rules preset ...``)."""
+
+    name = "preset|file"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from .errors import SyToolsError
+        from .rules import Rules, resolve_rules
+
+        if value is None or isinstance(value, Rules):
+            return value
+        try:
+            return resolve_rules(str(value))
+        except SyToolsError as e:
+            err = click.ClickException(str(e))
+            err.exit_code = e.exit_code
+            raise err from None
+
+
+def rules_option(default: str | None = "classic", help: str = "A rules preset (classic, 2014) or a rules JSON "
+                 "file.") -> Callable[[F], F]:
+    """``--rules PRESET|FILE`` (the command gets :class:`~sy_tools.rules.Rules`, or None when
+    ``default`` is None and the option is not given)."""
+    return click.option("--rules", type=RulesSpec(), default=default, show_default=default is not None, help=help)
+
+
 def input_format_option(f: F) -> F:
     """``--input-format`` for map files (``--from`` is a hidden alias)."""
 

@@ -186,3 +186,23 @@ def ticket_counts(
 def _nat(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
+
+def resolve_rules(value: str) -> Rules:
+    """``--rules``: a preset name, or a JSON file holding a preset name or ``{"preset": ...,
+    overrides}`` (a record's ``rules`` value).  :class:`InputError` naming ``--rules`` or the
+    file otherwise."""
+    import json
+    import os
+
+    from .files import read_text
+
+    if value in PRESETS:
+        return PRESETS[value]
+    if not os.path.exists(value):
+        raise InputError(f"unknown rules preset {value!r} and no such file (presets: {', '.join(PRESETS)})",
+                         where="--rules")
+    try:
+        raw = json.loads(read_text(value))
+    except json.JSONDecodeError as e:
+        raise InputError(f"invalid JSON: {e}", value) from None
+    return rules_from_json(raw, "rules", value)

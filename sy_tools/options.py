@@ -86,6 +86,13 @@ def all_option(what: str = "every station") -> Callable[[F], F]:
     return click.option("--all", "show_all", is_flag=True, help=f"List {what} (text output is short by default).")
 
 
+class BadInput(click.ClickException):
+    """An option value the library refuses: the library's one-line message, exit 2 (raised while
+    click parses, before the command's own error handling)."""
+
+    exit_code = 2
+
+
 class RulesSpec(click.ParamType):
     """``--rules``: a preset name or a rules JSON file, as :class:`~sy_tools.rules.Rules`.  A bad
     value is one line like any input error (``error: --rules: unknown rules preset ...``)."""
@@ -101,9 +108,7 @@ class RulesSpec(click.ParamType):
         try:
             return resolve_rules(str(value))
         except SyToolsError as e:
-            err = click.ClickException(str(e))
-            err.exit_code = e.exit_code
-            raise err from None
+            raise BadInput(str(e)) from None
 
 
 def rules_option(default: str | None = "classic", help: str = "A rules preset (classic, 2014) or a rules JSON "

@@ -103,8 +103,8 @@ def main() -> None:
 @format_option("text", "json")
 @input_format_option
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-@rules_option(None, help="The rules the map is for (a preset or a rules JSON file): with cutoff_escape, warn "
-              "when connections lack via data.")
+@rules_option("The rules the map is for: under cutoff_escape, bus/underground connections without via data are "
+              "a warning")
 def validate(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: bool, rules: Any) -> None:
     """Check map files for every detectable defect.
 

@@ -86,38 +86,6 @@ def all_option(what: str = "every station") -> Callable[[F], F]:
     return click.option("--all", "show_all", is_flag=True, help=f"List {what} (text output is short by default).")
 
 
-class BadInput(click.ClickException):
-    """An option value the library refuses: the library's one-line message, exit 2 (raised while
-    click parses, before the command's own error handling)."""
-
-    exit_code = 2
-
-
-class RulesSpec(click.ParamType):
-    """``--rules``: a preset name or a rules JSON file, as :class:`~sy_tools.rules.Rules`.  A bad
-    value is one line like any input error (``error: --rules: unknown rules preset ...``)."""
-
-    name = "preset|file"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        from .errors import SyToolsError
-        from .rules import Rules, resolve_rules
-
-        if value is None or isinstance(value, Rules):
-            return value
-        try:
-            return resolve_rules(str(value))
-        except SyToolsError as e:
-            raise BadInput(str(e)) from None
-
-
-def rules_option(default: str | None = "classic", help: str = "A rules preset (classic, 2014) or a rules JSON "
-                 "file.") -> Callable[[F], F]:
-    """``--rules PRESET|FILE`` (the command gets :class:`~sy_tools.rules.Rules`, or None when
-    ``default`` is None and the option is not given)."""
-    return click.option("--rules", type=RulesSpec(), default=default, show_default=default is not None, help=help)
-
-
 def input_format_option(f: F) -> F:
     """``--input-format`` for map files (``--from`` is a hidden alias)."""
 
@@ -129,3 +97,59 @@ def input_format_option(f: F) -> F:
     merged = click.option("--input-format", type=click.Choice(MAP_FORMATS), default=None,
                           help="Map file format (default: from the name, then the content).")(merged)
     return merged  # type: ignore[return-value]
+
+
+def map_option(what: str = "The map") -> Callable[[F], F]:
+    """``--map``: a built-in name or a map file (``london`` by default)."""
+    return click.option("--map", "map_spec", default="london", show_default=True,
+                        help=f"{what} (a built-in name or a map file).")
+
+
+def _rules(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    from .rules import load_rules
+
+    return None if value is None else load_rules(value, "--rules")
+
+
+def rules_option(what: str = "The rules") -> Callable[[F], F]:
+    """``--rules PRESET|FILE``: a preset name or a rules JSON file; the command gets a
+    :class:`sy_tools.rules.Rules`."""
+    return click.option("--rules", "rules", default="classic", show_default=True, callback=_rules,
+                        help=f"{what} (a preset: classic, 2014; or a JSON file as 'sy-tools rules "
+                             "--format json' prints it).")
+
+
+#: The puzzle flags (a position typed in rather than read from a record).
+PUZZLE_FLAGS = ("--around", "--detectives", "--tickets", "--mrx-tickets", "--move-number")
+
+
+def puzzle_options(move_number: bool = True, rules: bool = False) -> Callable[[F], F]:
+    """The puzzle flags shared by ``cordon``, ``solve`` and ``advise``: ``--around``,
+    ``--detectives``, ``--tickets``, ``--mrx-tickets`` (and ``--move-number``, ``--rules``),
+    plus ``--map``."""
+
+    def wrap(f: F) -> F:
+        opts = [
+            click.option("--around", default=None,
+                         help="Puzzle mode (instead of GAME): Mr. X's possible stations, e.g. 45,46,58."),
+            click.option("--detectives", "dets", default=None,
+                         help="Puzzle mode: the detectives in turn order, e.g. Red=13,Blue=26."),
+            click.option("--tickets", default=None,
+                         help="Puzzle mode: each detective's tickets, e.g. taxi=10,bus=8,underground=4 "
+                              "(default: the rules' starting tickets)."),
+            click.option("--mrx-tickets", default=None,
+                         help="Puzzle mode: Mr. X's tickets, e.g. taxi=4,bus=3,underground=3,black=5,double=2 "
+                              "(default: the rules' starting tickets)."),
+        ]
+        if move_number:
+            opts.append(click.option("--move-number", type=click.IntRange(min=0), default=0, show_default=True,
+                                     help="Puzzle mode: moves Mr. X has made (his next is move M+1; places the "
+                                          "reveals)."))
+        opts.append(map_option("Puzzle mode: the map"))
+        if rules:
+            opts.append(rules_option("Puzzle mode: the rules"))
+        for o in reversed(opts):
+            f = o(f)
+        return f
+
+    return wrap

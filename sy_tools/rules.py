@@ -118,6 +118,35 @@ def preset(name: str) -> Rules:
         raise InputError(f"unknown rules preset {name!r}, expected one of {', '.join(PRESETS)}") from None
 
 
+def load_rules(spec: str, option: str = "--rules") -> Rules:
+    """Rules named on a command line: a preset name, or a JSON file holding a preset name or
+    ``{"preset": ..., overrides}`` (what ``sy-tools rules PRESET --format json`` prints, edited).
+    Bad input is an :class:`InputError` naming the file and the JSON place."""
+    import os
+
+    from . import jsonutil
+    from .files import read_text
+
+    if spec in PRESETS:
+        return PRESETS[spec]
+    if not os.path.exists(spec):
+        raise InputError(f"unknown rules preset {spec[:60]!r} and no such file (presets: {', '.join(PRESETS)})",
+                         where=option)
+    text = read_text(spec)
+    try:
+        raw = jsonutil.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise InputError(f"invalid JSON: {str(e)[:200]}", spec) from None
+    problems: list[tuple[str, str]] = []
+    jsonutil.scan(raw, "rules", lambda where, msg: problems.append((where, msg)))
+    if problems:
+        raise InputError(problems[0][1], spec, problems[0][0])
+    if isinstance(raw, dict) and "preset" not in raw and "name" in raw:
+        # ``sy-tools rules --format json`` prints every field with the preset's ``name``
+        raw = {"preset": raw["name"], **{k: v for k, v in raw.items() if k != "name"}}
+    return rules_from_json(raw, "rules", spec)
+
+
 def rules_from_json(value: Any, where: str = "rules", file: str | None = None) -> Rules:
     """Rules from a record's ``rules`` value: a preset name or ``{"preset": ..., overrides}``."""
 
@@ -186,23 +215,3 @@ def ticket_counts(
 def _nat(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
-
-def resolve_rules(value: str) -> Rules:
-    """``--rules``: a preset name, or a JSON file holding a preset name or ``{"preset": ...,
-    overrides}`` (a record's ``rules`` value).  :class:`InputError` naming ``--rules`` or the
-    file otherwise."""
-    import json
-    import os
-
-    from .files import read_text
-
-    if value in PRESETS:
-        return PRESETS[value]
-    if not os.path.exists(value):
-        raise InputError(f"unknown rules preset {value!r} and no such file (presets: {', '.join(PRESETS)})",
-                         where="--rules")
-    try:
-        raw = json.loads(read_text(value))
-    except json.JSONDecodeError as e:
-        raise InputError(f"invalid JSON: {e}", value) from None
-    return rules_from_json(raw, "rules", value)

@@ -27,7 +27,7 @@ from .board import Board, Station, mask_of
 from .errors import InputError
 from .policies import DetectiveObservation, MrXObservation, Policy, load_policy
 from .position import MRX, Move, Position, counting_models, mrx_targets, random_playout, unmodelled_rule_fields
-from .rules import PRESETS, Rules, resolve_rules  # noqa: F401  (resolve_rules: --rules, kept here too)
+from .rules import PRESETS, Rules
 
 #: detective names in turn order
 DETECTIVE_NAMES = ("Red", "Blue", "Green", "Yellow", "Black")
@@ -749,6 +749,26 @@ def detectives_view(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
 
 
 # ---- command-line helpers ----------------------------------------------------------------------
+
+
+def resolve_rules(value: str) -> Rules:
+    """``--rules``: a preset name, or a JSON file holding a preset name or
+    ``{"preset": ..., overrides}``."""
+    import json
+
+    from .files import read_text
+    from .rules import rules_from_json
+
+    if value in PRESETS:
+        return PRESETS[value]
+    if not os.path.exists(value):
+        raise InputError(f"unknown rules preset {value!r} and no such file (presets: {', '.join(PRESETS)})",
+                         where="--rules")
+    try:
+        raw = json.loads(read_text(value))
+    except json.JSONDecodeError as e:
+        raise InputError(f"invalid JSON: {e}", value) from None
+    return rules_from_json(raw, "rules", value)
 
 
 def parse_starts(value: str | None) -> str | tuple[Station, ...] | None:

@@ -111,7 +111,9 @@ def main() -> None:
 @format_option("text", "json")
 @input_format_option
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
-def validate(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: bool) -> None:
+@rules_option("The rules the map is for: under cutoff_escape, bus/underground connections without via data are "
+              "a warning")
+def validate(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: bool, rules: Any) -> None:
     """Check map files for every detectable defect.
 
     MAPS are files (json, Bristol graph.txt), folders holding stations.txt + connections.txt,
@@ -122,6 +124,7 @@ def validate(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: 
       sy-tools validate london
       sy-tools validate my-map.json --strict --format json
     """
+    from .findings import Finding
     from .output import dumps
     from .validate import validate_map
 
@@ -130,11 +133,10 @@ def validate(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: 
     for m in maps:
         try:
             with _format_hint("--input-format"):
-                report = validate_map(m, input_format)
+                report = validate_map(m, input_format, rules)
         except InputError as e:
             if fmt == "json":
-                out.append({"level": "error", "code": "unreadable", "message": e.detail,
-                            "location": e.file or m, "file": e.file or m, "line": None, "path": None})
+                out.append(Finding.from_error(e, "unreadable", m).to_dict(with_file=True))
             else:
                 click.echo(f"error: {e}", err=True)
             worst = 2
@@ -142,7 +144,7 @@ def validate(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: 
         if strict:
             report = report.strict()
         if fmt == "json":
-            out.extend(f.to_dict() for f in report.findings)
+            out.extend(f.to_dict(with_file=True) for f in report.findings)
         else:
             for f in report.findings:
                 click.echo(str(f))
@@ -389,17 +391,17 @@ def check(game: str, fmt: str) -> None:
       sy-tools check examples/capture.json
       sy-tools check examples/broken/wrong-ticket.json --format json
     """
+    from .findings import Finding
     from .output import dumps
     from .record import RecordErrors, load_record
     from .referee import check as run_check
+    from .referee import unreadable_dict
 
     try:
         rec = load_record(game)
     except RecordErrors as e:
         if fmt == "json":
-            click.echo(dumps({"file": game, "legal": False, "readable": False,
-                              "problems": [{"level": "error", "code": "schema", "where": w, "message": m}
-                                           for w, m in e.problems], "status": None}))
+            click.echo(dumps(unreadable_dict(game, e.findings)))
         else:
             for line in e.lines():
                 click.echo(_clip(f"error: {line}"), err=True)
@@ -407,9 +409,7 @@ def check(game: str, fmt: str) -> None:
     except InputError as e:  # the file itself can't be read: still one JSON document
         if fmt != "json":
             raise
-        click.echo(dumps({"file": game, "legal": False, "readable": False,
-                          "problems": [{"level": "error", "code": "unreadable", "where": e.where or "",
-                                        "message": e.detail}], "status": None}))
+        click.echo(dumps(unreadable_dict(game, [Finding.from_error(e, "unreadable")])))
         sys.exit(2)
     result = run_check(rec)
     if fmt == "json":

@@ -1,8 +1,10 @@
 """Map files: readers and writers for the canonical JSON format and the public text formats.
 
 Readers never stop at the first problem.  They turn a file into a :class:`RawMap` (what the file
-says, each item with its :class:`Location`) plus :class:`Finding` s for what could not be parsed;
-:mod:`sy_tools.validate` checks the rest and builds a :class:`~sy_tools.board.Board`.
+says, each item with its :class:`~sy_tools.findings.Location`) plus
+:class:`~sy_tools.findings.Finding` s for what could not be parsed (both live in
+:mod:`sy_tools.findings` and are importable from here too); :mod:`sy_tools.validate` checks the
+rest and builds a :class:`~sy_tools.board.Board`.
 
 Formats:
 
@@ -32,14 +34,14 @@ import os
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from . import jsonutil
 from .board import Board, Transport, stations_of
 from .errors import MapError, MapFormatError
 from .files import atomic_write_bytes, atomic_write_many, read_bytes, read_text, refuse_overwrite
+from .findings import Finding, Level, Location  # noqa: F401  (Finding, Level: re-exported)
 
-Level = Literal["error", "warning"]
 FORMATS = ("json", "pair", "bristol")
 OUTPUT_FORMATS = ("json", "pair", "bristol", "graphml")
 BUILTIN_MAPS = ("london",)
@@ -56,54 +58,6 @@ TRANSPORT_NAMES: dict[str, Transport] = {
     "water": Transport.FERRY,
     "boat": Transport.FERRY,
 }
-
-
-@dataclass(frozen=True)
-class Location:
-    """Where something is: a file and a line (text formats) or a JSON path."""
-
-    file: str
-    line: int | None = None
-    path: str | None = None
-
-    def __str__(self) -> str:
-        if self.line is not None:
-            return f"{self.file}:{self.line}"
-        if self.path:
-            return f"{self.file}: {self.path}"
-        return self.file
-
-    def at(self, path: str) -> Location:
-        """A location deeper inside the same JSON document."""
-        if not self.path:
-            return Location(self.file, None, path)
-        sep = "" if path.startswith("[") else "."
-        return Location(self.file, None, f"{self.path}{sep}{path}")
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One problem found in a map file."""
-
-    level: Level
-    code: str
-    message: str
-    location: Location
-
-    def __str__(self) -> str:
-        return f"{self.location}: {self.level}: {self.message} [{self.code}]"
-
-    def to_dict(self) -> dict[str, Any]:
-        """The stable JSON form: level, code, message, location (+ file, line, path)."""
-        return {
-            "level": self.level,
-            "code": self.code,
-            "message": self.message,
-            "location": str(self.location),
-            "file": self.location.file,
-            "line": self.location.line,
-            "path": self.location.path,
-        }
 
 
 @dataclass
@@ -140,10 +94,10 @@ class RawMap:
     header: tuple[int, int, Location] | None = None  # bristol: declared counts
 
     def error(self, code: str, message: str, loc: Location) -> None:
-        self.findings.append(Finding("error", code, message, loc))
+        self.findings.append(Finding.error(code, message, loc))
 
     def warning(self, code: str, message: str, loc: Location) -> None:
-        self.findings.append(Finding("warning", code, message, loc))
+        self.findings.append(Finding.warning(code, message, loc))
 
 
 # ---- locating and sniffing ----------------------------------------------------------------

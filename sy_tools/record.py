@@ -19,6 +19,7 @@ from . import jsonutil
 from .board import Board, Station, Ticket
 from .errors import InputError, RecordError
 from .files import read_text
+from .findings import Finding, Level, Location
 from .rules import MRX_TICKET_KINDS, PRESETS, Rules, rules_from_json, ticket_counts
 
 TICKETS = {t.value: t for t in Ticket}
@@ -114,21 +115,39 @@ class Record:
 
 
 class RecordErrors(RecordError):
-    """Every shape problem of a record; ``str()`` is the first one (and how many more).
+    """Every shape problem of a record, as :class:`~sy_tools.findings.Finding` s (code
+    ``schema``); ``str()`` is the first one (and how many more).
 
-    ``problems`` are ``(where, message)`` pairs; for a text-notation record ``where`` is already
-    the player's place (``line 5 (Red, round 2)``).  Messages are clipped to a readable length."""
+    Built from ``(where, message)`` pairs with ``where`` a JSON path; for a text-notation record
+    ``places`` turns it into the player's place (``line 5 (Red, round 2)``), which messages name.
+    Messages and places are clipped to a readable length."""
 
     def __init__(self, problems: list[tuple[str, str]], file: str | None,
                  places: Mapping[str, str] | None = None) -> None:
-        self.problems = [(jsonutil.clip(place_of(places or {}, w) or "", PLACE_LIMIT), jsonutil.clip(m, MESSAGE_LIMIT))
-                         for w, m in problems]
-        where, msg = self.problems[0]
+        self.findings = tuple(_schema_finding(w, m, file, places or {}) for w, m in problems)
+        first = self.findings[0]
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        super().__init__(msg + more, file, where)
+        super().__init__(first.message + more, file, first.where)
+
+    @property
+    def problems(self) -> list[tuple[str, str]]:
+        """``(where, message)`` of each finding (``where`` as messages name it)."""
+        return [(f.where, f.message) for f in self.findings]
 
     def lines(self) -> list[str]:
-        return [": ".join(p for p in (self.file, w, m) if p) for w, m in self.problems]
+        """One ``FILE: WHERE: message`` line per finding."""
+        return [f.format(tagged=False) for f in self.findings]
+
+
+#: The code of a record's shape problems (``check --format json`` on an unusable record).
+SCHEMA = "schema"
+
+
+def _schema_finding(where: str, message: str, file: str | None, places: Mapping[str, str]) -> Finding:
+    path = jsonutil.clip(where, PLACE_LIMIT)
+    place = jsonutil.clip(place_of(places, where) or "", PLACE_LIMIT)
+    return Finding(Level.ERROR, SCHEMA, jsonutil.clip(message, MESSAGE_LIMIT),
+                   Location(file, path=path, place=place if place != path else None))
 
 
 #: longest message text a record error carries (values inside are quoted shorter still)

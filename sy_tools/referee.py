@@ -8,14 +8,14 @@ possible set (the detectives' view) to judge hidden moves, reveals and captures.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
 
 from .board import Station, StationMask, StationSet, mask_of
+from .findings import Finding, Level, Location
 from .position import MRX, Move, Outcome, Position, mrx_targets
 from .record import DetectiveMove, Record, Round
-
-Level = Literal["error", "warning"]
 
 #: Where inside a Mr. X move each engine problem points.
 _MRX_PLACE = {"mrx-ticket": ".ticket", "mrx-connection": ".to", "mrx-ferry": ".to", "mrx-onto-detective": ".to",
@@ -23,21 +23,8 @@ _MRX_PLACE = {"mrx-ticket": ".ticket", "mrx-connection": ".to", "mrx-ferry": ".t
 _DET_PLACE = {"det-ticket": ".ticket", "det-connection": ".to", "det-collision": ".to"}
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One finding of the referee."""
-
-    level: Level
-    code: str
-    where: str
-    message: str
-
-    def line(self, file: str | None) -> str:
-        return ": ".join(p for p in (file, self.where, f"{self.level}: {self.message} [{self.code}]") if p)
-
-    def to_dict(self) -> dict[str, str]:
-        return {"level": self.level, "code": self.code, "where": self.where, "message": self.message}
-
+#: One finding of the referee (the located-finding type every command shares; the old name).
+Problem = Finding
 
 #: Problems that mean the record lacks what it must hold (exit 2, as for unreadable input).
 INPUT_PROBLEMS = frozenset({"reveal-missing"})
@@ -52,7 +39,7 @@ class CheckResult:
     is the game as the record leaves it (Mr. X's station known only on a full record)."""
 
     file: str | None
-    problems: tuple[Problem, ...]
+    problems: tuple[Finding, ...]
     status: Outcome
     position: Position | None = None
 
@@ -61,7 +48,7 @@ class CheckResult:
         return not any(p.level == "error" for p in self.problems)
 
     @property
-    def errors(self) -> list[Problem]:
+    def errors(self) -> list[Finding]:
         return [p for p in self.problems if p.level == "error"]
 
     @property
@@ -88,6 +75,13 @@ class CheckResult:
                 "status": self.status.to_dict(), "tickets": self.tickets}
 
 
+def unreadable_dict(file: str | None, findings: Iterable[Finding]) -> dict[str, Any]:
+    """``check``'s JSON document for a record that can't be read or used (exit 2): ``readable``
+    false, the findings that say why, no status."""
+    return {"file": file, "legal": False, "readable": False, "problems": [f.to_dict() for f in findings],
+            "status": None}
+
+
 @dataclass
 class _Replay:
     """The referee's running state: the engine's position, the detectives' view of Mr. X, and
@@ -96,13 +90,19 @@ class _Replay:
     record: Record
     pos: Position
     possible: StationMask = 0
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[Finding] = field(default_factory=list)
 
     def error(self, code: str, where: str, msg: str) -> None:
-        self.problems.append(Problem("error", code, where, msg))
+        self.problems.append(Finding(Level.ERROR, code, msg, self.at(where)))
 
     def warning(self, code: str, where: str, msg: str) -> None:
-        self.problems.append(Problem("warning", code, where, msg))
+        self.problems.append(Finding(Level.WARNING, code, msg, self.at(where)))
+
+    def at(self, where: str) -> Location:
+        """The record's file and the JSON path ``where``; for a text record also the line and
+        round as the player wrote them (``line 5 (Red, round 2)``), which messages name."""
+        place = self.record.place(where)
+        return Location(self.record.file, path=where, place=place if place != where else None)
 
     def lost_track(self, where: str, message: str) -> None:
         """The record contradicts itself: report it and carry on knowing nothing of Mr. X."""
@@ -122,9 +122,7 @@ def check(record: Record) -> CheckResult:
         _detectives_turn(rp, rnd, r_i, last=r_i == len(record.rounds))
     if rp.pos.to_move == MRX:
         _trapped_unseen(rp)
-    # a text record's places read as the player wrote them ("line 5 (Red, round 2)")
-    problems = tuple(replace(p, where=record.place(p.where) or p.where) for p in rp.problems)
-    return CheckResult(record.file, problems, rp.pos.outcome, rp.pos)
+    return CheckResult(record.file, tuple(rp.problems), rp.pos.outcome, rp.pos)
 
 
 def _setup(record: Record) -> _Replay:

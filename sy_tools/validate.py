@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from .board import Board, Connection, Transport
 from .errors import MapError
-from .mapio import COORD_LIMIT, Finding, Location, RawConnection, RawMap, read_map
+from .findings import Finding, Level, Location
+from .mapio import COORD_LIMIT, RawConnection, RawMap, read_map
 from .rules import Rules
 
 #: The largest station id a map may use.  Sets of stations are bitmasks indexed by id, so the id
@@ -72,111 +73,138 @@ class ValidationReport:
     def strict(self) -> ValidationReport:
         """The same report with warnings raised to errors (``--strict``)."""
         return ValidationReport(
-            self.source, tuple(Finding("error", f.code, f.message, f.location) for f in self.findings)
+            self.source, tuple(replace(f, level=Level.ERROR) for f in self.findings)
         )
 
 
 def check_raw(raw: RawMap) -> list[Finding]:
-    """All findings for a map as read: the reader's own plus every semantic check."""
+    """All findings for a map as read: the reader's own, then every semantic check (stations,
+    connections, ferries, stations' links, networks, labels, coordinates, start decks)."""
     out = list(raw.findings)
+    defined = _check_stations(raw, out)
+    links = _check_connections(raw, defined, out)
+    out += _check_ferries(links)
+    out += _check_station_links(defined, links)
+    out += _check_networks(raw.source, links)
+    out += _check_labels(raw, defined, links)
+    out += _check_coordinates(raw, defined)
+    out += _check_decks(raw, defined)
+    return out
 
-    def err(code: str, msg: str, loc: Location) -> None:
-        out.append(Finding("error", code, msg, loc))
 
-    def warn(code: str, msg: str, loc: Location) -> None:
-        out.append(Finding("warning", code, msg, loc))
+@dataclass
+class _Links:
+    """A map's usable connections (both ends defined, no duplicates): who is joined to whom per
+    transport, which transports join each pair, and where each ferry pair was listed."""
 
-    # stations
+    adj: dict[Transport, dict[int, set[int]]] = field(
+        default_factory=lambda: {t: defaultdict(set) for t in Transport})
+    by_pair: dict[tuple[int, int], set[Transport]] = field(default_factory=lambda: defaultdict(set))
+    ferries: dict[tuple[int, int], Location] = field(default_factory=dict)
+
+
+def _check_stations(raw: RawMap, out: list[Finding]) -> dict[int, Location]:
+    """Station ids (positive, not too large, each once; gaps are a warning).  Returns the
+    stations defined, each with where it first was."""
     defined: dict[int, Location] = {}
     for st in raw.stations:
         if st.id <= 0:
-            err("station-id", f"station id must be a positive integer, got {st.id}", st.loc)
-            continue
-        if st.id > MAX_STATION_ID:
-            err("station-id", f"station id {st.id} is too large (ids go up to {MAX_STATION_ID:,})", st.loc)
-            continue
-        if st.id in defined:
-            err("duplicate-station", f"station {st.id} is defined twice (first at {defined[st.id]})", st.loc)
-            continue
-        defined[st.id] = st.loc
+            out.append(Finding.error("station-id", f"station id must be a positive integer, got {st.id}", st.loc))
+        elif st.id > MAX_STATION_ID:
+            out.append(Finding.error("station-id", f"station id {st.id} is too large (ids go up to "
+                                     f"{MAX_STATION_ID:,})", st.loc))
+        elif st.id in defined:
+            out.append(Finding.error("duplicate-station", f"station {st.id} is defined twice (first at "
+                                     f"{defined[st.id]})", st.loc))
+        else:
+            defined[st.id] = st.loc
     if defined:
         ids = sorted(defined)
         n_missing = ids[-1] - len(ids)  # ids are unique and positive
         if n_missing:
             shown = ", ".join(map(str, _first_gaps(ids, 10))) + (" ..." if n_missing > 10 else "")
-            warn("id-gap", f"station ids are not 1..{ids[-1]}: missing {shown}", Location(raw.source))
+            out.append(Finding.warning("id-gap", f"station ids are not 1..{ids[-1]}: missing {shown}",
+                                       Location(raw.source)))
     elif not raw.stations and not any(f.level == "error" for f in raw.findings):
-        err("empty-map", "the map has no stations", Location(raw.source))
+        out.append(Finding.error("empty-map", "the map has no stations", Location(raw.source)))
+    return defined
 
-    # connections
+
+def _check_connections(raw: RawMap, defined: Mapping[int, Location], out: list[Finding]) -> _Links:
+    """Each connection: both ends defined, not a loop, not listed twice (in either order), its
+    via stations.  Returns the connections that pass."""
+    links = _Links()
     seen: dict[tuple[int, int, Transport], Location] = {}
-    by_pair: dict[tuple[int, int], set[Transport]] = defaultdict(set)
-    ferry_locs: dict[tuple[int, int], Location] = {}
-    adj: dict[Transport, dict[int, set[int]]] = {t: defaultdict(set) for t in Transport}
     for c in raw.connections:
         bad = False
         for end in (c.a, c.b):
             if end not in defined:
-                err("undefined-station", f"connection {c.a}-{c.b} names station {end}, which is not defined", c.loc)
+                out.append(Finding.error("undefined-station", f"connection {c.a}-{c.b} names station {end}, which is "
+                                         "not defined", c.loc))
                 bad = True
         if c.a == c.b:
-            err("self-loop", f"connection from station {c.a} to itself", c.loc)
+            out.append(Finding.error("self-loop", f"connection from station {c.a} to itself", c.loc))
             bad = True
         if c.transport is None or bad:
             continue
         key = (min(c.a, c.b), max(c.a, c.b), c.transport)
         if key in seen:
-            err(
-                "duplicate-connection",
-                f"{c.transport.value} {key[0]}-{key[1]} is listed twice (first at {seen[key]})",
-                c.loc,
-            )
+            out.append(Finding.error("duplicate-connection", f"{c.transport.value} {key[0]}-{key[1]} is listed twice "
+                                     f"(first at {seen[key]})", c.loc))
             continue
         seen[key] = c.loc
-        _check_via(c, defined, err)
-        by_pair[key[:2]].add(c.transport)
+        out += _check_via(c, defined)
+        links.by_pair[key[:2]].add(c.transport)
         if c.transport is Transport.FERRY:
-            ferry_locs[key[:2]] = c.loc
-        adj[c.transport][c.a].add(c.b)
-        adj[c.transport][c.b].add(c.a)
+            links.ferries[key[:2]] = c.loc
+        links.adj[c.transport][c.a].add(c.b)
+        links.adj[c.transport][c.b].add(c.a)
+    return links
 
-    for pair, loc in sorted(ferry_locs.items()):
-        others = sorted(t.value for t in by_pair[pair] if t is not Transport.FERRY)
+
+def _check_ferries(links: _Links) -> Iterator[Finding]:
+    """A ferry pair that another transport also joins lets a non-black ticket across."""
+    for pair, loc in sorted(links.ferries.items()):
+        others = sorted(t.value for t in links.by_pair[pair] if t is not Transport.FERRY)
         if others:
-            warn(
-                "ferry-shared",
-                f"ferry pair {pair[0]}-{pair[1]} is also joined by {', '.join(others)}: "
-                "a non-black ticket can cross there (check against the board)",
-                loc,
-            )
+            yield Finding.warning("ferry-shared", f"ferry pair {pair[0]}-{pair[1]} is also joined by "
+                                  f"{', '.join(others)}: a non-black ticket can cross there (check against the board)",
+                                  loc)
 
+
+def _check_station_links(defined: Mapping[int, Location], links: _Links) -> Iterator[Finding]:
+    """Every station has a connection, and (as on every classic board) a taxi one."""
     for sid, loc in defined.items():
-        kinds = {t for t in Transport if adj[t].get(sid)}
+        kinds = {t for t in Transport if links.adj[t].get(sid)}
         if not kinds:
-            err("isolated-station", f"station {sid} has no connection at all", loc)
+            yield Finding.error("isolated-station", f"station {sid} has no connection at all", loc)
         elif Transport.TAXI not in kinds:
-            warn("no-taxi", f"station {sid} has no taxi connection", loc)
+            yield Finding.warning("no-taxi", f"station {sid} has no taxi connection", loc)
 
+
+def _check_networks(source: str, links: _Links) -> Iterator[Finding]:
+    """Each transport's network is in one piece."""
     for t in Transport:
-        nodes = set(adj[t])
-        if not nodes:
+        if not links.adj[t]:
             continue
-        parts = _components(adj[t])
+        parts = _components(links.adj[t])
         if len(parts) > 1:
             sizes = sorted((len(p) for p in parts), reverse=True)
             small = min(parts, key=lambda p: (len(p), min(p)))
-            warn(
+            yield Finding.warning(
                 "disconnected-transport",
                 f"the {t.value} network falls into {len(parts)} parts (sizes {', '.join(map(str, sizes))}); "
                 f"smallest holds {', '.join(map(str, sorted(small)[:10]))}",
-                Location(raw.source),
+                Location(source),
             )
 
-    # labels (pair format): compare with taxi/bus/underground connections
+
+def _check_labels(raw: RawMap, defined: Mapping[int, Location], links: _Links) -> Iterator[Finding]:
+    """Kind labels (the pair format's ``taxi,bus``) agree with the taxi/bus/underground connections."""
     for st in raw.stations:
         if st.kinds is None or st.id not in defined or defined[st.id] is not st.loc:
             continue
-        have = {t.value for t in (Transport.TAXI, Transport.BUS, Transport.UNDERGROUND) if adj[t].get(st.id)}
+        have = {t.value for t in (Transport.TAXI, Transport.BUS, Transport.UNDERGROUND) if links.adj[t].get(st.id)}
         labels = set(st.kinds) - {Transport.FERRY.value}
         if labels != have:
             extra = sorted(labels - have)
@@ -186,59 +214,68 @@ def check_raw(raw: RawMap) -> list[Finding]:
                 what.append(f"labelled {', '.join(extra)} but has no such connection")
             if lacking:
                 what.append(f"has {', '.join(lacking)} connections but no such label")
-            err("label-mismatch", f"station {st.id} " + "; ".join(what), st.loc)
+            yield Finding.error("label-mismatch", f"station {st.id} " + "; ".join(what), st.loc)
 
-    # coordinates
+
+def _check_coordinates(raw: RawMap, defined: Mapping[int, Location]) -> Iterator[Finding]:
+    """Coordinates for all stations or none, within range, no two stations at one point."""
     with_xy = [st for st in raw.stations if st.x is not None and st.y is not None and st.id in defined]
     without = [st for st in raw.stations if (st.x is None or st.y is None) and st.id in defined]
     if with_xy and without:
         shown = ", ".join(str(s.id) for s in without[:10]) + (" ..." if len(without) > 10 else "")
-        err(
-            "partial-coordinates",
-            f"{len(with_xy)} stations have coordinates and {len(without)} do not ({shown})",
-            without[0].loc,
-        )
+        yield Finding.error("partial-coordinates",
+                            f"{len(with_xy)} stations have coordinates and {len(without)} do not ({shown})",
+                            without[0].loc)
     for st in with_xy:
         for axis, v in (("x", st.x), ("y", st.y)):
             if v is not None and not abs(v) <= COORD_LIMIT:
-                err("coordinate-range", f"{axis} = {v:g} is out of range (coordinates must lie within "
-                    f"±{COORD_LIMIT:g})", st.loc)
+                yield Finding.error("coordinate-range", f"{axis} = {v:g} is out of range (coordinates must lie "
+                                    f"within ±{COORD_LIMIT:g})", st.loc)
     at: dict[tuple[float | None, float | None], int] = {}
     for st in with_xy:
         point = (st.x, st.y)
         if point in at and at[point] != st.id:
-            warn("same-coordinates", f"stations {at[point]} and {st.id} are both at ({st.x:g}, {st.y:g})", st.loc)
+            yield Finding.warning("same-coordinates", f"stations {at[point]} and {st.id} are both at "
+                                  f"({st.x:g}, {st.y:g})", st.loc)
         else:
             at[point] = st.id
 
-    # start decks
+
+def _check_decks(raw: RawMap, defined: Mapping[int, Location]) -> Iterator[Finding]:
+    """Start decks name stations on the map, each once."""
     for dname, cards in raw.start_decks.items():
         seen_cards: set[int] = set()
         for sid, loc in cards:
             if sid not in defined:
-                err("deck-station", f"start deck {dname!r} names station {sid}, which is not on the map", loc)
+                yield Finding.error("deck-station", f"start deck {dname!r} names station {sid}, which is not on the "
+                                    "map", loc)
             elif sid in seen_cards:
-                warn("deck-duplicate", f"start deck {dname!r} names station {sid} twice", loc)
+                yield Finding.warning("deck-duplicate", f"start deck {dname!r} names station {sid} twice", loc)
             seen_cards.add(sid)
-    return out
 
 
-def _check_via(c: RawConnection, defined: Mapping[int, Location], err: Callable[[str, str, Location], None]) -> None:
+def _check_via(c: RawConnection, defined: Mapping[int, Location]) -> list[Finding]:
     """A connection's ``via`` stations (the cut-off escape rule): on the map, not its ends,
     each once, and only on bus and underground lines (the rule closes those hops)."""
     if not c.via:
-        return
+        return []
+    out = []
     loc = c.loc.at("via")
     if c.transport not in (Transport.BUS, Transport.UNDERGROUND):
-        err("via-transport", f"{c.transport.value if c.transport else c.name} {c.a}-{c.b} has via data; only bus and "
-            "underground lines pass over stations (the cut-off escape rule)", loc)
+        out.append(Finding.error("via-transport", f"{c.transport.value if c.transport else c.name} {c.a}-{c.b} has "
+                                 "via data; only bus and underground lines pass over stations (the cut-off escape "
+                                 "rule)", loc))
     for j, v in enumerate(c.via):
         if v not in defined:
-            err("via-station", f"{c.a}-{c.b} passes over station {v}, which is not defined", loc.at(f"[{j}]"))
+            msg = f"{c.a}-{c.b} passes over station {v}, which is not defined"
         elif v in (c.a, c.b):
-            err("via-station", f"{c.a}-{c.b} lists its own end {v} among the stations it passes over", loc.at(f"[{j}]"))
+            msg = f"{c.a}-{c.b} lists its own end {v} among the stations it passes over"
         elif v in c.via[:j]:
-            err("via-station", f"{c.a}-{c.b} lists station {v} twice among the stations it passes over", loc.at(f"[{j}]"))
+            msg = f"{c.a}-{c.b} lists station {v} twice among the stations it passes over"
+        else:
+            continue
+        out.append(Finding.error("via-station", msg, loc.at(f"[{j}]")))
+    return out
 
 
 def via_coverage(board: Board) -> tuple[int, int]:
@@ -304,7 +341,7 @@ def validate_map(spec: str | os.PathLike[str], fmt: str | None = None,
         lines = [c for c in raw.connections if c.transport in (Transport.BUS, Transport.UNDERGROUND)]
         lacking = sum(1 for c in lines if not c.via)
         if lacking:
-            findings.append(Finding("warning", "via-incomplete",
+            findings.append(Finding.warning("via-incomplete",
                                     f"the cut-off escape rule is asked for, but {lacking} of {len(lines)} bus/underground "
                                     "connections have no via data (a detective on the way never closes them)",
                                     Location(raw.source)))

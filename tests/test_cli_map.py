@@ -119,3 +119,43 @@ def test_convert_never_overwrites_its_input(cli, tmp_path):
     rec.write_text('{"detectives": [{"name": "Red", "start": 13}], "rounds": []}')
     r = cli("record", "convert", str(rec), str(rec))
     assert r.exit_code == 2 and "refusing to overwrite" in r.stderr
+
+
+def test_validate_rules_cutoff(cli, tmp_path):
+    """``validate --rules``: under the cut-off escape a map lacking via data for some bus or
+    underground connections gets a ``via-incomplete`` warning with the count (counted here from
+    the map file itself); classic rules, or complete via data, give none."""
+    from pathlib import Path
+
+    import sy_tools
+
+    data = json.loads((Path(sy_tools.__file__).parent.parent / "data" / "london.json").read_text())
+    lines = [c for c in data["connections"] if c["transport"] in ("bus", "underground")]
+    lacking = sum(1 for c in lines if not c.get("via"))
+    assert 0 < lacking < len(lines)
+    rules = tmp_path / "cutoff.json"
+    rules.write_text('{"preset": "classic", "cutoff_escape": true}')
+
+    assert cli("validate", "london", "--rules", "classic").output.strip() == "london: ok: 0 error(s), 0 warning(s)"
+    r = cli("validate", "london", "--rules", str(rules))
+    assert r.exit_code == 0 and r.output.splitlines() == [
+        f"london: warning: the cut-off escape rule is asked for, but {lacking} of {len(lines)} bus/underground "
+        "connections have no via data (a detective on the way never closes them) [via-incomplete]",
+        "london: ok: 0 error(s), 1 warning(s)"]
+    r = cli("validate", "london", "--rules", str(rules), "--strict", "--format", "json")
+    assert r.exit_code == 1 and [(f["level"], f["code"], f["file"]) for f in json.loads(r.output)] == [
+        ("error", "via-incomplete", "london")]
+
+    full = tmp_path / "full.json"  # every bus line has via data: nothing to warn about
+    full.write_text(json.dumps({"stations": [{"id": i} for i in (1, 2, 3)], "connections": [
+        {"a": 1, "b": 2, "transport": "taxi"}, {"a": 2, "b": 3, "transport": "taxi"},
+        {"a": 1, "b": 3, "transport": "bus", "via": [2]}]}))
+    r = cli("validate", str(full), "--rules", str(rules))
+    assert r.exit_code == 0 and r.output.strip() == f"{full}: ok: 0 error(s), 0 warning(s)"
+
+    r = cli("validate", "london", "--rules", "nosuch")
+    assert r.exit_code == 2 and r.stderr.strip() == (
+        "error: --rules: unknown rules preset 'nosuch' and no such file (presets: classic, 2014)")
+    (tmp_path / "typo.json").write_text('{"cutof_escape": true}')
+    r = cli("validate", "london", "--rules", str(tmp_path / "typo.json"))
+    assert r.exit_code == 2 and r.stderr.startswith(f"error: {tmp_path / 'typo.json'}: rules.cutof_escape: unknown rule")

@@ -449,6 +449,19 @@ def test_small_maps_agree_with_the_oracle_under_each_variant(variant):
     assert differs >= 2, differs
 
 
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_three_turns_agree_with_the_oracle_under_each_variant(variant):
+    rng = random.Random({"caught": 31, "cutoff": 32, "reveal": 33}[variant])
+    seen = set()
+    for _ in range(60):
+        board = small_board(rng, rng.randint(6, 9))
+        if variant == "cutoff":
+            board = via_board(rng, board)
+        pos, S = random_position(rng, board, 2, 2, variant)
+        seen.add(check_against_oracle(pos, S, 3))
+    assert {"no", "win3"} <= seen
+
+
 def _london_via(london: Board) -> Board:
     """London with the rulebook's via data (153-140 over 154, 74-46 over 58 and 45) and more
     made up, so that closed hops are common near the positions below."""
@@ -529,3 +542,22 @@ def _detectives_view(doc: dict, rules: Rules) -> dict:
         rounds.append({"mrx": xs, "detectives": list(rnd.get("detectives", []))})
     mrx = {k: v for k, v in doc["mrx"].items() if k != "start"}
     return dict({k: v for k, v in doc.items() if k not in ("mrx", "rounds")}, mrx=mrx, rounds=rounds)
+
+
+def test_a_detective_on_a_via_station_closes_his_shuttle():
+    """Under the cut-off escape a detective far from Mr. X still matters: Red (on a taxi path
+    1-7) cannot reach him at 10, but standing on 5 closes the bus 11-12, which passes over 5.
+    Mr. X (one taxi, two buses) goes 10 -T-> 11 -B-> 12 and is trapped there when Red is back
+    on 5 after his third move (parity: not sooner).  Without the rule he shuttles for ever."""
+    conns = [Connection.of(a, a + 1, "taxi") for a in range(1, 7)] + [Connection.of(10, 11, "taxi"),
+                                                                     Connection.of(11, 12, "bus")]
+    board = Board.build("shuttle", [1, 2, 3, 4, 5, 6, 7, 10, 11, 12], conns, via={(11, 12, "bus"): [5]})
+    plain = Rules(reveal_moves=(), tickets_to_mrx=False)
+    cut = dataclasses.replace(plain, cutoff_escape=True)
+    for rules, want in ((plain, None), (cut, 3)):
+        pos, S = puzzle_position(board, [10], [("Red", 4)], {"taxi": 10}, {"taxi": 1, "bus": 2}, rules=rules)
+        res = solve(pos, S, 3)
+        assert res.turns == want == shortest(pos, frozenset([10]), 3)
+        if want:
+            assert res.strategy is not None and res.strategy.moves[0].to in (3, 5)
+            verify(pos, S, res.strategy, want)

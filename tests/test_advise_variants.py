@@ -133,3 +133,49 @@ def test_advise_vs_advise_games_replay_legal_under_each_variant(variant):
         r = check(parse_record(json.loads(json.dumps(g.record))))
         assert r.legal, [p.line(None) for p in r.problems][:3]
         assert r.status.kind.value == g.reason
+
+
+def test_the_detectives_count_a_reveal_that_takes_a_catching_ticket():
+    """Taxi line 1-7, Mr. X at 4 (two taxis), Red at 1 and Blue at 7 with two taxis each.
+    Classic: Red to 2 and Blue to 6 catch him next turn wherever he goes (a claimed win, and a
+    real one).  Under the voluntary reveal he shows himself at 3 taking Red's last taxi (or at
+    5, Blue's) and is safe: advise must not claim that win, and the brute force agrees."""
+    from sy_tools.board import Connection
+    from sy_tools.position import Position
+
+    board = Board.build("line", range(1, 8), [Connection.of(a, a + 1, "taxi") for a in range(1, 7)])
+    for rules, claim in ((dataclasses.replace(PRESETS["classic"], reveal_moves=()), True),
+                         (dataclasses.replace(_rules("reveal"), reveal_moves=()), False)):
+        pos = Position(board, rules, ("Red", "Blue"), (1, 7), (Tickets(taxi=2),) * 2, frozenset(), Tickets(taxi=2),
+                       None, 4, 4, 0, 1)
+        adv = advise_detectives(pos, [4], depth=2, time_limit=30)
+        end = pos
+        for a in adv.moves:
+            end = end.push(a.move)
+        assert (adv.catch == 1.0) is claim
+        assert wins_next_turn(end, 1 << 4) is claim
+        if not claim:  # the classic winning move does not win here
+            end = pos.push(_det(pos, "Red", 2))
+            end = end.push(_det(end, "Blue", 6))
+            assert not wins_next_turn(end, 1 << 4)
+
+
+def _det(pos, name, to):
+    return next(m for m in pos.legal_moves() if m.piece == name and m.to == to)
+
+
+def test_the_detectives_trap_him_by_closing_his_line():
+    """Under the cut-off escape a detective on a via station closes the line: Mr. X at 11 holds
+    only buses and his one line 11-12 passes over 5; Red steps 4 -> 5 and he is trapped."""
+    from sy_tools.board import Connection
+    from sy_tools.position import Position
+
+    conns = [Connection.of(a, a + 1, "taxi") for a in range(1, 7)] + [Connection.of(11, 12, "bus")]
+    board = Board.build("shuttle", [1, 2, 3, 4, 5, 6, 7, 11, 12], conns, via={(11, 12, "bus"): [5]})
+    for rules, win in ((PRESETS["classic"], False), (_rules("cutoff"), True)):
+        pos = Position(board, rules, ("Red",), (4,), (Tickets(taxi=3),), frozenset(), Tickets(bus=2), None, 4, 4, 0, 1)
+        adv = advise_detectives(pos, [11], depth=2, time_limit=30)
+        assert (adv.catch == 1.0) is win
+        if win:
+            assert adv.moves[0].move.to == 5
+            assert "traps him now" in adv.summary

@@ -563,3 +563,15 @@ def test_a_detective_on_a_via_station_closes_his_shuttle():
         if want:
             assert res.strategy is not None and res.strategy.moves[0].to in (3, 5)
             verify(pos, S, res.strategy, want)
+
+
+def test_a_ticket_taken_by_a_voluntary_reveal_is_his_to_use():
+    """With ``tickets_to_mrx`` the ticket a voluntary reveal takes is his from his next move on
+    (the engine's push): in this generated position it is what keeps him from being trapped, so
+    there is no forced win in 2 (a solver that drops the ticket finds one)."""
+    rng = random.Random(109)
+    board = small_board(rng, rng.randint(5, 8))
+    pos, S = random_position(rng, board, 2, 2, "reveal")
+    pos = dataclasses.replace(pos, rules=dataclasses.replace(pos.rules, tickets_to_mrx=True))
+    assert shortest(pos, S, 2) is None
+    assert solve(pos, S, 2).forced is False

@@ -15,6 +15,11 @@ set ``S``.  Every movement rule comes from :mod:`sy_tools.position` (:func:`dete
   ``S`` becomes the stations reachable from ``S`` with it, minus the detectives' stations; on a
   reveal move he is shown at a station of that set of his choosing.  Detective tickets used pass
   to him when ``rules.tickets_to_mrx``.  Under ``trapped_loses: false`` a trapped Mr. X passes.
+* The rule variants follow the engine: a hop the cut-off escape closes is no hop for him; under
+  ``mrx_onto_detective: caught`` a step onto a detective loses (those worlds leave ``S``, and he
+  is trapped only without any move); under ``voluntary_reveal`` he may also show himself on a
+  hop that is not a fixed reveal and take any ticket a detective holds (the reply records it,
+  and the detectives answer with the tickets left).
 * A forced win in k is an AND-OR tree: a joint move, then for each thing he may show a joint
   move, ... winning by the end of the detectives' k-th turn against every line of his play.
   The belief set is exact here: what he can do next depends only on where he stands.

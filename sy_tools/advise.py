@@ -280,16 +280,20 @@ _LETTER = {Ticket.TAXI: "T", Ticket.BUS: "B", Ticket.UNDERGROUND: "U", Ticket.BL
 def _mrx_move_text(m: Move) -> str:
     if m.is_pass:
         return "pass"
-    hops = " ".join(f"-{_LETTER[t]}-> {s}" for t, s in zip(m.tickets, m.stations))
-    return ("2X " if m.is_double else "") + hops
+    hops = " ".join(f"-{_LETTER[t]}-> {s}" + (" (show)" if m.shown == j else "")
+                    for j, (t, s) in enumerate(zip(m.tickets, m.stations)))
+    took = "" if m.took is None else f" taking {m.took[0]}'s {m.took[1].value}"
+    return ("2X " if m.is_double else "") + hops + took
 
 
 def _mrx_move_words(m: Move) -> str:
     """``take the taxi to 3``, ``double move: taxi to 3, then black to 4``."""
     if m.is_pass:
         return "pass"
-    legs = [f"{t.value} to {s}" for t, s in zip(m.tickets, m.stations)]
-    return "double move: " + ", then ".join(legs) if m.is_double else "take the " + legs[0]
+    legs = [f"{t.value} to {s}" + (" and show yourself" if m.shown == j else "")
+            for j, (t, s) in enumerate(zip(m.tickets, m.stations))]
+    took = "" if m.took is None else f", taking {m.took[0]}'s {m.took[1].value} ticket"
+    return ("double move: " + ", then ".join(legs) if m.is_double else "take the " + legs[0]) + took
 
 
 def _spends(m: Move) -> list[str]:
@@ -322,7 +326,7 @@ def _mrx_options(board: Board, rules: Rules, S: StationMask, occ: StationMask, t
         return out
     firsts = []
     for t in tickets.held(MRX_MOVE_TICKETS):
-        s1 = mrx_targets(board, S, t, occ)
+        s1 = mrx_targets(board, S, t, occ, rules)  # a step onto a detective ("caught") loses: not in the set
         if s1:
             firsts.append((t, s1))
             out.append(((t,), s1, rules.is_reveal(move + 1)))
@@ -333,9 +337,40 @@ def _mrx_options(board: Board, rules: Rules, S: StationMask, occ: StationMask, t
                 # a reveal on the first leg shows him, but he hides again: the set after leg 2
                 # is reached from one station of his choosing; counted as the whole set (an
                 # over-estimate of what the detectives will know)
-                s2 = mrx_targets(board, s1, t2, occ)
+                s2 = mrx_targets(board, s1, t2, occ, rules)
                 if s2:
                     out.append(((t1, t2), s2, rules.is_reveal(move + 2)))
+    return out
+
+
+def _reveal_options(board: Board, rules: Rules, S: StationMask, occ: StationMask, tickets: Tickets, move: int,
+                    can_double: bool) -> list[tuple[tuple[Ticket, ...], StationMask, bool]]:
+    """Under ``rules.voluntary_reveal``: what Mr. X may show with a voluntary reveal (the ticket
+    he takes aside), as :func:`_mrx_options`: shown after a single move or the second leg of a
+    double move (``revealed``: at a station of the set, his choice), or after the first leg
+    (then one option per station, the set after the second leg reached from it)."""
+    out: list[tuple[tuple[Ticket, ...], StationMask, bool]] = []
+    if not rules.voluntary_reveal or move >= rules.log_length:
+        return out
+    fixed1, fixed2 = rules.is_reveal(move + 1), rules.is_reveal(move + 2)
+    for t1 in tickets.held(MRX_MOVE_TICKETS):
+        s1 = mrx_targets(board, S, t1, occ, rules)
+        if not s1:
+            continue
+        if not fixed1:
+            out.append(((t1,), s1, True))
+        if not can_double:
+            continue
+        for t2 in tickets.spend(t1).held(MRX_MOVE_TICKETS):
+            if not fixed2:
+                s2 = mrx_targets(board, s1, t2, occ, rules)
+                if s2:
+                    out.append(((t1, t2), s2, True))
+            if not fixed1:
+                for x in stations_of(s1):
+                    s2 = mrx_targets(board, 1 << x, t2, occ, rules)
+                    if s2:
+                        out.append(((t1, t2), s2, fixed2))
     return out
 
 
@@ -461,10 +496,11 @@ class _Judge:
         if rules.trapped_loses and S1 and not over:
             # connections are undirected: a station has a free exit by t iff it is one t-hop
             # from a free station
-            free = board.all_mask & ~occ
+            onto = rules.mrx_onto_detective == "caught"  # then he may step onto a detective: not trapped
+            free = board.all_mask if onto else board.all_mask & ~occ
             has_exit = 0
             for t in mt.held(MRX_MOVE_TICKETS):
-                has_exit |= mrx_targets(board, free, t, occ)
+                has_exit |= mrx_targets(board, free, t, occ, rules, onto_detectives=onto)
             trapped = S1 & ~has_exit
         trapped_w = sum(self.w.get(s, 0.0) for s in stations_of(trapped))
         left = S1 & ~trapped
@@ -500,16 +536,31 @@ class _Judge:
         theirs, over what he may show next (his station uniform over what he may reach), and
         the mean size of his possible set after his next move."""
         board, rules = self.board, self.rules
-        options = _mrx_options(board, rules, S, occ, mt, move, _can_double(rules, mt, move, doubles))
-        if not options:
-            return (1.0, 1.0, 0.0) if rules.trapped_loses else (0.0, 0.0, float(S.bit_count()))
+        can_double = _can_double(rules, mt, move, doubles)
+        options = _mrx_options(board, rules, S, occ, mt, move, can_double)
+        if not options:  # trapped, or every move of his lands on a detective ("caught")
+            return (1.0, 1.0, 0.0) if rules.trapped_loses or rules.mrx_onto_detective == "caught" else \
+                (0.0, 0.0, float(S.bit_count()))
         singles = [o for o in options if len(o[0]) == 1]
         nxt_mean = sum(o[1].bit_count() for o in singles) / len(singles) if singles else 0.0
         if depth <= 0:
             return 0.0, 0.0, nxt_mean
         reach = [_reach1(board, s, t) for s, t in dets]
+        # a voluntary reveal: each option with each ticket he may take (those that change a
+        # detective's reach; one that changes none is the option with the detectives intact)
+        plays = [(o, reach, dets) for o in options]
+        if rules.voluntary_reveal:
+            paid = []
+            for j, (s, t) in enumerate(dets):
+                for T in DETECTIVE_TICKETS:
+                    if t[T] > 0:
+                        r = _reach1(board, s, t.spend(T))
+                        paid.append((reach[:j] + [r] + reach[j + 1:], dets[:j] + [(s, t.spend(T))] + dets[j + 1:])
+                                    if r != reach[j] else (reach, dets))
+            paid = list({tuple(r): (r, d) for r, d in paid}.values())
+            plays += [(o, r, d) for o in _reveal_options(board, rules, S, occ, mt, move, can_double) for r, d in paid]
         worst, total = 1.0, 0.0
-        for tks, S2, revealed in options:
+        for (tks, S2, revealed), reach, dets2 in plays:
             self.check_time()
             n = S2.bit_count()
             if revealed:  # he is shown at a station of his choosing: covered if any detective reaches it
@@ -521,10 +572,10 @@ class _Judge:
                 opts = [stations_of(S2 & r) for r in reach]
                 p = _max_matching(opts) / n
             if depth > 1 and p < 1.0:
-                p = p + (1.0 - p) * self._deeper(S2, occ, dets, mt, tks, move, doubles, depth - 1)
+                p = p + (1.0 - p) * self._deeper(S2, occ, dets2, mt, tks, move, doubles, depth - 1)
             worst = min(worst, p)
             total += p
-        return worst, total / len(options), nxt_mean
+        return worst, total / len(plays), nxt_mean
 
     def _deeper(self, S2: StationMask, occ: StationMask, dets: list[tuple[Station, Tickets]], mt: Tickets,
                 tks: tuple[Ticket, ...], move: int, doubles: int, depth: int) -> float:
@@ -703,7 +754,7 @@ def _detective_lines(pos: Position, best: _Scored, S: StationMask, w: dict[Stati
     S1 = S & ~occ
     nxt = 0
     for t in after.mrx_tickets.held(MRX_MOVE_TICKETS):
-        nxt |= mrx_targets(board, S1, t, occ)
+        nxt |= mrx_targets(board, S1, t, occ, pos.rules)
     n_next = nxt.bit_count()
     exits = 0  # where he could go from his possible set were no detective in the way
     for t in after.mrx_tickets.held(MRX_MOVE_TICKETS):
@@ -791,7 +842,7 @@ def _header(pos: Position, S: StationMask, occ_after: StationMask, side: str,
         for _ in range(to_reveal):
             nxt = 0
             for t in held:
-                nxt |= mrx_targets(board, R, t, occ_after)
+                nxt |= mrx_targets(board, R, t, occ_after, rules)
             R = nxt
         reach = R.bit_count()
     targets = [mrx_at] if mrx_at is not None else stations_of(S)
@@ -827,8 +878,8 @@ def _mrx_after(pos: Position, S: StationMask, m: Move) -> tuple[StationMask, boo
     occ = pos.occupied
     shown = False
     for leg, (t, to) in enumerate(zip(m.tickets, m.stations), pos.move + 1):
-        S = mrx_targets(pos.board, S, t, occ)
-        if pos.rules.is_reveal(leg) and to is not None:
+        S = mrx_targets(pos.board, S, t, occ, pos.rules)
+        if (pos.rules.is_reveal(leg) or m.shown == leg - pos.move - 1) and to is not None:  # fixed or voluntary
             S = 1 << to
             shown = leg == pos.move + len(m.tickets)
         else:
@@ -843,6 +894,9 @@ def _judge_mrx(pos: Position, S: StationMask, m: Move, dist: dict[Station, dict[
     assert to is not None
     if after.ended is not None and after.ended.winner == "mrx":
         return MrXOption(m, (), False, 0, None, False, f"wins: {after.ended.describe()}", (2.0,))
+    if after.ended is not None:  # onto a detective ("mrx_onto_detective: caught"): he loses at once
+        by = after.ended.by or "a detective"
+        return MrXOption(m, (by,), False, 0, 0, False, f"loses: {by} stands on {to} (caught)", (-1.0,))
     capturers = tuple(n for n in after.names if n not in after.out
                       and any(d.to == to for d in after.detective_moves(n)))
     S1, shown = _mrx_after(pos, S, m)
@@ -878,6 +932,8 @@ def _judge_mrx(pos: Position, S: StationMask, m: Move, dist: dict[Station, dict[
         parts.append(f"no detective can reach {to} next turn")
     if trappable:
         parts.append("they could take every exit")
+    if m.took is not None:
+        parts.append(f"you show yourself and take {m.took[0]}'s {m.took[1].value} ticket")
     parts.append("you are shown there (reveal)" if shown else f"they will think you may be at {size} stations")
     parts.append(f"nearest detective {near if near < FAR else '-'} hop{'s' if near != 1 else ''}")
     spent = _spends(m)

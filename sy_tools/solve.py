@@ -15,6 +15,11 @@ set ``S``.  Every movement rule comes from :mod:`sy_tools.position` (:func:`dete
   ``S`` becomes the stations reachable from ``S`` with it, minus the detectives' stations; on a
   reveal move he is shown at a station of that set of his choosing.  Detective tickets used pass
   to him when ``rules.tickets_to_mrx``.  Under ``trapped_loses: false`` a trapped Mr. X passes.
+* The rule variants follow the engine: a hop the cut-off escape closes is no hop for him; under
+  ``mrx_onto_detective: caught`` a step onto a detective loses (those worlds leave ``S``, and he
+  is trapped only without any move); under ``voluntary_reveal`` he may also show himself on a
+  hop that is not a fixed reveal and take any ticket a detective holds (the reply records it,
+  and the detectives answer with the tickets left).
 * A forced win in k is an AND-OR tree: a joint move, then for each thing he may show a joint
   move, ... winning by the end of the detectives' k-th turn against every line of his play.
   The belief set is exact here: what he can do next depends only on where he stands.
@@ -71,17 +76,24 @@ class Reply:
     shown: tuple[Station | None, ...]
     possible: StationMask
     then: StrategyNode
+    #: a voluntary reveal's price (``rules.voluntary_reveal``): the detective and the ticket he took
+    took: tuple[str, Ticket] | None = None
 
     def describe(self) -> str:
-        """``bus``, ``2X taxi/bus``, ``underground at 46`` (a reveal move), ``a pass``."""
+        """``bus``, ``2X taxi/bus``, ``underground at 46`` (a reveal move), ``a pass``, ``bus at
+        105 taking Red's bus`` (a voluntary reveal)."""
         if not self.tickets:
             return "a pass"
         legs = [t.value + (f" at {s}" if s is not None else "") for t, s in zip(self.tickets, self.shown)]
-        return ("2X " if len(legs) == 2 else "") + "/".join(legs)
+        took = "" if self.took is None else f" taking {self.took[0]}'s {self.took[1].value}"
+        return ("2X " if len(legs) == 2 else "") + "/".join(legs) + took
 
     def to_dict(self) -> dict[str, Any]:
-        return {"tickets": [t.value for t in self.tickets], "shown": list(self.shown),
-                "possible": stations_of(self.possible), "then": self.then.to_dict()}
+        d = {"tickets": [t.value for t in self.tickets], "shown": list(self.shown),
+             "possible": stations_of(self.possible), "then": self.then.to_dict()}
+        if self.took is not None:
+            d["took"] = {"from": self.took[0], "ticket": self.took[1].value}
+        return d
 
 
 @dataclass(frozen=True)
@@ -118,9 +130,8 @@ class Refutation:
 
     def to_dict(self) -> dict[str, Any]:
         r = self.reply
-        return {"moves": [{"piece": m.piece, **m.to_dict()} for m in self.moves],
-                "reply": None if r is None else {"tickets": [t.value for t in r.tickets], "shown": list(r.shown),
-                                                 "possible": stations_of(r.possible)}}
+        reply = None if r is None else {k: v for k, v in r.to_dict().items() if k != "then"}
+        return {"moves": [{"piece": m.piece, **m.to_dict()} for m in self.moves], "reply": reply}
 
 
 @dataclass(frozen=True)
@@ -183,8 +194,12 @@ class _Stop(Exception):
 
 # a path through one detectives' turn: (detective index, ticket, destination) per move
 _Path = tuple[tuple[int, Ticket, Station], ...]
-# what Mr. X shows: tickets, shown stations, possible set, his tickets, move number, doubles used
-_Option = tuple[tuple[Ticket, ...], tuple[Station | None, ...], StationMask, Tickets, int, int]
+# what Mr. X shows: tickets, shown stations, possible set, his tickets, move number, doubles used,
+# the detectives' tickets after it and what a voluntary reveal took (detective, ticket) or None
+_Option = tuple[tuple[Ticket, ...], tuple[Station | None, ...], StationMask, Tickets, int, int, tuple[Tickets, ...],
+                tuple[str, Ticket] | None]
+# an option's identity (what the detectives see): tickets, shown stations, what he took
+_Seen = tuple[tuple[Ticket, ...], tuple[Station | None, ...], tuple[str, Ticket] | None]
 
 
 @dataclass
@@ -211,12 +226,17 @@ class _Search:
         self.table: dict[tuple[Any, ...], StrategyNode | None] = {}
         self.nodes = 0
         self.hop_cache: dict[tuple[Station, Tickets], tuple[tuple[Ticket, Station], ...]] = {}
-        self.killer: dict[int, tuple[tuple[Ticket, ...], tuple[Station | None, ...]]] = {}
+        self.killer: dict[int, _Seen] = {}
         self.best_ref: tuple[int, Refutation] | None = None
         self.mask_cache: dict[tuple[Station, Tickets], StationMask] = {}
         self.spend_cache: dict[tuple[Tickets, Ticket | str], Tickets] = {}
         self.reach2_cache: dict[tuple[Station, Tickets], StationMask] = {}
         self.held_cache: dict[Tickets, tuple[Ticket, ...]] = {}
+        rules = self.rules
+        # the variants (README, "Rule variants"): closed hops, steps onto detectives, reveals
+        self.cutoff = bool(rules.cutoff_escape and self.board.via)
+        self.onto = rules.mrx_onto_detective == "caught"
+        self.voluntary = bool(rules.voluntary_reveal)
 
     # ---- bookkeeping --------------------------------------------------------------------------
 
@@ -269,15 +289,34 @@ class _Search:
                         self.root.round, doubles, turn)
 
     def targets(self, mask: StationMask, ticket: Ticket, occupied: StationMask) -> StationMask:
-        """Where Mr. X may go from ``mask`` with ``ticket`` (the engine's rule; the one place the
-        search steps him)."""
-        return mrx_targets(self.board, mask, ticket, occupied)
+        """Where Mr. X may go from ``mask`` with ``ticket`` and not be caught at once (the
+        engine's rule, cut-off escape included; the one place the search steps him).  Under
+        ``mrx_onto_detective: caught`` a step onto a detective is legal but ends the game with
+        the detectives winning, so those worlds leave his possible set."""
+        return mrx_targets(self.board, mask, ticket, occupied, self.rules)
 
     def mrx_exits(self, mask: StationMask, mt: Tickets, occ: StationMask) -> StationMask:
+        """Where Mr. X has a legal move to from ``mask`` (the engine's: steps onto detectives
+        included under ``caught``; empty means trapped, or a pass)."""
         out = 0
         for t in self.held(mt):
-            out |= self.targets(mask, t, occ)
+            out |= mrx_targets(self.board, mask, t, occ, self.rules, onto_detectives=self.onto)
         return out
+
+    def station_exits(self, s: Station, held: tuple[Ticket, ...], maybe: StationMask) -> StationMask:
+        """Stations Mr. X at ``s`` has a connection to with ``held``, for the seal bounds: under
+        the cut-off escape only connections that no detective standing anywhere in ``maybe`` can
+        close (fewer exits: a bound that needs them all covered stays a necessary condition)."""
+        if not self.cutoff:
+            nb = self.board.neighbours
+            ex = 0
+            for t in held:
+                ex |= nb[t][s]
+            return ex
+        ex = 0
+        for t in held:
+            ex |= mrx_targets(self.board, 1 << s, t, maybe, self.rules, onto_detectives=True)
+        return ex
 
     # ---- one detectives' turn -----------------------------------------------------------------
 
@@ -317,6 +356,10 @@ class _Search:
         for _ in range(legs):
             zone |= board.step_any(zone, kinds)
         zone |= board.step_any(zone, kinds)  # the exits he must not have at the end
+        if self.cutoff:  # standing on a line's via station closes it: those stations matter too
+            for (a, b, _), v in board.via.items():
+                if zone >> a & 1 or zone >> b & 1:
+                    zone |= v
         # a move ending within k - 1 detective hops of the zone may still matter
         useful = zone
         for _ in range(k - 1):
@@ -343,6 +386,9 @@ class _Search:
         neutral_kinds = frozenset(t for t in DETECTIVE_TICKETS if mt[t] >= cap)
         neutral = [not rules.tickets_to_mrx or all(tk[j][t] <= 0 or t in neutral_kinds for t in DETECTIVE_TICKETS)
                    for j in range(self.n)]
+        if self.voluntary and k > 1:  # he may take the tickets a far move leaves: every move differs
+            neutral = [False] * self.n
+            neutral_kinds = frozenset()
         return _TurnInfo(useful, near, others, neutral, neutral_kinds)
 
     def candidates(self, i: int, hops: list[tuple[Ticket, Station]], tk: Tickets, S: StationMask, k: int,
@@ -351,6 +397,11 @@ class _Search:
         useful = [h for h in hops if info.useful >> h[1] & 1]
         useless = [h for h in hops if not info.useful >> h[1] & 1]
         near = info.near
+        if self.voluntary and k > 1:
+            useless.sort(key=lambda h: (h[0] is not Ticket.TAXI, h[1]))
+            useful.sort(key=lambda h: (next((j for j, m in enumerate(near) if m >> h[1] & 1), len(near)),
+                                       h[0] is not Ticket.TAXI, h[1]))
+            return useful + useless
 
         def closeness(h: tuple[Ticket, Station]) -> tuple[int, bool, Station]:
             return next((j for j, m in enumerate(near) if m >> h[1] & 1), len(near)), h[0] is not Ticket.TAXI, h[1]
@@ -392,22 +443,39 @@ class _Search:
         must_land = []
         nb = self.board.neighbours
         held = self.held(mt)
+        variant = self.cutoff or self.onto
         rest = S
         while rest:
             low = rest & -rest
             rest ^= low
             s = low.bit_length() - 1
-            ex = 0
-            for t in held:
-                ex |= nb[t][s]
-            ex &= ~fixed
-            if ex & ~reach or ex.bit_count() > movers:
+            if variant:
+                hard = self.uncoverable(s, held, reach | fixed, fixed, reach, movers)
+            else:
+                ex = 0
+                for t in held:
+                    ex |= nb[t][s]
+                ex &= ~fixed
+                hard = bool(ex & ~reach or ex.bit_count() > movers)
+            if hard:
                 if not reach >> s & 1:
                     return False
                 must_land.append(s)
                 if len(must_land) > movers:
                     return False
         return _matchable(must_land, lands)
+
+    def uncoverable(self, s: Station, held: tuple[Ticket, ...], maybe: StationMask, fixed: StationMask,
+                    reach: StationMask, movers: int) -> bool:
+        """Under the variants: can the detectives NOT leave Mr. X at ``s`` without a legal move
+        (so they must land on ``s``)?  ``maybe``: where detectives may stand when he moves;
+        ``fixed``: detectives that stay; ``reach``: where the movers may land.  Under
+        ``caught`` a detective on an exit does not block it (he may step there: no trap)."""
+        ex = self.station_exits(s, held, maybe)
+        if self.onto:
+            return bool(ex)
+        ex &= ~fixed
+        return bool(ex & ~reach or ex.bit_count() > movers)
 
     def reach2(self, station: Station, tickets: Tickets) -> StationMask:
         """Stations a detective may stand on after two more moves (others ignored)."""
@@ -447,19 +515,25 @@ class _Search:
         fixed = mask_of(st[j] for j in range(self.n) if out >> j & 1)
         reveal = self.rules.is_reveal(move + 1)
         nb = self.board.neighbours
+        variant = self.cutoff or self.onto
         for t in self.held(mt):
-            rest = self.targets(S & ~occ_max, t, occ_max)  # S loses only what is landed on
+            # S loses only what is landed on; closures with more detectives only remove hops
+            rest = self.targets(S & ~occ_max, t, occ_max)
             after = self.held(self.spend(mt, t))  # his exits then: at least these kinds' (gains only add)
             must_land = []
             while rest:
                 low = rest & -rest
                 rest ^= low
                 s = low.bit_length() - 1
-                ex = 0
-                for t2 in after:
-                    ex |= nb[t2][s]
-                ex &= ~fixed
-                if ex & ~reach or ex.bit_count() > movers:
+                if variant:
+                    hard = self.uncoverable(s, after, reach | fixed, fixed, reach, movers)
+                else:
+                    ex = 0
+                    for t2 in after:
+                        ex |= nb[t2][s]
+                    ex &= ~fixed
+                    hard = bool(ex & ~reach or ex.bit_count() > movers)
+                if hard:
                     if not reach >> s & 1:
                         return False
                     must_land.append(s)
@@ -504,7 +578,11 @@ class _Search:
                     while rest:
                         low = rest & -rest
                         rest ^= low
-                        if nb[t2][low.bit_length() - 1] & free:
+                        s = low.bit_length() - 1
+                        if self.cutoff:  # a hop no detective within reach can close
+                            if mrx_targets(board, 1 << s, t2, reach, self.rules, onto_detectives=True) & free:
+                                return True
+                        elif nb[t2][s] & free:
                             return True
         return False
 
@@ -563,11 +641,12 @@ class _Search:
     # ---- Mr. X's turn ---------------------------------------------------------------------------
 
     def mrx_options(self, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int, S: StationMask, mt: Tickets,
-                    move: int, doubles: int,
-                    only: tuple[tuple[Ticket, ...], tuple[Station | None, ...]] | None = None) -> list[_Option]:
+                    move: int, doubles: int, only: _Seen | None = None) -> list[_Option]:
         """Everything he may show: (tickets, shown stations, possible set after, his tickets
-        after, move number after, double moves used after); with ``only``, just that one (if
-        he may show it)."""
+        after, move number after, double moves used after, detectives' tickets after, what he
+        took); with ``only``, just that one (if he may show it)."""
+        if only is not None and only[2] is not None:  # a voluntary reveal: list them all
+            return [o for o in self.mrx_options(st, tk, out, S, mt, move, doubles) if (o[0], o[1], o[7]) == only]
         rules = self.rules
         occ = mask_of(st)
         opts: list[_Option] = []
@@ -576,7 +655,7 @@ class _Search:
         want_t = only[0] if only is not None else ()
         if only is not None:
             if not want_t:  # a pass
-                return [o for o in self._passes(S, mt, move, doubles, occ)]
+                return [o for o in self._passes(S, mt, move, doubles, occ, tk)]
             double = double and len(want_t) == 2
         for t in MRX_MOVE_TICKETS:
             if mt[t] <= 0 or (only is not None and t is not want_t[0]):
@@ -591,7 +670,7 @@ class _Search:
                 firsts = [(r, m1) for r, m1 in firsts if r == only[1][0]]
             if only is None or len(want_t) == 1:
                 for r, m1 in firsts:
-                    opts.append(((t,), (r,), m1, mt1, move + 1, doubles))
+                    opts.append(((t,), (r,), m1, mt1, move + 1, doubles, tk, None))
             if not double:
                 continue
             mtd = self.spend(mt1, "double")
@@ -607,12 +686,59 @@ class _Search:
                     if only is not None:
                         seconds = [(r2, m2) for r2, m2 in seconds if r2 == only[1][1]]
                     for r2, m2 in seconds:
-                        opts.append(((t, t2), (r, r2), m2, self.spend(mtd, t2), move + 2, doubles + 1))
+                        opts.append(((t, t2), (r, r2), m2, self.spend(mtd, t2), move + 2, doubles + 1, tk, None))
         if only is None:
-            opts.extend(self._passes(S, mt, move, doubles, occ))
+            if self.voluntary:
+                opts.extend(self._reveals(tk, S, mt, move, doubles, occ, double))
+            opts.extend(self._passes(S, mt, move, doubles, occ, tk))
         return opts
 
-    def _passes(self, S: StationMask, mt: Tickets, move: int, doubles: int, occ: StationMask) -> list[_Option]:
+    def _reveals(self, tk: tuple[Tickets, ...], S: StationMask, mt: Tickets, move: int, doubles: int,
+                 occ: StationMask, double: bool) -> list[_Option]:
+        """His moves with a voluntary reveal (``rules.voluntary_reveal``): on a hop that is not a
+        fixed reveal he is shown at a station of his choosing and takes one ticket a detective
+        holds (his from his next move on when ``tickets_to_mrx``, as the engine's ``push``)."""
+        rules = self.rules
+        steals = [(j, T) for j in range(self.n) for T in DETECTIVE_TICKETS if tk[j][T] > 0]
+        if not steals:
+            return []
+        opts: list[_Option] = []
+
+        def add(tks: tuple[Ticket, ...], shown: tuple[Station | None, ...], m: StationMask, mt2: Tickets,
+                dbl: int) -> None:
+            for j, T in steals:
+                tk2 = tk[:j] + (self.spend(tk[j], T),) + tk[j + 1:]
+                opts.append((tks, shown, m, mt2.gain(T) if rules.tickets_to_mrx else mt2, move + len(tks), dbl, tk2,
+                             (self.names[j], T)))
+
+        fixed1, fixed2 = rules.is_reveal(move + 1), rules.is_reveal(move + 2)
+        for t in self.held(mt):
+            S1 = self.targets(S, t, occ)
+            if not S1:
+                continue
+            mt1 = self.spend(mt, t)
+            if not fixed1:  # shown after a single move
+                for s in stations_of(S1):
+                    add((t,), (s,), 1 << s, mt1, doubles)
+            if not double:
+                continue
+            mtd = self.spend(mt1, "double")
+            for t2 in self.held(mtd):
+                mt2 = self.spend(mtd, t2)
+                if not fixed1:  # shown after the first leg of a double move
+                    for s in stations_of(S1):
+                        S2 = self.targets(1 << s, t2, occ)
+                        for r2, m2 in ([(x, 1 << x) for x in stations_of(S2)] if fixed2 else [(None, S2)] if S2
+                                       else []):
+                            add((t, t2), (s, r2), m2, mt2, doubles + 1)
+                if not fixed2:  # shown after the second leg
+                    for r, m1 in ([(x, 1 << x) for x in stations_of(S1)] if fixed1 else [(None, S1)]):
+                        for s in stations_of(self.targets(m1, t2, occ)):
+                            add((t, t2), (r, s), 1 << s, mt2, doubles + 1)
+        return opts
+
+    def _passes(self, S: StationMask, mt: Tickets, move: int, doubles: int, occ: StationMask,
+                tk: tuple[Tickets, ...]) -> list[_Option]:
         """A pass, where the rules let a trapped Mr. X pass: he is at a station without exits."""
         if self.rules.trapped_loses:
             return []
@@ -620,11 +746,11 @@ class _Search:
         for s in stations_of(S):
             if not self.mrx_exits(1 << s, mt, occ):
                 stuck |= 1 << s
-        return [((), (), stuck, mt, move, doubles)] if stuck else []
+        return [((), (), stuck, mt, move, doubles, tk, None)] if stuck else []
 
-    def hopeless(self, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int, o: _Option, k: int) -> bool:
+    def hopeless(self, st: tuple[Station, ...], out: int, o: _Option, k: int) -> bool:
         """Does a known result or the bound for ``k`` turns refute this reply at once?"""
-        _, _, S, mt, move, doubles = o
+        _, _, S, mt, move, doubles, tk, _ = o
         key = (0, st, tk, out, S, mt, move, doubles, k)
         if key in self.table:
             return self.table[key] is None
@@ -641,31 +767,33 @@ class _Search:
         killer = self.killer.get(k)
 
         def refuted(o: _Option, n_done: int) -> None:
-            self.killer[k] = (o[0], o[1])
+            self.killer[k] = (o[0], o[1], o[7])
             if root_path is not None and (self.best_ref is None or self.best_ref[0] < n_done):
-                self.best_ref = (n_done, Refutation(self.moves(root_path), Reply(o[0], o[1], o[2], StrategyNode(())),
-                                                    S))
+                self.best_ref = (n_done, Refutation(self.moves(root_path),
+                                                    Reply(o[0], o[1], o[2], StrategyNode(()), o[7]), S))
 
         if killer is not None:  # the reply that refuted last time: try it before listing them all
             first = next((o for o in self.mrx_options(st, tk, out, S, mt, move, doubles, killer)), None)
-            if first is not None and self.hopeless(st, tk, out, first, k):
+            if first is not None and self.hopeless(st, out, first, k):
                 refuted(first, 1)
                 return None
         opts = self.mrx_options(st, tk, out, S, mt, move, doubles)
         for o in opts:  # a reply the bounds refute at once spares searching the others
-            if self.hopeless(st, tk, out, o, k):
+            if self.hopeless(st, out, o, k):
                 refuted(o, 1)
                 return None
-        opts.sort(key=lambda o: ((o[0], o[1]) != killer, -o[2].bit_count()))
+        opts.sort(key=lambda o: ((o[0], o[1], o[7]) != killer, -o[2].bit_count()))
         replies = []
-        for n_done, (tks, shown, S2, mt2, move2, doubles2) in enumerate(opts):
+        for n_done, o in enumerate(opts):
+            tks, shown, S2, mt2, move2, doubles2, tk2, took = o
             self.tick()
-            node = self.turn(0, st, tk, out, S2, mt2, move2, doubles2, k)
+            node = self.turn(0, st, tk2, out, S2, mt2, move2, doubles2, k)
             if node is None:
-                refuted((tks, shown, S2, mt2, move2, doubles2), n_done + 2)
+                refuted(o, n_done + 2)
                 return None
-            replies.append(Reply(tks, shown, S2, node))
-        replies.sort(key=lambda r: ([t.value for t in r.tickets], [s or 0 for s in r.shown]))
+            replies.append(Reply(tks, shown, S2, node, took))
+        replies.sort(key=lambda r: ([t.value for t in r.tickets], [s or 0 for s in r.shown],
+                                    ("", "") if r.took is None else (r.took[0], r.took[1].value)))
         return tuple(replies)
 
 
@@ -704,7 +832,6 @@ def solve(position: Position, possible: StationMask | Iterable[Station], turns: 
         raise InputError(f"--time-limit must be positive, got {time_limit}")
     if position.ended is not None:
         raise AnalysisError(f"the game is over: {position.ended.describe()}")
-    _check_modelled(position.rules)
     S = possible if isinstance(possible, int) else mask_of(possible)
     S &= ~position.occupied
     if not S:
@@ -756,17 +883,6 @@ def solve(position: Position, possible: StationMask | Iterable[Station], turns: 
         proved_none_within=ruled_out,
         context=context or {},
     )
-
-
-#: Rule variants the solver does not model (rule field, its value when on).
-UNMODELLED = (("cutoff_escape", True), ("voluntary_reveal", True), ("mrx_onto_detective", "caught"))
-
-
-def _check_modelled(rules: Rules) -> None:
-    for name, on in UNMODELLED:
-        if getattr(rules, name, None) == on:
-            raise InputError(f"solve does not model the rule {name}: {on!r} (its seal bounds assume Mr. X's exits "
-                             "are the map's connections away from detectives, his only reveals the fixed ones)")
 
 
 def record_position(record: Record) -> tuple[Position, StationMask, dict[str, Any]]:

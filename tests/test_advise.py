@@ -67,7 +67,7 @@ def _near(board, rng: random.Random, around: int, k: int, exclude: set[int]) -> 
 # ---- detectives -------------------------------------------------------------------------------
 
 
-def _capture_positions(london, n: int, seed: int):
+def _capture_positions(london, n: int, seed: int, rules=RULES):
     """Positions where a detective is to move and Mr. X may be at 1-3 stations near them."""
     rng = random.Random(seed)
     out = []
@@ -84,7 +84,7 @@ def _capture_positions(london, n: int, seed: int):
         if not hops:
             continue
         S = rng.sample(hops, min(len(hops), rng.randint(1, 3)))
-        pos = Position(london, RULES, NAMES[:k], tuple(dets), tuple(tickets), frozenset(),
+        pos = Position(london, rules, NAMES[:k], tuple(dets), tuple(tickets), frozenset(),
                        Tickets(taxi=4, bus=3, underground=3, black=rng.randint(0, 2), double=rng.randint(0, 1)),
                        None, 4, 4, 0, 1)
         pos = pos._next_detective(0)  # skip detectives with no move, as the engine does
@@ -130,8 +130,12 @@ def wins_next_turn(end: Position, S: int) -> bool:
         placed = end._with(mrx_at=p)
         for m in placed.legal_moves():
             after = placed.push(m)
-            prev = by_tickets.get(m.tickets)
-            by_tickets[m.tickets] = (after._with(mrx_at=None), (prev[1] if prev else 0) | 1 << m.to)
+            if after.ended is not None and after.ended.winner == "detectives":
+                continue  # he stepped onto a detective ("caught")
+            seen = (m.tickets, tuple(s if end.rules.is_reveal(end.move + j + 1) or m.shown == j else None
+                                     for j, s in enumerate(m.stations)), m.took)
+            prev = by_tickets.get(seen)
+            by_tickets[seen] = (after._with(mrx_at=None), (prev[1] if prev else 0) | 1 << m.to)
     for reply_from, dests in by_tickets.values():
         if reply_from.ended is not None:
             return False  # his log is full or no detective can move: he wins
@@ -243,7 +247,7 @@ def test_forced_hook_is_played_and_reported(london):
 # ---- Mr. X ------------------------------------------------------------------------------------
 
 
-def _mrx_positions(london, n: int, seed: int):
+def _mrx_positions(london, n: int, seed: int, rules=RULES):
     rng = random.Random(seed)
     out = []
     while len(out) < n:
@@ -257,7 +261,7 @@ def _mrx_positions(london, n: int, seed: int):
                      black=rng.randint(0, 1), double=double)
         tks = tuple(Tickets(taxi=rng.randint(0, 4), bus=rng.randint(0, 3), underground=rng.randint(0, 2))
                     for _ in dets)
-        pos = Position(london, RULES, NAMES[:k], tuple(dets), tks, frozenset(), mt, at, 4, 4, 0, 0)
+        pos = Position(london, rules, NAMES[:k], tuple(dets), tks, frozenset(), mt, at, 4, 4, 0, 0)
         if pos.legal_moves() and not pos.legal_moves()[0].is_pass:
             out.append(pos)
     return out

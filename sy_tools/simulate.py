@@ -739,7 +739,8 @@ def random_game(
 
 
 def detectives_view(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
-    """The record the detectives kept: no true start, no stations on hidden moves."""
+    """The record the detectives kept: no true start, no stations on hidden moves (a fixed
+    reveal, and a voluntary one with the ticket he took, they saw)."""
     out = {k: v for k, v in doc.items() if k not in ("mrx", "rounds")}
     mrx = {k: v for k, v in doc.get("mrx", {}).items() if k != "start"}
     if mrx:
@@ -750,7 +751,7 @@ def detectives_view(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
         xs = []
         for m in rnd["mrx"]:
             n += 1
-            xs.append(m if rules.is_reveal(n) else {"ticket": m["ticket"]})
+            xs.append(m if rules.is_reveal(n) or m.get("shown") else {"ticket": m["ticket"]})
         rounds.append({"mrx": xs, "detectives": list(rnd.get("detectives", []))})
     out["rounds"] = rounds
     return out

@@ -502,3 +502,28 @@ def test_fast_paths_fall_back_for_rule_fields_they_do_not_model(london, monkeypa
     odd = dataclasses.replace(CLASSIC, log_length=5)
     with pytest.raises(InputError, match="does not handle the rule field"):
         simulate(GameSpec(rules=odd), 1, jobs=1)
+
+
+def test_the_detectives_view_keeps_voluntary_reveals_and_the_ticket_taken(london):
+    """A voluntary reveal is seen by the detectives: their record keeps the station and the
+    ticket he took, so it replays with the same tickets and outcome as the full record (the
+    view once dropped both)."""
+    from sy_tools.simulate import detectives_view, random_game
+    from sy_tools.tracker import possible
+
+    rules = rules_from_json({"preset": "classic", "voluntary_reveal": True})
+    reveals = 0
+    for seed in range(40):
+        doc = random_game(london, rules, random.Random(seed), n_detectives=3)
+        shown = [m for rnd in doc["rounds"] for m in rnd["mrx"] if m.get("shown")]
+        if not shown:
+            continue
+        reveals += len(shown)
+        full, view = check(parse_record(doc)), check(parse_record(detectives_view(doc, rules)))
+        assert view.legal and view.tickets == full.tickets, seed
+        assert view.status.describe() == full.status.describe()
+        p = possible(parse_record(detectives_view(doc, rules)))
+        last = [m["to"] for rnd in doc["rounds"] for m in rnd["mrx"]]
+        if p.capture is None and last:
+            assert last[-1] in p.stations
+    assert reveals >= 10

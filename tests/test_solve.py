@@ -493,7 +493,7 @@ def test_records_cut_anywhere_agree_with_the_oracle_under_each_variant(variant):
     position agrees with the oracle."""
     from sy_tools.errors import SyToolsError
     from sy_tools.record import parse_record
-    from sy_tools.simulate import random_game
+    from sy_tools.simulate import detectives_view, random_game
     from sy_tools.solve import record_position, solve_record
 
     rng = random.Random(len(variant) * 7)
@@ -508,7 +508,7 @@ def test_records_cut_anywhere_agree_with_the_oracle_under_each_variant(variant):
         rules = dataclasses.replace(CLASSIC, reveal_moves=(3, 6), log_length=8, **VARIANTS[variant])
         doc = random_game(board, rules, random.Random(rng.getrandbits(32)), n_detectives=rng.choice([2, 3]),
                           mrx_start_candidates=board.start_decks["classic"])
-        view = _detectives_view(doc, rules)
+        view = detectives_view(doc, rules)
         rec = parse_record(dict(view, map="london"))  # parsed against London, then swapped
         cands = tuple(sorted(set(doc["mrx"]["start_candidates"]) - {d["start"] for d in doc["detectives"]}))
         rec = dataclasses.replace(rec, board=board, rules=rules, start_candidates=cands)
@@ -529,21 +529,6 @@ def test_records_cut_anywhere_agree_with_the_oracle_under_each_variant(variant):
         kinds.add(want is not None)
         checked += 1
     assert checked >= 10 and kinds == {True, False}
-
-
-def _detectives_view(doc: dict, rules: Rules) -> dict:
-    """The detectives' record: hidden moves lose their station, but fixed and voluntary
-    reveals keep theirs (and what he took)."""
-    n = 0
-    rounds = []
-    for rnd in doc["rounds"]:
-        xs = []
-        for m in rnd["mrx"]:
-            n += 1
-            xs.append(m if rules.is_reveal(n) or m.get("shown") else {"ticket": m["ticket"]})
-        rounds.append({"mrx": xs, "detectives": list(rnd.get("detectives", []))})
-    mrx = {k: v for k, v in doc["mrx"].items() if k != "start"}
-    return dict({k: v for k, v in doc.items() if k not in ("mrx", "rounds")}, mrx=mrx, rounds=rounds)
 
 
 def test_a_detective_on_a_via_station_closes_his_shuttle():

@@ -245,8 +245,8 @@ class Advice:
         """The advice as a player reads it."""
         lines: list[str] = []
         ctx = self.context
-        if "round" in ctx:
-            lines.append(f"round {ctx['round']}, {'Mr. X' if self.side == 'mrx' else 'the detectives'} to move")
+        if "when" in ctx:
+            lines.append(f"{ctx['when']}; {'Mr. X' if self.side == 'mrx' else 'the detectives'} to move")
         mrx = self.side == "mrx"
         reach = "" if self.reach_by_reveal is None else \
             f"; {self.reach_by_reveal} {'you' if mrx else 'he'} may reach by the next reveal " \
@@ -1054,7 +1054,7 @@ def advise_record(record: Record, side: str | None = None, at: Station | None = 
     S = mask_of(where.stations)
     out = pos.outcome
     ctx = {"file": record.file, "round": out.round, "move": out.move,
-           "to_move": "mrx" if pos.turn == 0 else pos.to_move}
+           "to_move": "mrx" if pos.turn == 0 else pos.to_move, "when": pos.when}
     if side == "mrx":
         if pos.mrx_at is None:
             raise InputError("Mr. X is to move and the record does not say where he is: give --at STATION for his "

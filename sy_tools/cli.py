@@ -436,9 +436,10 @@ def _tickets_text(tickets: dict[str, dict[str, int]]) -> str:
 @click.argument("game")
 @click.option("--at", type=click.IntRange(min=0), default=None,
               help="Mr. X's station, when he is to move (default: from a full record).")
+@round_option("Moves in")
 @all_option("every double move too")
 @format_option("text", "json")
-def moves_cmd(game: str, at: int | None, show_all: bool, fmt: str) -> None:
+def moves_cmd(game: str, at: int | None, round_: int | None, show_all: bool, fmt: str) -> None:
     """The legal moves of the piece to move at the end of GAME (a detective, or Mr. X: his
     station from a full record or --at).
 
@@ -451,7 +452,7 @@ def moves_cmd(game: str, at: int | None, show_all: bool, fmt: str) -> None:
     from .output import dumps
     from .record import load_record
 
-    result = legal_moves(load_record(game), at)
+    result = legal_moves(load_record(game).at_round(round_), at)
     if fmt == "json":
         click.echo(dumps(result.to_dict()))
         return
@@ -462,7 +463,7 @@ def _moves_text(r: Any, show_all: bool) -> str:
     from .board import Ticket
 
     n = len(r.moves)
-    lines = [f"{r.piece} at {r.origin} (round {r.round}): {n} legal move{'s' if n != 1 else ''}"]
+    lines = [f"{r.piece} at {r.origin} ({r.when}): {n} legal move{'s' if n != 1 else ''}"]
     if any(m.is_pass for m in r.moves):
         lines.append("  pass (no legal move; these rules let Mr. X pass)")
     for t in Ticket:
@@ -1042,9 +1043,10 @@ def simulate(n_games: int, seed: int, rules: Any, map_spec: str, n_detectives: i
 @click.option("--turns", "-n", type=click.IntRange(min=1, max=6), default=2, show_default=True,
               help="Detective turns to win within.")
 @time_limit_option(30.0, "the whole search")
+@round_option("Solve")
 @puzzle_options(rules=True)
 @format_option("text", "json")
-def solve_cmd(game: str | None, turns: int, time_limit: float, around: str | None, dets: str | None,
+def solve_cmd(game: str | None, turns: int, time_limit: float, round_: int | None, around: str | None, dets: str | None,
               tickets: str | None, mrx_tickets: str | None, move_number: int, map_spec: str, rules: Any,
               fmt: str) -> None:
     """The shortest forced win within N detective turns, as a strategy tree to follow.
@@ -1069,10 +1071,12 @@ def solve_cmd(game: str | None, turns: int, time_limit: float, around: str | Non
                              "puzzle mode (--around); a record names its own map and rules")
         from .record import load_record
 
-        result = solve_record(load_record(game), turns, time_limit)
+        result = solve_record(load_record(game).at_round(round_), turns, time_limit)
     else:
         from .validate import load_board
 
+        if round_ is not None:
+            raise InputError("--round needs a GAME record")
         if not dets:
             raise InputError("puzzle mode needs --detectives, e.g. Red=13,Blue=26")
         result = puzzle(
@@ -1101,9 +1105,11 @@ def solve_cmd(game: str | None, turns: int, time_limit: float, around: str | Non
 @time_limit_option(10.0, "the whole search")
 @click.option("--at", type=click.IntRange(min=0), default=None,
               help="Mr. X's station, needed for his advice (default: from a full record).")
+@round_option("Advise on")
 @puzzle_options()
 @format_option("text", "json")
 def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_limit: float, at: int | None,
+               round_: int | None,
                around: str | None, dets: str | None, tickets: str | None, mrx_tickets: str | None,
                move_number: int, map_spec: str, fmt: str) -> None:
     """What each side should do now, and why: a move for each detective still to move (chosen
@@ -1127,6 +1133,8 @@ def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_li
             raise InputError("give a GAME record, or --around STATIONS (or --at) with --detectives")
         if dets is None:
             raise InputError("puzzle mode needs --detectives, e.g. Red=13,Blue=26", where="--detectives")
+        if round_ is not None:
+            raise InputError("--round needs a GAME record")
         from .validate import load_board
 
         result = advise_puzzle(
@@ -1143,7 +1151,8 @@ def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_li
             raise InputError("--tickets, --mrx-tickets and --move-number are for puzzle mode")
         from .record import load_record
 
-        result = advise_record(load_record(game), side, at, depth, top, time_limit, solve_hook(depth))
+        result = advise_record(load_record(game).at_round(round_), side, at, depth, top, time_limit,
+                               solve_hook(depth))
     if fmt == "json":
         click.echo(dumps(result.to_dict()))
         return

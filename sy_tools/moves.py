@@ -52,6 +52,8 @@ class LegalMoves:
     moves: tuple[Move, ...]
     round: int
     move: int
+    #: the moment in the words every command uses ("round 3, after Mr. X's move 4")
+    when: str = ""
 
     @property
     def singles(self) -> tuple[Move, ...]:
@@ -89,7 +91,7 @@ def legal_moves(record: Record, at: Station | None = None) -> LegalMoves:
         if at is not None:
             raise InputError(f"--at places Mr. X, but {pos.to_move} is to move", record.file)
         origin = pos.positions()[pos.to_move or ""]
-    return LegalMoves(pos.to_move or "", origin, tuple(pos.legal_moves()), out.round, out.move)
+    return LegalMoves(pos.to_move or "", origin, tuple(pos.legal_moves()), out.round, out.move, pos.when)
 
 
 @dataclass(frozen=True)

@@ -445,7 +445,7 @@ class Position:
     @property
     def when(self) -> str:
         """This moment in the words every command and title uses (:func:`when_text`)."""
-        return when_text(self.round - 1 if self.turn == 0 else self.round, self.move)
+        return when_text(self.round, self.move)
 
     @property
     def occupied(self) -> StationMask:

@@ -914,7 +914,7 @@ def record_position(record: Record) -> tuple[Position, StationMask, dict[str, An
                        Tickets.of(state.mrx_tickets), None, status.move,
                        status.round - 1 if turn == 0 else status.round, doubles, turn)
     to_move = "mrx" if pos.turn == 0 else pos.names[pos.turn - 1]
-    ctx = {"round": status.round, "mrx_moves": status.move, "to_move": to_move, "file": record.file}
+    ctx = {"round": status.round, "mrx_moves": status.move, "to_move": to_move, "file": record.file, "when": pos.when}
     return pos, S, ctx
 
 
@@ -969,9 +969,9 @@ def describe(result: SolveResult) -> str:
     S = stations_of(result.possible)
     ctx = result.context
     when = ""
-    if "round" in ctx:
+    if "when" in ctx:
         who = "Mr. X moves next" if ctx["to_move"] == "mrx" else f"{ctx['to_move']} is to move"
-        when = f" (round {ctx['round']}, {who})"
+        when = f" ({ctx['when']}; {who})"
     lines.append(f"Mr. X may be at {len(S)} station{'s' if len(S) != 1 else ''}{when}: {_some(S)}")
     n = result.max_turns
     if result.forced:

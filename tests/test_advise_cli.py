@@ -44,7 +44,7 @@ def test_detectives_text(cli, detectives_to_move):
     r = cli("advise", detectives_to_move, "--time-limit", "0.5")
     assert r.exit_code == 0
     lines = r.output.splitlines()
-    assert lines[0] == "round 11, the detectives to move"
+    assert lines[0] == "round 11, after Mr. X's move 12; the detectives to move"
     assert lines[1].startswith("he may be at 44 stations;")
     assert any(ln.startswith("Blue 103 -") for ln in lines)
     assert lines[-1].startswith("search: ")

@@ -80,3 +80,19 @@ def test_time_limit_keeps_its_checks_everywhere_it_is_shared(cli, value):
 
 def test_possible_json_unchanged_by_the_format_name(cli):
     assert json.loads(cli("possible", GAME, "--format", "json").output)["count"] > 0
+
+
+@pytest.mark.parametrize("args", [
+    ["possible", GAME], ["solve", GAME, "--turns", "1"],
+    ["advise", GAME, "--at", "29", "--time-limit", "2"], ["moves", GAME, "--at", "29"],
+])
+def test_one_wording_for_one_moment(cli, args):
+    """'--round 3' is the same moment in every command, told in the same words (cordon said
+    "round 4, Mr. X to move" where possible said "round 3, after Mr. X's move 4")."""
+    r = cli(*args, "--round", "3")
+    assert r.exit_code in (0, 1), r.output
+    first = r.output.splitlines()[0]
+    assert "round 3, after Mr. X's move 4" in first and "round 4" not in first, first
+    r0 = cli(*[a for a in args if a not in ("--at", "29")], "--round", "0")
+    if args[0] not in ("advise", "moves"):  # Mr. X's own advice and moves need his station
+        assert "before Mr. X's first move" in r0.output.splitlines()[0], r0.output

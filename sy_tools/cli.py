@@ -662,11 +662,13 @@ def _ticket_counts(value: str, option: str, kinds: tuple[str, ...]) -> dict[str,
 @click.option("--mrx-tickets", default=None,
               help="Puzzle mode: Mr. X's tickets, e.g. taxi=4,bus=3,underground=3,black=0 (exits use held kinds).")
 @click.option("--map", "map_spec", default="london", show_default=True, help="Puzzle mode: the map.")
+@click.option("--rules", "rules_spec", default=None,
+              help="Puzzle mode: a rules preset or rules JSON file (variants included; default classic).")
 @all_option("the possible set, the whole cordon and the open stations")
 @format_option("text", "json")
 def cordon_cmd(game: str | None, moves: int, after: str | None, round_: int | None, time_limit: float,
                workers: int | None, around: str | None, dets: str | None, tickets: str | None,
-               mrx_tickets: str | None, map_spec: str, show_all: bool, fmt: str) -> None:
+               mrx_tickets: str | None, map_spec: str, rules_spec: str | None, show_all: bool, fmt: str) -> None:
     """The smallest detective cordon that traps Mr. X, and the moves that reach it (CP-SAT).
 
     Give a GAME record, or --around STATIONS for a puzzle.  Exit 0 with an answer (even when
@@ -680,8 +682,8 @@ def cordon_cmd(game: str | None, moves: int, after: str | None, round_: int | No
     if (game is None) == (around is None):
         raise InputError("give either a GAME record or --around STATIONS (not both)")
     if game is not None:
-        if dets or tickets or mrx_tickets:
-            raise InputError("--detectives, --tickets and --mrx-tickets are for puzzle mode (--around)")
+        if dets or tickets or mrx_tickets or rules_spec:
+            raise InputError("--detectives, --tickets, --mrx-tickets and --rules are for puzzle mode (--around)")
         from .record import load_record
 
         result = run_cordon(load_record(game).at_round(round_), moves, Ticket(after) if after else None,
@@ -691,6 +693,7 @@ def cordon_cmd(game: str | None, moves: int, after: str | None, round_: int | No
             raise InputError("--after needs a GAME record")
         if round_ is not None:
             raise InputError("--round needs a GAME record")
+        from .simulate import resolve_rules
         from .validate import load_board
 
         result = puzzle(
@@ -701,6 +704,7 @@ def cordon_cmd(game: str | None, moves: int, after: str | None, round_: int | No
             _ticket_counts(mrx_tickets, "--mrx-tickets", ("taxi", "bus", "underground", "black", "double"))
             if mrx_tickets else None,
             moves, time_limit, workers,
+            rules=resolve_rules(rules_spec) if rules_spec else None,
         )
     if fmt == "json":
         click.echo(dumps(result.to_dict()))
@@ -753,7 +757,7 @@ def _cordon_text(r: Any, show_all: bool = False) -> str:
             lines.append(f"open stations ({len(r.open)}): " + _few(r.open, show_all))
         lines.append(f"sealed probability: {r.sealed_probability:.4f}")
     elif r.detectives_available:
-        lines.append(f"no plan found within the time limit ({r.status})")
+        lines.append(f"no plan: {r.status.no_plan}")
     lines.append(f"solver: {r.status}, {r.wall_time:.2f} s")
     return "\n".join(lines)
 

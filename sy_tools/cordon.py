@@ -76,6 +76,15 @@ class CordonStatus(str, enum.Enum):
             return cls.UNKNOWN
 
     @property
+    def no_plan(self) -> str:
+        """Why a solve with this status has no answer, for text output."""
+        if self is CordonStatus.INFEASIBLE:
+            return "none exists (under voluntary reveals: none survives the tickets Mr. X may take)"
+        if self is CordonStatus.MODEL_INVALID:
+            return "the model is invalid (a bug: please report it)"
+        return f"none found within the time limit ({self.value})"
+
+    @property
     def found(self) -> bool:
         """Whether the solve has an answer (proven or not)."""
         return self in (CordonStatus.OPTIMAL, CordonStatus.FEASIBLE)

@@ -275,9 +275,16 @@ def seal_exits(board: Board, p: Station, tickets: Sequence[Ticket], gainable: It
     """The connections out of ``p`` that Mr. X may ride with ``tickets`` or with one kind of
     ``gainable`` handed to him, one per destination unless the cut-off escape (``via`` lines) or
     the kind needed tells them apart."""
-    held = {tr for t in tickets for tr in t.transports}
     gain = {Transport(t.value): t for t in gainable if t not in tickets and t is not Ticket.BLACK}
-    out: list[SealExit] = []
+    if not cutoff:  # no line is ever closed: one exit per destination (the classic fast path)
+        base = exits(board, p, tickets)
+        out = [SealExit(e, (min(p, e), max(p, e), Transport.TAXI), 0, None) for e in stations_of(base)]
+        for tr, t in gain.items():
+            out += [SealExit(e, (min(p, e), max(p, e), tr), 0, t)
+                    for e in stations_of(board.transport_neighbours.get(tr, {}).get(p, 0) & ~base)]
+        return out
+    held = {tr for t in tickets for tr in t.transports}
+    out = []
     free: set[Station] = set()  # destinations reached by a held ticket on a line nothing closes
     seen: set[tuple[Station, Ticket | None, Any]] = set()
     for pass_ in (0, 1):  # held tickets first, so handed kinds can be skipped where already open

@@ -532,7 +532,7 @@ def min_cordon(board: Board, target: Sequence[Station], tickets: Sequence[Ticket
         return 0, (), CordonStatus.OPTIMAL
     cutoff = bool(rules is not None and rules.cutoff_escape and board.via)
     ways = {p: seal_exits(board, p, tickets, (), cutoff) for p in target}
-    places = sorted(set(target) | {s for xs in ways.values() for x in xs for s in (x.to, *stations_of(x.via))})
+    places = sorted(_places(target, ways))
 
     model = cp_model.CpModel()
     # variables: x[s] = a detective stands on s
@@ -553,6 +553,17 @@ def min_cordon(board: Board, target: Sequence[Station], tickets: Sequence[Ticket
         return None, (), status
     chosen = tuple(s for s in places if solver.boolean_value(x[s]))
     return len(chosen), chosen, status
+
+
+def _places(target: Sequence[Station], ways: Mapping[Station, Sequence[SealExit]]) -> set[Station]:
+    """Stations a seal looks at: the targets, their exits, and the stations lines pass over."""
+    out = set(target)
+    for xs in ways.values():
+        for x in xs:
+            out.add(x.to)
+            if x.via:
+                out.update(stations_of(x.via))
+    return out
 
 
 def _add_seals(model: Any, target: Sequence[Station], ways: Mapping[Station, Sequence[SealExit]],
@@ -678,12 +689,13 @@ class _PlanModel:
         plan._add_choices()
         _check_deadline(deadline)
         plan._add_movement_rules(deadline)
-        gained = plan._add_gained(tickets, tickets_to_mrx, takes)
+        exact = rules is not None and not rules.trapped_loses and rules.mrx_onto_detective == "caught"
+        gained = plan._add_gained(tickets, tickets_to_mrx, takes, exact)
         _check_deadline(deadline)
         target = sorted(target_weights)
         cutoff = bool(rules is not None and rules.cutoff_escape and board.via)
         ways = {p: seal_exits(board, p, tickets, gained, cutoff) for p in target}
-        guard, stand = plan._add_guards(target, ways)
+        guard, stand = plan._add_guards(target, ways, exact)
         sealed = _add_seals(plan.model, target, ways, guard, stand, rules, gained)
         plan._add_objective(target_weights, sealed)
         _check_deadline(deadline)
@@ -747,9 +759,12 @@ class _PlanModel:
             if len(lits) > 1:
                 model.add(sum(lits) <= 1)
 
-    def _add_gained(self, tickets: Sequence[Ticket], tickets_to_mrx: bool, takes: Sequence[int]) -> dict[Ticket, Any]:
-        """gained[t]: Mr. X holds kind t (which he lacks now) after the plan, exactly when a
-        planned move uses it, or (voluntary reveal) a detective still holds it when he may take."""
+    def _add_gained(self, tickets: Sequence[Ticket], tickets_to_mrx: bool, takes: Sequence[int],
+                    exact: bool = False) -> dict[Ticket, Any]:
+        """gained[t]: Mr. X holds kind t (which he lacks now) after the plan: true when a planned
+        move uses it, or (voluntary reveal) a detective still holds it when he may take one.  It
+        only opens exits, so the solver never sets it needlessly; with ``exact`` (a capture by
+        stepping onto a detective along it counts for the seal) it is false otherwise too."""
         gained: dict[Ticket, Any] = {}
         if not tickets_to_mrx:
             return gained
@@ -762,21 +777,23 @@ class _PlanModel:
                 gained[t] = self.model.new_bool_var(f"gained[{t.value}]")
                 for lit in users:
                     self.model.add_implication(lit, gained[t])
-                self.model.add_bool_or(users).only_enforce_if(gained[t])
+                if exact:
+                    self.model.add_bool_or(users).only_enforce_if(gained[t])
         return gained
 
-    def _add_guards(self, target: Sequence[Station], ways: Mapping[Station, Sequence[SealExit]]
+    def _add_guards(self, target: Sequence[Station], ways: Mapping[Station, Sequence[SealExit]], stands: bool
                     ) -> tuple[dict[Station, list[Any]], dict[Station, list[Any]]]:
         """guard[s]: a detective on cordon duty ends on s (only stations the seal looks at);
-        stand[s]: the option literals that end some detective on s."""
+        stand[s] (only when ``stands``): the option literals that end some detective on s."""
         model = self.model
         self.duty = [model.new_bool_var(f"duty[{d.name}]") for d in self.detectives]
-        places = set(target) | {s for xs in ways.values() for x in xs for s in (x.to, *stations_of(x.via))}
+        places = _places(target, ways)
         guard: dict[Station, list[Any]] = {}
         stand: dict[Station, list[Any]] = {}
         for d, det in enumerate(self.detectives):
             for s, lits in self.at[d][self.k].items():
-                stand.setdefault(s, []).extend(lits)
+                if stands:
+                    stand.setdefault(s, []).extend(lits)
                 if s in places:
                     g = model.new_bool_var(f"guard[{det.name},{s}]")
                     model.add(g <= sum(lits))

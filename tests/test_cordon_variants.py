@@ -435,3 +435,28 @@ def test_variant_plans_replay_through_the_referee(london, rules, k):
             done += 1
             break
     assert done >= 8
+
+
+def test_puzzle_rules_option_through_the_cli(cli, tmp_path):
+    """Mr. X on 74 with only underground tickets: his one exit, 46, is on a line over 58.  Red on
+    57 reaches 58 by taxi: under the cut-off escape (tickets kept) that seals him."""
+    rules = tmp_path / "rules.json"
+    rules.write_text('{"preset": "classic", "cutoff_escape": true, "tickets_to_mrx": false}')
+    args = ("cordon", "--around", "74", "--detectives", "Red=57", "--mrx-tickets", "underground=2", "--format", "json")
+    import json
+
+    cut = json.loads(cli(*args, "--rules", str(rules)).stdout)
+    assert cut["feasible"] is True and cut["cordon"] == [58] and cut["plan"][0]["path"] == [57, 58]
+    classic = json.loads(cli(*args).stdout)
+    assert classic["feasible"] is False and classic["open"] == [74] and classic["status"] == "optimal"
+    r = cli("cordon", "examples/in-progress.json", "--rules", "classic")
+    assert r.exit_code == 2 and "--rules are for puzzle mode" in r.stderr
+
+
+def test_status_values_are_the_documented_ones():
+    from sy_tools.cordon import CORDON_STATUSES, CordonStatus
+
+    assert CORDON_STATUSES == ("optimal", "feasible", "infeasible", "model-invalid", "unknown")
+    assert CordonStatus.of_solver("MODEL_INVALID") is CordonStatus.MODEL_INVALID
+    assert CordonStatus.of_solver("SOMETHING_NEW") is CordonStatus.UNKNOWN
+    assert [s.found for s in CordonStatus] == [True, True, False, False, False]

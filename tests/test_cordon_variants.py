@@ -39,14 +39,15 @@ ALL = dataclasses.replace(CLASSIC, cutoff_escape=True, mrx_onto_detective="caugh
 
 
 def engine_sealed(board: Board, rules: Rules, p: int, stations: tuple[int, ...], kinds) -> bool:
-    """Mr. X on ``p`` holding one ticket of each of ``kinds``, detectives on ``stations``, to
-    move: has he lost?  Captured already, no legal move under trapped_loses, or every legal move
-    of his ends the game with a capture."""
+    """Mr. X on ``p`` holding one ticket of each of ``kinds`` and a double-move card, detectives
+    on ``stations``, to move: has he lost?  Captured already, no legal move under trapped_loses,
+    or every legal move of his (double moves included: under "caught" a first leg onto a
+    detective is illegal) ends the game with a capture."""
     if p in stations:
         return True
     names = tuple(f"D{i}" for i in range(len(stations)))
     pos = Position(board, rules, names, tuple(stations), tuple(Tickets() for _ in stations), frozenset(),
-                   Tickets.of({t.value: 1 for t in kinds}), p)
+                   Tickets.of({"double": 1, **{t.value: 1 for t in kinds}}), p)
     moves = pos.legal_moves()
     return all(pos.push(m).outcome.kind is OutcomeKind.CAPTURE for m in moves)
 

@@ -1106,11 +1106,11 @@ def advise_puzzle(board: Board, around: Sequence[Station] | None, at: Station | 
                   detectives: Sequence[tuple[str, Station]], side: str | None = None,
                   detective_tickets: Mapping[str, int] | None = None, mrx_tickets: Mapping[str, int] | None = None,
                   move_number: int = 0, depth: int = 2, top: int = 5, time_limit: float = 10.0,
-                  forced: ForcedHook | None = None) -> Advice:
-    """Advice in puzzle mode (see :func:`puzzle_position`); ``side`` defaults to Mr. X when
-    his station ``at`` is given, else the detectives."""
+                  forced: ForcedHook | None = None, rules: Rules | None = None) -> Advice:
+    """Advice in puzzle mode (see :func:`puzzle_position`; ``rules`` default classic); ``side``
+    defaults to Mr. X when his station ``at`` is given, else the detectives."""
     side = side or ("mrx" if at is not None and not around else "detectives")
-    pos, S = puzzle_position(board, around, at, detectives, side, detective_tickets, mrx_tickets, move_number)
+    pos, S = puzzle_position(board, around, at, detectives, side, detective_tickets, mrx_tickets, move_number, rules)
     ctx: dict[str, Any] = {"around": stations_of(S), "move_number": move_number}
     if side == "mrx":
         return advise_mrx(pos, S, top, time_limit, context=ctx)

@@ -23,6 +23,7 @@ from .options import (
     map_option,
     moves_option,
     puzzle_options,
+    refuse_puzzle_flags,
     round_option,
     rules_option,
     time_limit_option,
@@ -724,12 +725,12 @@ def _ticket_counts(value: str, option: str, kinds: tuple[str, ...]) -> dict[str,
 @time_limit_option(10.0, "the whole search (model building and CP-SAT solves)")
 @click.option("--workers", type=click.IntRange(min=1, max=64), default=None,
               help="CP-SAT worker threads (default: CP-SAT's own choice).")
-@puzzle_options(move_number=False)
+@puzzle_options(rules=True)
 @all_option("the possible set, the whole cordon and the open stations")
 @format_option("text", "json")
 def cordon_cmd(game: str | None, moves: int, after: str | None, round_: int | None, time_limit: float,
                workers: int | None, around: str | None, dets: str | None, tickets: str | None,
-               mrx_tickets: str | None, map_spec: str, show_all: bool, fmt: str) -> None:
+               mrx_tickets: str | None, move_number: int, map_spec: str, rules: Any, show_all: bool, fmt: str) -> None:
     """The smallest detective cordon that traps Mr. X, and the moves that reach it (CP-SAT).
 
     Give a GAME record, or --around STATIONS for a puzzle.  Exit 0 with an answer (even when
@@ -748,8 +749,7 @@ def cordon_cmd(game: str | None, moves: int, after: str | None, round_: int | No
     if (game is None) == (around is None):
         raise InputError("give either a GAME record or --around STATIONS (not both)")
     if game is not None:
-        if dets or tickets or mrx_tickets:
-            raise InputError("--detectives, --tickets and --mrx-tickets are for puzzle mode (--around)")
+        refuse_puzzle_flags()
         from .record import load_record
 
         result = run_cordon(load_record(game).at_round(round_), moves, Ticket(after) if after else None,
@@ -768,7 +768,7 @@ def cordon_cmd(game: str | None, moves: int, after: str | None, round_: int | No
             _ticket_counts(tickets, "--tickets", DETECTIVE_TICKET_KINDS) if tickets else None,
             _ticket_counts(mrx_tickets, "--mrx-tickets", MRX_TICKET_KINDS)
             if mrx_tickets else None,
-            moves, time_limit, workers,
+            moves, time_limit, workers, rules=rules, move_number=move_number,
         )
     if fmt == "json":
         click.echo(dumps(result.to_dict()))
@@ -794,11 +794,13 @@ def _cordon_text(r: Any, show_all: bool = False) -> str:
     ctx = r.context
     lines = []
     when = ""
-    if "round" in ctx:
+    if "when" in ctx:
         who = "Mr. X moves next" if ctx["to_move"] == "mrx" else f"{ctx['to_move']} is to move"
-        when = f" (round {ctx['round']}, {who})"
+        when = f" ({ctx['when']}; {who})"
+    after = (["his next move"] if ctx.get("to_move") == "mrx" else []) + \
+        ([f"{r.moves - 1} more move{'s' if r.moves > 2 else ''}"] if r.moves > 1 else [])
     head = (f"Mr. X may be at {len(r.target)} station{'s' if len(r.target) != 1 else ''}"
-            f"{' after ' + str(r.moves - 1) + ' more move(s)' if r.moves > 1 else ''}{when}")
+            f"{' after ' + ' and '.join(after) if after else ''}{when}")
     if show_all:
         lines.append(f"{head}: " + " ".join(map(str, r.target)))
     else:
@@ -821,7 +823,7 @@ def _cordon_text(r: Any, show_all: bool = False) -> str:
             lines.append(f"open stations ({len(r.open)}): " + _few(r.open, show_all))
         lines.append(f"sealed probability: {r.sealed_probability:.4f}")
     elif r.detectives_available:
-        lines.append(f"no plan found within the time limit ({r.status})")
+        lines.append(f"no plan: {r.status.no_plan}")
     lines.append(f"solver: {r.status}, {r.wall_time:.2f} s")
     return "\n".join(lines)
 
@@ -1066,9 +1068,7 @@ def solve_cmd(game: str | None, turns: int, time_limit: float, round_: int | Non
     if (game is None) == (around is None):
         raise InputError("give either a GAME record or --around STATIONS (not both)")
     if game is not None:
-        if dets or tickets or mrx_tickets or move_number or map_spec != "london" or rules.name != "classic":
-            raise InputError("--detectives, --tickets, --mrx-tickets, --move-number, --map and --rules are for "
-                             "puzzle mode (--around); a record names its own map and rules")
+        refuse_puzzle_flags()
         from .record import load_record
 
         result = solve_record(load_record(game).at_round(round_), turns, time_limit)
@@ -1106,12 +1106,12 @@ def solve_cmd(game: str | None, turns: int, time_limit: float, round_: int | Non
 @click.option("--at", type=click.IntRange(min=0), default=None,
               help="Mr. X's station, needed for his advice (default: from a full record).")
 @round_option("Advise on")
-@puzzle_options()
+@puzzle_options(rules=True)
 @format_option("text", "json")
 def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_limit: float, at: int | None,
                round_: int | None,
                around: str | None, dets: str | None, tickets: str | None, mrx_tickets: str | None,
-               move_number: int, map_spec: str, fmt: str) -> None:
+               move_number: int, map_spec: str, rules: Any, fmt: str) -> None:
     """What each side should do now, and why: a move for each detective still to move (chosen
     jointly, looking --depth turns ahead against every ticket Mr. X may show), or Mr. X's best
     moves.  Give a GAME record, or puzzle flags (--around and/or --at, --detectives).
@@ -1144,11 +1144,10 @@ def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_li
             _ticket_counts(tickets, "--tickets", DETECTIVE_TICKET_KINDS) if tickets else None,
             _ticket_counts(mrx_tickets, "--mrx-tickets", MRX_TICKET_KINDS)
             if mrx_tickets else None,
-            move_number, depth, top, time_limit, solve_hook(depth),
+            move_number, depth, top, time_limit, solve_hook(depth), rules,
         )
     else:
-        if tickets or mrx_tickets or move_number:
-            raise InputError("--tickets, --mrx-tickets and --move-number are for puzzle mode")
+        refuse_puzzle_flags()
         from .record import load_record
 
         result = advise_record(load_record(game).at_round(round_), side, at, depth, top, time_limit,

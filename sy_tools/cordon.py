@@ -13,16 +13,29 @@ Definitions (README, "cordon"):
   seal the most probability (all of it when possible), then fewest detectives on cordon duty,
   then fewest bus/underground tickets.
 
+Rule variants (README, "cordon"), all decided by the :mod:`~sy_tools.position` engine's tables:
+
+* ``cutoff_escape``: an exit whose line passes over a detective's final station is closed, so a
+  detective standing on a ``via`` station seals as well as one on the exit itself.
+* ``mrx_onto_detective: caught`` / ``trapped_loses``: ``p`` is sealed when Mr. X there has no
+  move that keeps him free: no legal move at all (a win when ``trapped_loses``), or, under
+  ``caught``, only moves onto detectives.
+* ``voluntary_reveal``: the plan is open-loop, so it must survive whatever tickets he takes:
+  each detective keeps enough of every kind it plans to use, and any kind a detective still
+  holds when he may first take one counts as his for the seal.
+
 ortools is imported only inside the solving functions.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import math
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .board import (
     DETECTIVE_TICKETS,
@@ -30,16 +43,55 @@ from .board import (
     Station,
     StationMask,
     Ticket,
+    Transport,
     mask_of,
     stations_of,
 )
 from .errors import AnalysisError, InputError
 from .position import DETECTIVE_KINDS, MRX, Position, Tickets, detective_hops, mrx_targets, puzzle_detectives
 from .record import Record
+from .rules import Rules
 
 SCALE = 1_000_000  # probability -> integer weight
-STATUS_NAMES = {"OPTIMAL": "optimal", "FEASIBLE": "feasible", "INFEASIBLE": "infeasible",
-                "MODEL_INVALID": "model-invalid", "UNKNOWN": "unknown"}
+
+
+class CordonStatus(str, enum.Enum):
+    """How a CP-SAT solve ended (the JSON ``status`` and ``cordon_status`` values)."""
+
+    OPTIMAL = "optimal"  # proven best
+    FEASIBLE = "feasible"  # the best found within the time limit
+    INFEASIBLE = "infeasible"
+    MODEL_INVALID = "model-invalid"
+    UNKNOWN = "unknown"  # nothing found within the time limit
+
+    def __str__(self) -> str:
+        return self.value
+
+    @classmethod
+    def of_solver(cls, name: str) -> CordonStatus:
+        """From CP-SAT's ``status_name`` (``OPTIMAL``, ``MODEL_INVALID``, ...)."""
+        try:
+            return cls(name.lower().replace("_", "-"))
+        except ValueError:
+            return cls.UNKNOWN
+
+    @property
+    def no_plan(self) -> str:
+        """Why a solve with this status has no answer, for text output."""
+        if self is CordonStatus.INFEASIBLE:
+            return "none exists (under voluntary reveals: none survives the tickets Mr. X may take)"
+        if self is CordonStatus.MODEL_INVALID:
+            return "the model is invalid (a bug: please report it)"
+        return f"none found within the time limit ({self.value})"
+
+    @property
+    def found(self) -> bool:
+        """Whether the solve has an answer (proven or not)."""
+        return self in (CordonStatus.OPTIMAL, CordonStatus.FEASIBLE)
+
+
+#: The status values, in the order the README lists them.
+CORDON_STATUSES: tuple[str, ...] = tuple(s.value for s in CordonStatus)
 
 
 @dataclass(frozen=True)
@@ -93,12 +145,12 @@ class CordonResult:
     moves: int
     cordon_size: int | None
     cordon: tuple[Station, ...]
-    cordon_status: str
+    cordon_status: CordonStatus
     feasible: bool | None
     plan: tuple[DetectivePlan, ...]
     open: tuple[Station, ...]
     sealed_probability: float
-    status: str
+    status: CordonStatus
     wall_time: float
     detectives_available: int = 0
     context: dict[str, Any] = field(default_factory=dict)
@@ -119,12 +171,12 @@ class CordonResult:
             "target": list(self.target),
             "cordon_size": self.cordon_size,
             "cordon": list(self.cordon),
-            "cordon_status": self.cordon_status,
+            "cordon_status": str(self.cordon_status),
             "feasible": self.feasible,
             "plan": [p.to_dict() for p in self.plan],
             "open": list(self.open),
             "sealed_probability": self.sealed_probability,
-            "status": self.status,
+            "status": str(self.status),
             "wall_time": round(self.wall_time, 4),
             "detectives": self.detectives_available,
             **self.context,
@@ -139,11 +191,14 @@ def held_tickets(mrx_tickets: Mapping[str, int]) -> tuple[Ticket, ...]:
     return Tickets.of(mrx_tickets).held()
 
 
-def exits(board: Board, station: Station, tickets: Iterable[Ticket]) -> StationMask:
-    """Stations Mr. X can move to from ``station`` with ``tickets`` (detectives not excluded)."""
+def exits(board: Board, station: Station, tickets: Iterable[Ticket], occupied: StationMask = 0,
+          rules: Rules | None = None) -> StationMask:
+    """Stations Mr. X can move to from ``station`` with ``tickets`` (the engine's
+    :func:`~sy_tools.position.mrx_targets`), detectives' stations included; under
+    ``rules.cutoff_escape`` the lines passing over a station of ``occupied`` are closed."""
     m = 0
     for t in tickets:
-        m |= mrx_targets(board, 1 << station, t, 0)
+        m |= mrx_targets(board, 1 << station, t, occupied, rules, onto_detectives=True)
     return m
 
 
@@ -162,44 +217,110 @@ def distances_to(board: Board, goal: StationMask, tickets: Sequence[Ticket] = DE
     return out
 
 
-def tickets_after(tickets: Sequence[Ticket], plan: Sequence[Option], tickets_to_mrx: bool = True) -> tuple[Ticket, ...]:
-    """The kinds Mr. X holds once the detectives have played ``plan`` (their tickets go to him)."""
+def tickets_after(tickets: Sequence[Ticket], plan: Sequence[Option], tickets_to_mrx: bool = True,
+                  taken: Iterable[Ticket] = ()) -> tuple[Ticket, ...]:
+    """The kinds Mr. X holds once the detectives have played ``plan`` (their tickets go to him),
+    plus ``taken`` (kinds he may take by voluntary reveals; :func:`takeable`)."""
     if not tickets_to_mrx:
         return tuple(tickets)
-    used = {t for o in plan for t in o.tickets if t is not None}
+    used = {t for o in plan for t in o.tickets if t is not None} | set(taken)
     return tuple(t for t in Ticket if t in tickets or t in used)
 
 
-def is_sealed(board: Board, p: Station, occupied: StationMask, tickets: Sequence[Ticket]) -> bool:
-    """``p`` is in ``occupied`` or every exit of ``p`` is."""
-    return bool(occupied >> p & 1) or not (exits(board, p, tickets) & ~occupied)
+def is_sealed(board: Board, p: Station, occupied: StationMask, tickets: Sequence[Ticket],
+              rules: Rules | None = None) -> bool:
+    """Whether Mr. X on ``p``, to move with ``tickets`` while detectives stand on ``occupied``,
+    has lost: ``p`` is occupied (capture), or he has no move that keeps him free.  Without
+    ``rules``: every exit of ``p`` is occupied.  With them, as the engine says: exits closed by
+    the cut-off escape do not count, a trap without a legal move wins only when
+    ``trapped_loses``, and under ``mrx_onto_detective: caught`` moving onto a detective is a
+    capture."""
+    if occupied >> p & 1:
+        return True
+    reach = exits(board, p, tickets, occupied, rules)
+    if reach & ~occupied:
+        return False
+    if rules is None or rules.trapped_loses:
+        return True
+    return rules.mrx_onto_detective == "caught" and bool(reach)
 
 
 def expand(board: Board, weights: Mapping[Station, int], tickets: Sequence[Ticket], times: int,
-           blocked: StationMask = 0) -> dict[Station, int]:
+           blocked: StationMask = 0, rules: Rules | None = None) -> dict[Station, int]:
     """Route counts after ``times`` more Mr. X moves with any of ``tickets`` (no pruning but
-    ``blocked`` stations)."""
+    ``blocked`` stations, and under ``rules.cutoff_escape`` the lines passing over them)."""
     cur = dict(weights)
     for _ in range(times):
         nxt: dict[Station, int] = {}
         for s, c in cur.items():
-            for d in stations_of(exits(board, s, tickets) & ~blocked):
+            for d in stations_of(exits(board, s, tickets, blocked, rules) & ~blocked):
                 nxt[d] = nxt.get(d, 0) + c
         cur = nxt
     return cur
 
 
+class SealExit(NamedTuple):
+    """One way out of a target station for the seal model: the connection to ``to`` (``key`` is
+    ``(low, high, transport)``), the stations its line passes over when the cut-off escape
+    applies (else 0), and the ticket kind Mr. X must be handed to ride it (None: he holds one)."""
+
+    to: Station
+    key: tuple[Station, Station, Transport]
+    via: StationMask
+    needs: Ticket | None
+
+
+def seal_exits(board: Board, p: Station, tickets: Sequence[Ticket], gainable: Iterable[Ticket] = (),
+               cutoff: bool = False) -> list[SealExit]:
+    """The connections out of ``p`` that Mr. X may ride with ``tickets`` or with one kind of
+    ``gainable`` handed to him, one per destination unless the cut-off escape (``via`` lines) or
+    the kind needed tells them apart."""
+    gain = {Transport(t.value): t for t in gainable if t not in tickets and t is not Ticket.BLACK}
+    if not cutoff:  # no line is ever closed: one exit per destination (the classic fast path)
+        base = exits(board, p, tickets)
+        out = [SealExit(e, (min(p, e), max(p, e), Transport.TAXI), 0, None) for e in stations_of(base)]
+        for tr, t in gain.items():
+            out += [SealExit(e, (min(p, e), max(p, e), tr), 0, t)
+                    for e in stations_of(board.transport_neighbours.get(tr, {}).get(p, 0) & ~base)]
+        return out
+    held = {tr for t in tickets for tr in t.transports}
+    out = []
+    free: set[Station] = set()  # destinations reached by a held ticket on a line nothing closes
+    seen: set[tuple[Station, Ticket | None, Any]] = set()
+    for pass_ in (0, 1):  # held tickets first, so handed kinds can be skipped where already open
+        for tr in Transport:
+            needs = None if tr in held else gain.get(tr)
+            if (pass_ == 0) != (needs is None) or (needs is None and tr not in held):
+                continue
+            for e in stations_of(board.transport_neighbours.get(tr, {}).get(p, 0)):
+                key = (min(p, e), max(p, e), tr)
+                via = board.via.get(key, 0) if cutoff else 0
+                if needs is None and not via:
+                    free.add(e)
+                elif e in free:
+                    continue
+                mark = (e, needs, key if via else None)
+                if mark not in seen:
+                    seen.add(mark)
+                    out.append(SealExit(e, key, via, needs))
+    return [x for x in out if x.to not in free or (x.needs is None and not x.via)]
+
+
 # ---- options ---------------------------------------------------------------------------------
 
 
-def detective_options(board: Board, det: DetectiveState, k: int, others: int) -> list[Option]:
+def detective_options(board: Board, det: DetectiveState, k: int, others: int,
+                      takes: Sequence[int] = ()) -> list[Option]:
     """Every legal way for ``det`` to spend its next ``k`` turns with its own tickets (the
     engine's :func:`~sy_tools.position.detective_hops`), ignoring the other detectives except
     that a stay is kept only when at most ``others`` destinations would need blocking.
 
     A stay is the engine's "stuck": the detective has no legal move when its turn comes (every
     destination occupied, or no ticket for any connection), and it is then out for good, so
-    every later turn of that option is a stay too."""
+    every later turn of that option is a stay too.
+
+    ``takes`` (voluntary reveal; :func:`reveal_takes`): per turn, how many tickets Mr. X may
+    have taken before it; only options that survive any such takes are kept (:func:`robust`)."""
     Partial = tuple[tuple[Station, ...], tuple[Ticket | None, ...], tuple[StationMask | None, ...], Tickets, int,
                     bool]
     opts: list[Partial] = [((det.station,), (), (), Tickets.of(det.tickets), 0, False)]
@@ -218,7 +339,59 @@ def detective_options(board: Board, det: DetectiveState, k: int, others: int) ->
             if dests.bit_count() <= others:
                 nxt.append((path + (here,), tks + (None,), blk + (dests,), left, cost, True))
         opts = nxt
-    return [Option(p, t, b, c) for p, t, b, _, c, _ in opts]
+    start = Tickets.of(det.tickets)
+    return [Option(p, t, b, c) for p, t, b, _, c, _ in opts if robust(start, t, takes)]
+
+
+def reveal_takes(rules: Rules | None, k: int, mrx_moves: int | None = None, mrx_first: bool = False) -> tuple[int, ...]:
+    """Under ``rules.voluntary_reveal``: per planned turn ``j`` = 1 .. ``k``, how many of Mr. X's
+    turns before it may be voluntary reveals, each taking one ticket from one detective (all
+    zero otherwise).  He moves between planned turns, and before the first when ``mrx_first``
+    (he is to move now); a turn whose travel-log entry is a fixed reveal (single moves: entry
+    ``mrx_moves + 1``, ``+ 2``, ...) or past the log takes nothing.  ``mrx_moves`` None (a
+    puzzle) means any of his turns may."""
+    if rules is None or not rules.voluntary_reveal:
+        return (0,) * k
+    out: list[int] = []
+    n = 0
+    for j in range(1, k + 1):
+        if j > 1 or mrx_first:
+            if mrx_moves is None:
+                n += 1
+            else:
+                entry = mrx_moves + (j if mrx_first else j - 1)
+                n += entry <= rules.log_length and not rules.is_reveal(entry)
+        out.append(n)
+    return tuple(out)
+
+
+def robust(start: Tickets, tickets: Sequence[Ticket | None], takes: Sequence[int]) -> bool:
+    """Whether a detective holding ``start`` can play ``tickets`` (one per turn, None: no move)
+    whatever Mr. X takes from it: before turn ``j`` he may have taken ``takes[j - 1]`` tickets of
+    his choice.  His best try is to take every time the kind the detective needs, so each kind
+    it uses must keep, after its last use, at least as many spare as he may have taken by then."""
+    if not takes or not takes[-1]:
+        return True
+    used: dict[Ticket, int] = {}
+    last: dict[Ticket, int] = {}
+    for j, t in enumerate(tickets):
+        if t is not None:
+            used[t] = used.get(t, 0) + 1
+            last[t] = j
+    return all(start[t] - used[t] >= takes[last[t]] for t in used)
+
+
+def takeable(det: DetectiveState, option: Option, takes: Sequence[int]) -> frozenset[Ticket]:
+    """The kinds Mr. X could take from ``det`` following ``option``: those it still holds at his
+    first chance to take one (holdings only shrink afterwards)."""
+    first = next((j for j, r in enumerate(takes) if r), None)
+    if first is None:
+        return frozenset()
+    left = Tickets.of(det.tickets)
+    for t in option.tickets[:first]:
+        if t is not None:
+            left = left.spend(t)
+    return frozenset(left.held(DETECTIVE_TICKETS))
 
 
 # ---- the CP-SAT models ------------------------------------------------------------------------
@@ -348,37 +521,107 @@ def check_plan_size(board: Board, detectives: Sequence[DetectiveState], k: int,
 
 
 def min_cordon(board: Board, target: Sequence[Station], tickets: Sequence[Ticket], time_limit: float = 10.0,
-               workers: int | None = None, deadline: float | None = None) -> tuple[int | None, tuple[Station, ...], str]:
-    """The smallest set of stations sealing every station of ``target``: (size, one such set,
-    solver status).  ``deadline`` (``time.monotonic()``) cuts the solve short."""
+               workers: int | None = None, deadline: float | None = None,
+               rules: Rules | None = None) -> tuple[int | None, tuple[Station, ...], CordonStatus]:
+    """The smallest set of stations sealing every station of ``target`` (:func:`is_sealed`
+    under ``rules``): (size, one such set, solver status).  ``deadline`` (``time.monotonic()``)
+    cuts the solve short."""
     from ortools.sat.python import cp_model
 
     if not target:
-        return 0, (), "optimal"
-    ex = {p: exits(board, p, tickets) for p in target}
-    places = sorted(set(target) | {s for m in ex.values() for s in stations_of(m)})
+        return 0, (), CordonStatus.OPTIMAL
+    cutoff = bool(rules is not None and rules.cutoff_escape and board.via)
+    ways = {p: seal_exits(board, p, tickets, (), cutoff) for p in target}
+    places = sorted(_places(target, ways))
 
     model = cp_model.CpModel()
     # variables: x[s] = a detective stands on s
     x = {s: model.new_bool_var(f"x[{s}]") for s in places}
-    # every possible station is sealed: caught there, or every exit is covered
-    for p in target:
-        trap = model.new_bool_var(f"trap[{p}]")
-        for e in stations_of(ex[p]):
-            model.add_implication(trap, x[e])
-        model.add_bool_or([x[p], trap])
+    stand = {s: [v] for s, v in x.items()}
+    # every possible station is sealed
+    sealed = _add_seals(model, target, ways, stand, stand, rules, {})
+    for v in sealed.values():
+        model.add(v == 1)
     model.minimize(sum(x.values()))
 
     limit = _remaining(time_limit, deadline)
     if limit <= 0.005:
-        return None, (), "unknown"
+        return None, (), CordonStatus.UNKNOWN
     solver = _solver(limit, workers)
-    status = _solve(solver, model)
-    name = STATUS_NAMES.get(solver.status_name(status), "unknown")
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None, (), name
+    status = CordonStatus.of_solver(solver.status_name(_solve(solver, model)))
+    if not status.found:
+        return None, (), status
     chosen = tuple(s for s in places if solver.boolean_value(x[s]))
-    return len(chosen), chosen, name
+    return len(chosen), chosen, status
+
+
+def _places(target: Sequence[Station], ways: Mapping[Station, Sequence[SealExit]]) -> set[Station]:
+    """Stations a seal looks at: the targets, their exits, and the stations lines pass over."""
+    out = set(target)
+    for xs in ways.values():
+        for x in xs:
+            out.add(x.to)
+            if x.via:
+                out.update(stations_of(x.via))
+    return out
+
+
+def _add_seals(model: Any, target: Sequence[Station], ways: Mapping[Station, Sequence[SealExit]],
+               guard: Mapping[Station, list[Any]], stand: Mapping[Station, list[Any]], rules: Rules | None,
+               gained: Mapping[Ticket, Any]) -> dict[Station, Any]:
+    """``sealed[p]`` for each target station: true only if :func:`is_sealed` holds for the final
+    stations.  ``guard[s]``: literals of a detective (on duty) standing on ``s`` at the end;
+    ``stand[s]``: literals of any detective standing there (at most one true); ``gained[t]``: Mr. X
+    holds kind ``t`` by then (``SealExit.needs``)."""
+    trapped_loses = rules is None or rules.trapped_loses
+    caught = rules is not None and rules.mrx_onto_detective == "caught"
+
+    # cut[line]: a guard on a station the line passes over closes it (cut-off escape)
+    cut: dict[tuple[Station, Station, Transport], Any] = {}
+
+    def cut_of(x: SealExit) -> Any:
+        if x.key not in cut:
+            c = cut[x.key] = model.new_bool_var(f"cut[{x.key[0]}-{x.key[1]},{x.key[2].value}]")
+            closers = [g for v in stations_of(x.via) for g in guard.get(v, [])]
+            model.add(c <= sum(closers)) if closers else model.add(c == 0)
+        return cut[x.key]
+
+    sealed = {}
+    for p in target:
+        sealed[p] = model.new_bool_var(f"sealed[{p}]")
+        # trap[p]: every way out leads onto a guard or is cut (a way a handed ticket opens: only
+        # once he holds it)
+        trap = model.new_bool_var(f"trap[{p}]")
+        for x in ways[p]:
+            closers = guard.get(x.to, []) + ([cut_of(x)] if x.via else [])
+            when = [trap] if x.needs is None else [trap, gained[x.needs]]
+            if closers:
+                model.add_bool_or(closers).only_enforce_if(when)
+            else:
+                model.add_bool_or([w.Not() for w in when])
+        if trapped_loses:
+            wins = [trap]
+        elif caught:  # no free move, and some open move onto a detective: he must take it, caught
+            hits = []
+            for x in ways[p]:
+                if not guard.get(x.to):
+                    continue
+                h = model.new_bool_var(f"hit[{p},{x.to},{x.key[2].value}]")
+                model.add(h <= sum(guard[x.to]))
+                if x.needs is not None:
+                    model.add_implication(h, gained[x.needs])
+                for v in stations_of(x.via):  # the line must be open: nobody on it
+                    if stand.get(v):
+                        model.add(h + sum(stand[v]) <= 1)
+                hits.append(h)
+            onto = model.new_bool_var(f"onto[{p}]")
+            model.add(onto <= trap)
+            model.add(onto <= sum(hits))
+            wins = [onto]
+        else:  # trapped without a move, he passes: only a capture seals
+            wins = []
+        model.add(sealed[p] <= sum(guard.get(p, [])) + sum(wins))
+    return sealed
 
 
 def plan_cordon(
@@ -391,173 +634,204 @@ def plan_cordon(
     workers: int | None = None,
     tickets_to_mrx: bool = True,
     deadline: float | None = None,
-) -> tuple[list[Option] | None, list[bool], str]:
+    rules: Rules | None = None,
+    takes: Sequence[int] = (),
+) -> tuple[list[Option] | None, list[bool], CordonStatus]:
     """Choose one option per detective: seal the most weight of ``target_weights`` (route counts
     or any positive weights), then fewest detectives on duty, then fewest bus/underground
-    tickets, then final stations closest to the target.  With ``tickets_to_mrx``, a kind of ticket Mr. X lacks but a planned move uses is
-    his afterwards, so its connections count as exits too.  Returns (chosen options or None,
-    on-duty flags, solver status).
+    tickets, then final stations closest to the target.  With ``tickets_to_mrx``, a kind of
+    ticket Mr. X lacks but a planned move uses is his afterwards, so its connections count as
+    exits too.  ``rules`` decide the seal (:func:`is_sealed`); ``takes`` (:func:`reveal_takes`)
+    keep only plans that survive his voluntary reveals, and any kind he could take counts as his.
+    Returns (chosen options or None, on-duty flags, solver status).
 
     The model's size is estimated first (:func:`check_plan_size`: too many options is an
     :class:`InputError`); ``deadline`` (``time.monotonic()``) bounds building and solving
     together: past it the status is ``unknown``."""
     check_plan_size(board, detectives, k)
     try:
-        return _plan_cordon(board, detectives, target_weights, tickets, k, time_limit, workers, tickets_to_mrx,
-                            deadline)
+        plan = _PlanModel.build(board, detectives, target_weights, tickets, k, tickets_to_mrx, deadline, rules,
+                                tuple(takes) or (0,) * k)
+        return plan.solve(time_limit, workers, deadline)
     except _OutOfTime:
-        return None, [], "unknown"
+        return None, [], CordonStatus.UNKNOWN
 
 
-def _plan_cordon(
-    board: Board,
-    detectives: Sequence[DetectiveState],
-    target_weights: Mapping[Station, int],
-    tickets: Sequence[Ticket],
-    k: int,
-    time_limit: float,
-    workers: int | None,
-    tickets_to_mrx: bool,
-    deadline: float | None,
-) -> tuple[list[Option] | None, list[bool], str]:
-    from ortools.sat.python import cp_model
+@dataclass
+class _PlanModel:
+    """The plan's CP-SAT model, built top to bottom by :meth:`build`: data, variables, the
+    detectives' movement rules, the tickets handed to Mr. X, the seal, the objective."""
 
-    n = len(detectives)
-    options = []
-    for det in detectives:
-        options.append(detective_options(board, det, k, n - 1))
+    board: Board
+    detectives: Sequence[DetectiveState]
+    k: int
+    options: list[list[Option]]
+    model: Any = None
+    #: z[d, o]: detective d follows option o
+    z: dict[tuple[int, int], Any] = field(default_factory=dict)
+    #: at[d][j][s]: the option literals that put detective d on s after turn j (j = 0 .. k)
+    at: list[list[dict[Station, list[Any]]]] = field(default_factory=list)
+    #: duty[d]: detective d's final station takes part in the seal
+    duty: list[Any] = field(default_factory=list)
+
+    @classmethod
+    def build(cls, board: Board, detectives: Sequence[DetectiveState], target_weights: Mapping[Station, int],
+              tickets: Sequence[Ticket], k: int, tickets_to_mrx: bool, deadline: float | None,
+              rules: Rules | None, takes: Sequence[int]) -> _PlanModel:
+        from ortools.sat.python import cp_model
+
+        n = len(detectives)
+        options = []
+        for det in detectives:
+            options.append(detective_options(board, det, k, n - 1, takes))
+            _check_deadline(deadline)
+        plan = cls(board, detectives, k, options, cp_model.CpModel())
+        plan._add_choices()
         _check_deadline(deadline)
-    target = sorted(target_weights)
-    total = sum(target_weights.values()) or 1
-    weight = {p: max(1, round(SCALE * target_weights[p] / total)) for p in target}
-    ex = {p: exits(board, p, tickets) for p in target}
+        plan._add_movement_rules(deadline)
+        exact = rules is not None and not rules.trapped_loses and rules.mrx_onto_detective == "caught"
+        gained = plan._add_gained(tickets, tickets_to_mrx, takes, exact)
+        _check_deadline(deadline)
+        target = sorted(target_weights)
+        cutoff = bool(rules is not None and rules.cutoff_escape and board.via)
+        ways = {p: seal_exits(board, p, tickets, gained, cutoff) for p in target}
+        guard, stand = plan._add_guards(target, ways, exact)
+        sealed = _add_seals(plan.model, target, ways, guard, stand, rules, gained)
+        plan._add_objective(target_weights, sealed)
+        _check_deadline(deadline)
+        return plan
 
-    model = cp_model.CpModel()
-    # variables: z[d, o] = detective d follows option o
-    z = {(d, o): model.new_bool_var(f"z[{detectives[d].name},{o}]")
-         for d in range(n) for o in range(len(options[d]))}
-    for d in range(n):
-        model.add_exactly_one(z[d, o] for o in range(len(options[d])))
+    def _add_choices(self) -> None:
+        """z: one option per detective; at and moving: where each option stands after each turn."""
+        n, k, model = len(self.detectives), self.k, self.model
+        self.z = {(d, o): model.new_bool_var(f"z[{self.detectives[d].name},{o}]")
+                  for d in range(n) for o in range(len(self.options[d]))}
+        for d in range(n):
+            model.add_exactly_one(self.z[d, o] for o in range(len(self.options[d])))
+        self.at = [[{} for _ in range(k + 1)] for _ in range(n)]
+        self.moving: list[list[dict[Station, list[Any]]]] = [[{} for _ in range(k + 1)] for _ in range(n)]
+        for d in range(n):
+            for o, opt in enumerate(self.options[d]):
+                for j, s in enumerate(opt.path):
+                    self.at[d][j].setdefault(s, []).append(self.z[d, o])
+                    if j and opt.tickets[j - 1] is not None:
+                        self.moving[d][j].setdefault(s, []).append(self.z[d, o])
 
-    # at[d][j][s]: the option literals that put detective d on s after turn j (j = 0 .. k)
-    at: list[list[dict[Station, list[Any]]]] = [[{} for _ in range(k + 1)] for _ in range(n)]
-    moving: list[list[dict[Station, list[Any]]]] = [[{} for _ in range(k + 1)] for _ in range(n)]
-    for d in range(n):
-        for o, opt in enumerate(options[d]):
-            for j, s in enumerate(opt.path):
-                at[d][j].setdefault(s, []).append(z[d, o])
-                if j and opt.tickets[j - 1] is not None:
-                    moving[d][j].setdefault(s, []).append(z[d, o])
-
-    def when(e: int, d: int, j: int) -> int:
+    @staticmethod
+    def _when(e: int, d: int, j: int) -> int:
         """Which of e's positions stands while d makes its turn-j move (turn order is the order
         of ``detectives``, so names need not be unique for the model to be right)."""
         return j if e < d else j - 1
 
-    _check_deadline(deadline)
-    # never onto a station another detective occupies at that moment
-    for d in range(n):
-        for j in range(1, k + 1):
-            _check_deadline(deadline)
-            for s, lits in moving[d][j].items():
-                for e in range(n):
-                    if e != d and s in at[e][when(e, d, j)]:
-                        model.add(sum(lits) + sum(at[e][when(e, d, j)][s]) <= 1)
-
-    # a detective that can move must move: a stay needs every destination occupied then
-    for d in range(n):
-        for o, opt in enumerate(options[d]):
-            if not o % 256:
+    def _add_movement_rules(self, deadline: float | None) -> None:
+        n, k, model, at, z = len(self.detectives), self.k, self.model, self.at, self.z
+        when = self._when
+        # never onto a station another detective occupies at that moment
+        for d in range(n):
+            for j in range(1, k + 1):
                 _check_deadline(deadline)
-            for j, blk in enumerate(opt.blocked, 1):
-                if not blk:
-                    continue
-                for x in stations_of(blk):
-                    blockers = [lit for e in range(n) if e != d for lit in at[e][when(e, d, j)].get(x, [])]
-                    if blockers:
-                        model.add_bool_or(blockers).only_enforce_if(z[d, o])
-                    else:
-                        model.add(z[d, o] == 0)
+                for s, lits in self.moving[d][j].items():
+                    for e in range(n):
+                        if e != d and s in at[e][when(e, d, j)]:
+                            model.add(sum(lits) + sum(at[e][when(e, d, j)][s]) <= 1)
 
-    # two detectives never end on one station (implied by the rule above; stated for propagation)
-    finals: dict[Station, list[Any]] = {}
-    for d in range(n):
-        for s, lits in at[d][k].items():
-            finals.setdefault(s, []).extend(lits)
-    for lits in finals.values():
-        if len(lits) > 1:
-            model.add(sum(lits) <= 1)
+        # a detective that can move must move: a stay needs every destination occupied then
+        for d in range(n):
+            for o, opt in enumerate(self.options[d]):
+                if not o % 256:
+                    _check_deadline(deadline)
+                for j, blk in enumerate(opt.blocked, 1):
+                    if not blk:
+                        continue
+                    for x in stations_of(blk):
+                        blockers = [lit for e in range(n) if e != d for lit in at[e][when(e, d, j)].get(x, [])]
+                        if blockers:
+                            model.add_bool_or(blockers).only_enforce_if(z[d, o])
+                        else:
+                            model.add(z[d, o] == 0)
 
-    # tickets the plan hands to Mr. X: gained[t] is true when some planned move uses t
-    gained: dict[Ticket, Any] = {}
-    if tickets_to_mrx:
+        # two detectives never end on one station (implied by the rule above; stated for propagation)
+        finals: dict[Station, list[Any]] = {}
+        for d in range(n):
+            for s, lits in at[d][k].items():
+                finals.setdefault(s, []).extend(lits)
+        for lits in finals.values():
+            if len(lits) > 1:
+                model.add(sum(lits) <= 1)
+
+    def _add_gained(self, tickets: Sequence[Ticket], tickets_to_mrx: bool, takes: Sequence[int],
+                    exact: bool = False) -> dict[Ticket, Any]:
+        """gained[t]: Mr. X holds kind t (which he lacks now) after the plan: true when a planned
+        move uses it, or (voluntary reveal) a detective still holds it when he may take one.  It
+        only opens exits, so the solver never sets it needlessly; with ``exact`` (a capture by
+        stepping onto a detective along it counts for the seal) it is false otherwise too."""
+        gained: dict[Ticket, Any] = {}
+        if not tickets_to_mrx:
+            return gained
         for t in DETECTIVE_TICKETS:
             if t in tickets:
                 continue
-            users = [z[d, o] for d in range(n) for o, opt in enumerate(options[d]) if t in opt.tickets]
+            users = [self.z[d, o] for d, det in enumerate(self.detectives) for o, opt in enumerate(self.options[d])
+                     if t in opt.tickets or t in takeable(det, opt, takes)]
             if users:
-                gained[t] = model.new_bool_var(f"gained[{t.value}]")
+                gained[t] = self.model.new_bool_var(f"gained[{t.value}]")
                 for lit in users:
-                    model.add_implication(lit, gained[t])
-    extra = {(p, t): board.neighbours[t][p] & ~ex[p] for p in target for t in gained}
+                    self.model.add_implication(lit, gained[t])
+                if exact:
+                    self.model.add_bool_or(users).only_enforce_if(gained[t])
+        return gained
 
-    # final stations of detectives on cordon duty
-    duty = [model.new_bool_var(f"duty[{detectives[d].name}]") for d in range(n)]
-    places = set(target) | {s for m in ex.values() for s in stations_of(m)}
-    places |= {s for m in extra.values() for s in stations_of(m)}
-    guard: dict[Station, list[Any]] = {}
-    for d in range(n):
-        for s, lits in at[d][k].items():
-            if s in places:
-                g = model.new_bool_var(f"guard[{detectives[d].name},{s}]")
-                model.add(g <= sum(lits))
-                model.add_implication(g, duty[d])
-                guard.setdefault(s, []).append(g)
+    def _add_guards(self, target: Sequence[Station], ways: Mapping[Station, Sequence[SealExit]], stands: bool
+                    ) -> tuple[dict[Station, list[Any]], dict[Station, list[Any]]]:
+        """guard[s]: a detective on cordon duty ends on s (only stations the seal looks at);
+        stand[s] (only when ``stands``): the option literals that end some detective on s."""
+        model = self.model
+        self.duty = [model.new_bool_var(f"duty[{d.name}]") for d in self.detectives]
+        places = _places(target, ways)
+        guard: dict[Station, list[Any]] = {}
+        stand: dict[Station, list[Any]] = {}
+        for d, det in enumerate(self.detectives):
+            for s, lits in self.at[d][self.k].items():
+                if stands:
+                    stand.setdefault(s, []).extend(lits)
+                if s in places:
+                    g = model.new_bool_var(f"guard[{det.name},{s}]")
+                    model.add(g <= sum(lits))
+                    model.add_implication(g, self.duty[d])
+                    guard.setdefault(s, []).append(g)
+        return guard, stand
 
-    # sealed[p]: a guard on p, or on every exit of p
-    _check_deadline(deadline)
-    sealed = {}
-    for p in target:
-        sealed[p] = model.new_bool_var(f"sealed[{p}]")
-        trap = model.new_bool_var(f"trap[{p}]")
-        for e in stations_of(ex[p]):
-            if e in guard:
-                model.add(trap <= sum(guard[e]))
-            else:
-                model.add(trap == 0)
-        for t, got in gained.items():  # exits opened by a ticket the plan hands him
-            for e in stations_of(extra[p, t]):
-                if e in guard:
-                    model.add(sum(guard[e]) >= 1).only_enforce_if([trap, got])
-                else:
-                    model.add_bool_or([trap.Not(), got.Not()])
-        model.add(sealed[p] <= sum(guard.get(p, [])) + trap)
+    def _add_objective(self, target_weights: Mapping[Station, int], sealed: Mapping[Station, Any]) -> None:
+        """In strict priority: sealed weight; fewest on duty; fewest bus/underground tickets;
+        detectives ending close to the target (so a partial plan still closes in)."""
+        n, k, z, options = len(self.detectives), self.k, self.z, self.options
+        target = sorted(target_weights)
+        total = sum(target_weights.values()) or 1
+        weight = {p: max(1, round(SCALE * target_weights[p] / total)) for p in target}
+        near = distances_to(self.board, mask_of(target))
+        far = max(near.values(), default=0) + 1
+        tickets_used = sum(opt.cost * z[d, o] for d in range(n) for o, opt in enumerate(options[d]))
+        distance = sum(min(near.get(opt.path[-1], far), far) * z[d, o]
+                       for d in range(n) for o, opt in enumerate(options[d]))
+        w_ticket = n * far + 1  # one ticket outweighs any distance total
+        w_duty = w_ticket * (3 * k * n + 1)  # one detective on duty outweighs any ticket total
+        w_seal = w_duty * (n + 1)  # one unit of sealed weight outweighs everything below it
+        self.model.maximize(w_seal * sum(weight[p] * sealed[p] for p in target) - w_duty * sum(self.duty)
+                            - w_ticket * tickets_used - distance)
 
-    # objective, in strict priority: sealed weight; fewest on duty; fewest bus/underground
-    # tickets; detectives ending close to the target (so a partial plan still closes in)
-    near = distances_to(board, mask_of(target))
-    far = max(near.values(), default=0) + 1
-    tickets_used = sum(opt.cost * z[d, o] for d in range(n) for o, opt in enumerate(options[d]))
-    distance = sum(min(near.get(opt.path[-1], far), far) * z[d, o]
-                   for d in range(n) for o, opt in enumerate(options[d]))
-    w_ticket = n * far + 1  # one ticket outweighs any distance total
-    w_duty = w_ticket * (3 * k * n + 1)  # one detective on duty outweighs any ticket total
-    w_seal = w_duty * (n + 1)  # one unit of sealed weight outweighs everything below it
-    model.maximize(w_seal * sum(weight[p] * sealed[p] for p in target) - w_duty * sum(duty)
-                   - w_ticket * tickets_used - distance)
-
-    _check_deadline(deadline)
-    limit = _remaining(time_limit, deadline)
-    if limit <= 0.005:
-        return None, [], "unknown"
-    solver = _solver(limit, workers)
-    status = _solve(solver, model)
-    name = STATUS_NAMES.get(solver.status_name(status), "unknown")
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None, [], name
-    chosen = [next(options[d][o] for o in range(len(options[d])) if solver.boolean_value(z[d, o]))
-              for d in range(n)]
-    return chosen, [bool(solver.boolean_value(v)) for v in duty], name
+    def solve(self, time_limit: float, workers: int | None, deadline: float | None
+              ) -> tuple[list[Option] | None, list[bool], CordonStatus]:
+        """Solve within the time limit (cut to the deadline) and read the chosen options off."""
+        limit = _remaining(time_limit, deadline)
+        if limit <= 0.005:
+            return None, [], CordonStatus.UNKNOWN
+        solver = _solver(limit, workers)
+        status = CordonStatus.of_solver(solver.status_name(_solve(solver, self.model)))
+        if not status.found:
+            return None, [], status
+        chosen = [next(opt for o, opt in enumerate(self.options[d]) if solver.boolean_value(self.z[d, o]))
+                  for d in range(len(self.detectives))]
+        return chosen, [bool(solver.boolean_value(v)) for v in self.duty], status
 
 
 def _check_detectives(board: Board, detectives: Sequence[DetectiveState]) -> None:
@@ -576,31 +850,44 @@ def solve(
     time_limit: float = 10.0,
     workers: int | None = None,
     context: dict[str, Any] | None = None,
-    tickets_to_mrx: bool = True,
+    tickets_to_mrx: bool | None = None,
+    rules: Rules | None = None,
+    mrx_moves: int | None = None,
+    mrx_first: bool = False,
+    deadline: float | None = None,
 ) -> CordonResult:
     """Cordon size and (with detectives) the best k-turn plan for Mr. X's possible stations
     ``possible_weights`` (station -> route count or any positive weight) at the moment the
     detectives are to move.  ``tickets_to_mrx``: the tickets the plan uses pass to him (so a
-    kind he lacks can open exits).
+    kind he lacks can open exits); None: as ``rules`` say (default: yes).
+
+    ``rules`` (default: classic) decide the seal and the variants (module docstring); for the
+    voluntary reveal, ``mrx_moves`` is how many travel-log entries he has made (None: unknown,
+    any of his turns may reveal) and ``mrx_first`` whether he moved before the detectives' first
+    planned turn (the caller expanded ``possible_weights`` by that move).
 
     ``time_limit`` bounds the whole call, model building included (a third of it at most goes
-    to the cordon size when a plan is asked for); a plan model too large to build in bounded
+    to the cordon size when a plan is asked for); an earlier ``deadline`` (``time.monotonic()``,
+    e.g. a caller's own budget) cuts it further.  A plan model too large to build in bounded
     memory is refused up front (:func:`check_plan_size`)."""
     if moves < 1:
         raise InputError(f"--moves must be at least 1, got {moves}")
     time_limit = check_time_limit(time_limit)
     _check_detectives(board, detectives)
     t0 = time.perf_counter()
-    deadline = time.monotonic() + time_limit
+    deadline = min(time.monotonic() + time_limit, deadline if deadline is not None else math.inf)
     if detectives:
         check_plan_size(board, detectives, moves)
+    if tickets_to_mrx is None:
+        tickets_to_mrx = rules.tickets_to_mrx if rules is not None else True
+    takes = reveal_takes(rules, moves, mrx_moves, mrx_first)
     tickets = held_tickets(mrx_tickets)
     target_w = expand(board, possible_weights, tickets, moves - 1)
     target = tuple(sorted(target_w))
     total = sum(target_w.values())
     probs = {s: target_w[s] / total for s in target} if total else {}
     size, cordon, c_status = min_cordon(board, target, tickets, time_limit / 3 if detectives else time_limit,
-                                        workers, deadline)
+                                        workers, deadline, rules)
     plan: tuple[DetectivePlan, ...] = ()
     feasible: bool | None = None
     open_: tuple[Station, ...] = target
@@ -608,18 +895,19 @@ def solve(
     status = c_status
     if detectives:
         chosen, duty, status = plan_cordon(board, detectives, target_w, tickets, moves, time_limit, workers,
-                                           tickets_to_mrx, deadline)
+                                           tickets_to_mrx, deadline, rules, takes)
         if chosen is not None:
             final = mask_of(o.path[-1] for o in chosen)
-            after = tickets_after(tickets, chosen, tickets_to_mrx)
-            open_ = tuple(p for p in target if not is_sealed(board, p, final, after))
+            taken = {t for d, o in zip(detectives, chosen) for t in takeable(d, o, takes)}
+            after = tickets_after(tickets, chosen, tickets_to_mrx, taken)
+            open_ = tuple(p for p in target if not is_sealed(board, p, final, after, rules))
             feasible = not open_
             sealed_p = sum(probs[p] for p in target if p not in open_)
             plan = tuple(
                 DetectivePlan(d.name, o.path, tuple(t.value if t else None for t in o.tickets), on)
                 for d, o, on in zip(detectives, chosen, duty)
             )
-        if status == "optimal" and c_status != "optimal":
+        if status is CordonStatus.OPTIMAL and c_status is not CordonStatus.OPTIMAL:
             status = c_status  # report the weaker of the two proofs
     elif size is not None:
         sealed_p = 1.0
@@ -654,14 +942,19 @@ class CordonInputs:
     context: dict[str, Any]
     tickets_to_mrx: bool = True
     position: Position | None = None  # the engine's position the record reaches
+    rules: Rules | None = None
+    mrx_moves: int | None = None  # his travel-log entries so far (before the move expanded below)
+    mrx_first: bool = False  # he moves before the detectives' first planned turn (weights expanded by it)
 
 
-def cordon_inputs(record: Record, after: Ticket | None = None) -> CordonInputs:
-    """Replay ``record`` (it must be legal and in progress) and set up the cordon problem."""
+def cordon_inputs(record: Record, after: Ticket | None = None, deadline: float | None = None) -> CordonInputs:
+    """Replay ``record`` (it must be legal and in progress) and set up the cordon problem.
+    Past ``deadline`` (``time.monotonic()``) between its steps it raises :class:`CordonTimeout`."""
     from .referee import check
     from .tracker import possible
 
     result = check(record)
+    _check_deadline(deadline)
     if not result.legal:
         first = result.errors[0]
         raise AnalysisError(f"the record is illegal: {first.message} (run 'sy-tools check')", record.file,
@@ -671,12 +964,13 @@ def cordon_inputs(record: Record, after: Ticket | None = None) -> CordonInputs:
     if status.over:
         raise AnalysisError(f"the game is over: {status.describe()}", record.file)
     poss = possible(record, weights="paths")
+    _check_deadline(deadline)
     weights = dict(poss.route_counts or {s: 1 for s in poss.stations})
     if pos.to_move == MRX:
         tickets = (after,) if after is not None else pos.mrx_tickets.held()
         if after is not None and pos.mrx_tickets[after] <= 0:
             raise InputError(f"--after {after.value}: Mr. X has no {after.value} ticket left", record.file)
-        weights = expand(record.board, weights, tickets, 1, blocked=pos.occupied)
+        weights = expand(record.board, weights, tickets, 1, blocked=pos.occupied, rules=record.rules)
         if not weights:
             raise AnalysisError("Mr. X has no move with that ticket from any possible station", record.file)
         first_movers = set(pos.names)
@@ -688,27 +982,52 @@ def cordon_inputs(record: Record, after: Ticket | None = None) -> CordonInputs:
     dets = tuple(DetectiveState(n, s, t.to_dict(DETECTIVE_KINDS), n in first_movers)
                  for n, s, t in zip(pos.names, pos.stations, pos.tickets) if n not in pos.out)
     ctx = {"round": status.round, "mrx_moves": status.move, "to_move": "mrx" if pos.to_move == MRX else pos.to_move,
-           "file": record.file}
+           "file": record.file, "when": pos.when}
     return CordonInputs(record.board, weights, pos.mrx_tickets.to_dict(), dets, ctx, record.rules.tickets_to_mrx,
-                        pos)
+                        pos, record.rules, status.move, pos.to_move == MRX)
+
+
+#: The exception :func:`cordon_inputs` raises past its deadline.
+CordonTimeout = _OutOfTime
 
 
 def cordon(record: Record, moves: int = 1, after: Ticket | None = None, time_limit: float = 10.0,
            workers: int | None = None) -> CordonResult:
     """The cordon for the position a game record reaches (detectives' point of view).
+    ``time_limit`` bounds the whole call: replaying the record, then the solves; when the replay
+    alone uses it up, the result has status ``unknown`` and no plan.
 
     Raises :class:`AnalysisError` when the record is illegal or the game is over."""
-    inp = cordon_inputs(record, after)
-    return solve(inp.board, inp.weights, inp.mrx_tickets, inp.detectives, moves, time_limit, workers, inp.context,
-                 inp.tickets_to_mrx)
+    time_limit = check_time_limit(time_limit)
+    t0 = time.perf_counter()
+    deadline = time.monotonic() + time_limit
+    try:
+        inp = cordon_inputs(record, after, deadline)
+    except _OutOfTime:
+        return _out_of_time(moves, time.perf_counter() - t0, {"file": record.file})
+    left = deadline - time.monotonic()
+    if left <= 0.005:
+        return _out_of_time(moves, time.perf_counter() - t0, inp.context, len(inp.detectives))
+    res = solve(inp.board, inp.weights, inp.mrx_tickets, inp.detectives, moves, left, workers, inp.context,
+                inp.tickets_to_mrx, inp.rules, inp.mrx_moves, inp.mrx_first, deadline)
+    return dataclasses.replace(res, wall_time=time.perf_counter() - t0)
+
+
+def _out_of_time(moves: int, wall_time: float, context: dict[str, Any], detectives: int = 0) -> CordonResult:
+    """The result when the time limit ran out before any solve."""
+    return CordonResult((), {}, moves, None, (), CordonStatus.UNKNOWN, None, (), (), 0.0, CordonStatus.UNKNOWN,
+                        wall_time, detectives, context)
 
 
 def puzzle(board: Board, around: Sequence[Station], detectives: Sequence[tuple[str, Station]] = (),
            detective_tickets: Mapping[str, int] | None = None,
            mrx_tickets: Mapping[str, int] | None = None, moves: int = 1, time_limit: float = 10.0,
-           workers: int | None = None, tickets_to_mrx: bool = True) -> CordonResult:
+           workers: int | None = None, tickets_to_mrx: bool | None = None, rules: Rules | None = None,
+           move_number: int | None = None) -> CordonResult:
     """Puzzle mode: Mr. X is somewhere in ``around`` (equally likely); how many detectives trap
-    him, and can these ``detectives`` (name, station) do it in ``moves`` turns?"""
+    him, and can these ``detectives`` (name, station) do it in ``moves`` turns?  ``rules``
+    (default classic) give the variants and the default tickets; ``move_number``: travel-log
+    entries he has made (places the fixed reveals for the voluntary reveal; None: unknown)."""
     for s in around:
         if s not in board:
             raise InputError(f"station {s} is not on the map {board.name!r}", where="--around")
@@ -718,7 +1037,9 @@ def puzzle(board: Board, around: Sequence[Station], detectives: Sequence[tuple[s
         raise InputError("every --around station is occupied by a detective", where="--around")
     from .rules import PRESETS
 
-    tickets = dict(detective_tickets or PRESETS["classic"].detective_tickets)
-    mt = dict(mrx_tickets or PRESETS["classic"].mrx_tickets)
+    base = rules or PRESETS["classic"]
+    tickets = dict(detective_tickets or base.detective_tickets)
+    mt = dict(mrx_tickets or base.mrx_tickets)
     dets = [DetectiveState(n, s, tickets, True) for n, s in detectives]
-    return solve(board, weights, mt, dets, moves, time_limit, workers, {"around": sorted(weights)}, tickets_to_mrx)
+    return solve(board, weights, mt, dets, moves, time_limit, workers, {"around": sorted(weights)}, tickets_to_mrx,
+                 rules, move_number)

@@ -154,3 +154,22 @@ def puzzle_options(move_number: bool = True, rules: bool = False) -> Callable[[F
         return f
 
     return wrap
+
+
+#: The parameters :func:`puzzle_options` adds (their values come from a record otherwise).
+PUZZLE_PARAMS = ("dets", "tickets", "mrx_tickets", "move_number", "map_spec", "rules")
+
+
+def refuse_puzzle_flags() -> None:
+    """With a GAME record, the puzzle flags the user typed are an error naming them (a record
+    names its own map, rules and tickets)."""
+    from click.core import ParameterSource
+
+    from .errors import InputError
+
+    ctx = click.get_current_context()
+    given = [p.opts[0] for p in ctx.command.params
+             if p.name in PUZZLE_PARAMS and ctx.get_parameter_source(p.name) not in (None, ParameterSource.DEFAULT)]
+    if given:
+        raise InputError(f"{', '.join(given)} {'is' if len(given) == 1 else 'are'} for puzzle mode (--around); a "
+                         "record names its own map, rules and tickets")

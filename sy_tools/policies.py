@@ -283,15 +283,16 @@ def cordon_detective(obs: DetectiveObservation, rng: Any) -> Move:
 
 
 def _cordon_plan(obs: DetectiveObservation, time_limit: float) -> dict[str, Move]:
+    from .board import DETECTIVE_TICKET_KINDS
     from .cordon import DetectiveState, solve
 
     if not obs.possible or obs.possible.bit_count() > CORDON_MAX_POSSIBLE:
         return {}
     start = obs.names.index(obs.to_move)
-    dets = [DetectiveState(n, s, t.to_dict(("taxi", "bus", "underground")), True)
+    dets = [DetectiveState(n, s, t.to_dict(DETECTIVE_TICKET_KINDS), True)
             for n, s, t in zip(obs.names[start:], obs.stations[start:], obs.tickets[start:]) if n not in obs.out]
     result = solve(obs.board, {p: 1 for p in stations_of(obs.possible)}, obs.mrx_tickets.to_dict(), dets,
-                   moves=1, time_limit=time_limit, workers=1, tickets_to_mrx=obs.rules.tickets_to_mrx)
+                   moves=1, time_limit=time_limit, workers=1, rules=obs.rules, mrx_moves=obs.move)
     plan: dict[str, Move] = {}
     for p in result.plan:
         if p.on_duty and p.tickets and p.tickets[0] is not None:

@@ -36,7 +36,17 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
-from .board import DETECTIVE_TICKETS, MRX_TICKET_KINDS, Board, Station, StationMask, StationSet, Ticket, Transport
+from .board import (
+    DETECTIVE_TICKET_KINDS,
+    DETECTIVE_TICKETS,
+    MRX_TICKET_KINDS,
+    Board,
+    Station,
+    StationMask,
+    StationSet,
+    Ticket,
+    Transport,
+)
 from .rules import Rules
 
 #: The name the engine, the CLI and JSON use for Mr. X.
@@ -121,7 +131,7 @@ def _replace_count(t: Tickets, kind: str, value: int) -> Tickets:
     return Tickets(*counts)
 
 
-DETECTIVE_KINDS: tuple[str, ...] = tuple(t.value for t in DETECTIVE_TICKETS)
+DETECTIVE_KINDS: tuple[str, ...] = DETECTIVE_TICKET_KINDS
 
 
 # ---- the movement tables --------------------------------------------------------------------------

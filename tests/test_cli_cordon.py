@@ -23,12 +23,12 @@ def test_cordon_puzzle_text(cli):
             "--mrx-tickets", "taxi=4,bus=0,underground=0,black=0")
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
-    assert lines[0] == "Mr. X may be at 2 stations after 1 more move(s); most likely: 101 (0.50), 102 (0.50)"
+    assert lines[0] == "Mr. X may be at 2 stations after 1 more move; most likely: 101 (0.50), 102 (0.50)"
     assert "plan for 2 turns: seals every possible station" in r.output
     assert "sealed probability: 1.0000" in r.output
     r = cli("cordon", "--around", "83", "--detectives", "Red=100,Blue=114,Green=82", "--moves", "2",
             "--mrx-tickets", "taxi=4,bus=0,underground=0,black=0", "--all")
-    assert r.output.splitlines()[0] == "Mr. X may be at 2 stations after 1 more move(s): 101 102"
+    assert r.output.splitlines()[0] == "Mr. X may be at 2 stations after 1 more move: 101 102"
 
 
 def test_cordon_text_is_short_unless_all(cli):
@@ -38,7 +38,8 @@ def test_cordon_text_is_short_unless_all(cli):
     short = cli("cordon", game, "--time-limit", "5")
     assert short.exit_code == 0, short.output
     head = short.output.splitlines()[0]
-    assert head.startswith("Mr. X may be at 47 stations (round 11") and "; most likely: 140 (0.08)" in head
+    assert head.startswith("Mr. X may be at 47 stations after his next move (round 10, after Mr. X's move 11; Mr. X "
+                           "moves next)") and "; most likely: 140 (0.08)" in head
     assert "(+39; --all lists them)" in head
     long = cli("cordon", game, "--time-limit", "5", "--all")
     d = json.loads(cli("cordon", game, "--time-limit", "5", "--format", "json").output)

@@ -83,7 +83,7 @@ def test_possible_json_unchanged_by_the_format_name(cli):
 
 
 @pytest.mark.parametrize("args", [
-    ["possible", GAME], ["solve", GAME, "--turns", "1"],
+    ["possible", GAME], ["cordon", GAME, "--time-limit", "5"], ["solve", GAME, "--turns", "1"],
     ["advise", GAME, "--at", "29", "--time-limit", "2"], ["moves", GAME, "--at", "29"],
 ])
 def test_one_wording_for_one_moment(cli, args):

@@ -337,3 +337,40 @@ def test_a_blocked_detective_is_out_for_good_in_plans_as_in_check(london):
            "rounds": [{"mrx": [{"ticket": "taxi"}], "detectives": [{"name": "Blue", "ticket": "taxi", "to": 29}]},
                       {"mrx": [{"ticket": "taxi"}], "detectives": [{"name": "Red", "ticket": "bus", "to": 42}]}]}
     assert [p.code for p in check(parse_record(doc)).errors] == ["det-after-stuck"]
+
+
+def test_the_record_replay_counts_against_the_time_limit(monkeypatch):
+    """--time-limit bounds the whole command: replaying the record (check, possible) comes out
+    of the same budget as the solves."""
+    import time
+
+    import sy_tools.referee
+    from sy_tools.cordon import cordon
+    from sy_tools.record import load_record
+
+    rec = load_record("examples/in-progress.json")
+    real = sy_tools.referee.check
+
+    def slow(record):
+        time.sleep(0.6)
+        return real(record)
+
+    monkeypatch.setattr(sy_tools.referee, "check", slow)
+    t = time.perf_counter()
+    res = cordon(rec, moves=1, time_limit=0.5)
+    assert time.perf_counter() - t < 0.9
+    assert res.status == "unknown" and res.plan == () and res.cordon_size is None and res.wall_time >= 0.6
+    assert res.to_dict()["status"] == "unknown"
+    res = cordon(rec, moves=1, time_limit=10)  # room left: solved, and wall_time covers the replay
+    assert res.status == "optimal" and res.wall_time >= 0.6
+
+
+def test_a_callers_deadline_cuts_the_solve(london):
+    import time
+
+    t = time.perf_counter()
+    res = solve(london, {s: 1 for s in range(1, 60)}, ALL_X,
+                [DetectiveState("Red", 100, dict(PRESETS["classic"].detective_tickets)),
+                 DetectiveState("Blue", 120, dict(PRESETS["classic"].detective_tickets))],
+                moves=2, time_limit=30, deadline=time.monotonic() + 0.4)
+    assert time.perf_counter() - t < 1.2 and res.status in ("optimal", "feasible", "unknown")

@@ -527,3 +527,21 @@ def test_the_detectives_view_keeps_voluntary_reveals_and_the_ticket_taken(london
         if p.capture is None and last:
             assert last[-1] in p.stations
     assert reveals >= 10
+
+
+def test_cordon_detectives_plan_with_the_games_rules(london):
+    """The cordon policy seals by the rules in play: under the cut-off escape Red on 58 closes
+    Mr. X's only line out of 74 (underground to 46 passes over 58), which classic rules ignore."""
+    from sy_tools.advise import puzzle_position
+    from sy_tools.board import mask_of
+    from sy_tools.policies import _cordon_plan
+
+    plain = rules_from_json({"preset": "classic", "tickets_to_mrx": False})
+    cut = rules_from_json({"preset": "classic", "tickets_to_mrx": False, "cutoff_escape": True})
+    plans = {}
+    for name, rules in (("plain", plain), ("cut", cut)):
+        pos, S = puzzle_position(london, [74], None, [("Red", 57)], "detectives", None, {"underground": 2}, 0, rules)
+        obs = DetectiveObservation.of(pos, mask_of([74]))
+        plans[name] = _cordon_plan(obs, 5.0)
+    assert plans["cut"]["Red"].stations == (58,)
+    assert "Red" not in plans["plain"] or plans["plain"]["Red"].stations != (58,)

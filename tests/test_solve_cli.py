@@ -91,7 +91,10 @@ def test_ctrl_c_exits_130_without_a_traceback(cli, monkeypatch):
 
 def test_puzzle_options_with_a_record_are_refused(cli):
     r = cli("solve", str(EX / "in-progress.json"), "--rules", "2014")
-    assert r.exit_code == 2 and "are for puzzle mode" in r.stderr
+    assert r.exit_code == 2 and "--rules is for puzzle mode" in r.stderr
+    for cmd in ("solve", "cordon", "advise"):  # typed flags are named, even at their default values
+        r = cli(cmd, str(EX / "in-progress.json"), "--map", "london", "--tickets", "taxi=1")
+        assert r.exit_code == 2 and "--tickets, --map are for puzzle mode" in r.stderr, r.stderr
 
 
 def test_rules_preset_in_puzzle_mode(cli):

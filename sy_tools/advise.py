@@ -169,7 +169,9 @@ class DetectiveAdvice:
 
     def line(self) -> str:
         if self.move is None:
-            return f"{self.name} at {self.origin}: no legal move ({self.reason})"
+            if self.reason.endswith("stuck: out of the game"):
+                return f"{self.name} at {self.origin}: no legal move ({self.reason})"
+            return f"{self.name} at {self.origin}: stays ({self.reason})"
         t = self.move.tickets[0]
         left = self.tickets_left[t]
         text = f"{self.name} {self.origin} -{_LETTER[t]}-> {self.move.to}  ({t.value}, {left} left): {self.reason}"
@@ -670,6 +672,8 @@ def advise_detectives(position: Position, possible: StationMask | Iterable[Stati
     ``possible`` is his possible set, ``weights`` its probabilities (default: uniform).
     ``time_limit`` bounds the whole search; ``max_candidates`` the joint moves weighed."""
     t0 = time.monotonic()
+    while position.ended is None and position.turn != 0 and not position.legal_moves():
+        position = position.pass_turn()  # a stuck detective is out (a typed-in puzzle may start so)
     if position.ended is not None:
         raise AnalysisError(f"the game is over: {position.ended.describe()}")
     if position.turn == 0:
@@ -771,7 +775,9 @@ def _detective_lines(pos: Position, best: _Scored, S: StationMask, w: dict[Stati
         origin = pos.stations[i]
         m = by_name.get(name)
         if m is None:
-            out.append(DetectiveAdvice(name, origin, None, pos.tickets[i], "stuck: out of the game"))
+            why = ("no need to move: the moves above catch him wherever he is" if not S1
+                   else "stuck: out of the game")
+            out.append(DetectiveAdvice(name, origin, None, pos.tickets[i], why))
             continue
         to = m.to
         assert to is not None
@@ -795,7 +801,7 @@ def _detective_lines(pos: Position, best: _Scored, S: StationMask, w: dict[Stati
             parts.append(text)
         before = min((dist[origin].get(s, FAR) for s in stations_of(S)), default=FAR)
         now = min((dist[to].get(s, FAR) for s in stations_of(S1)), default=FAR)
-        if not parts or len(parts) < 2:
+        if (not parts or len(parts) < 2) and FAR not in (before, now):  # (FAR: he is caught, or unreachable)
             if now < before:
                 parts.append(f"closes in ({before} -> {now} hops from his possible set)")
             elif now == before:

@@ -125,3 +125,19 @@ def test_readme_advise_examples_are_current(cli, command):
         return lines[:-1] + [lines[-1].rsplit(",", 1)[0]]
 
     assert shape(got) == shape(block[1:])
+
+
+def test_a_puzzle_where_every_detective_is_stuck_is_over(cli):
+    """Detectives without tickets are out at once: the game is over (an IndexError once)."""
+    for dets in ("Red=185", "Red=185,Blue=13"):
+        r = cli("advise", "--around", "154", "--detectives", dets, "--tickets", "taxi=0,bus=0,underground=0")
+        assert r.exit_code == 1 and r.stderr.strip() == ("error: the game is over: Mr. X won: no detective can "
+                                                         "move any more (round 1)"), r.stderr
+
+
+def test_a_detective_the_catch_makes_unneeded_is_not_called_stuck(cli):
+    r = cli("advise", "--around", "1", "--detectives", "Red=8,Blue=9",
+            "--mrx-tickets", "taxi=0,bus=0,underground=0,black=0,double=0")
+    assert r.exit_code == 0, r.output
+    assert "Blue at 9: stays (" in r.output and "catch him wherever he is" in r.output
+    assert "stuck" not in r.output and "99" not in r.output  # (99: an internal 'unreachable')

@@ -50,10 +50,46 @@ def _clip(line: str) -> str:
 _NO_ARGS: Any = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 
+#: The exit code when the reader of our output went away (``sy-tools ... | head -1``): the
+#: shell's 128 + SIGPIPE, quietly.
+EXIT_BROKEN_PIPE = 141
+
+
+def _quiet_broken_pipe() -> None:
+    """Point stdout at /dev/null so that Python's final flush does not complain again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    sys.exit(EXIT_BROKEN_PIPE)
+
+
 class _Group(click.Group):
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
-        """Like click's, but a usage error is one line on stderr (exit 2), never a usage dump."""
+        """Like click's, but a usage error is one line on stderr (exit 2), never a usage dump; a
+        closed stdout is an error line, a reader that went away a quiet exit 141."""
+        if sys.stdout is None:  # started with stdout closed (>&-): nothing could be printed
+            click.echo("error: standard output is closed; nothing could be printed", err=True)
+            sys.exit(2)
+        try:
+            rv = self._main(args, prog_name, complete_var, standalone_mode, **extra)
+            sys.stdout.flush()
+            return rv
+        except SystemExit:
+            try:
+                sys.stdout.flush()
+            except BrokenPipeError:
+                _quiet_broken_pipe()
+            raise
+        except BrokenPipeError:
+            _quiet_broken_pipe()
+
+    def _main(self, args: Any, prog_name: str | None, complete_var: str | None, standalone_mode: bool,
+              **extra: Any) -> Any:
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except KeyboardInterrupt:
@@ -85,7 +121,9 @@ class _Group(click.Group):
         except SyToolsError as e:
             click.echo(_clip(f"error: {e}"), err=True)
             ctx.exit(e.exit_code)
-        except OSError as e:  # writing an output file, a broken pipe ...
+        except BrokenPipeError:
+            _quiet_broken_pipe()  # the reader went away: end quietly
+        except OSError as e:  # writing an output file ...
             where = f"{e.filename}: " if getattr(e, "filename", None) else ""
             click.echo(_clip(f"error: {where}{e.strerror or e}"), err=True)
             ctx.exit(2)
@@ -239,7 +277,7 @@ def map_convert(src: str, dst: str, input_format: str | None, to_fmt: str | None
     with _format_hint("--input-format"):
         board = load_board(src, input_format)
     for p in write_map(board, dst, to_fmt, keep=source_files(src, input_format)):
-        click.echo(str(p))
+        _say_written(p)
     note = dropped_on_write(board, output_format(dst, to_fmt))
     if note:
         click.echo(f"warning: {note}", err=True)
@@ -363,7 +401,20 @@ def record_convert(src: str, dst: str) -> None:
     refuse_overwrite([Path(dst)], _record_inputs(src, rec))
     text = record_json_text(rec, dst) if dst.lower().endswith(".json") else to_notation(rec, dst)
     atomic_write_text(dst, text)
-    click.echo(dst)
+    _say_written(dst)
+
+
+def _say_written(path: Any) -> None:
+    """Print the path of a file written, unless it is our own standard output (``-o
+    /dev/stdout``: the path would land in the data)."""
+    import os
+
+    try:
+        if os.path.samestat(os.stat(path), os.fstat(sys.stdout.fileno())):
+            return
+    except (OSError, ValueError, AttributeError):
+        pass  # (no real stdout under a test runner)
+    click.echo(str(path))
 
 
 def _record_inputs(game: str, rec: Any) -> list[str]:
@@ -945,7 +996,7 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
             fig = plot.coverage_figure(rec, round_, fig_size, dpi)
         else:
             fig = plot.cordon_figure(rec, moves, round_, time_limit, fig_size, dpi)
-    click.echo(str(plot.save(fig, out, dpi)))
+    _say_written(plot.save(fig, out, dpi))
 
 
 def _stations_option(values: tuple[str, ...], option: str) -> list[int]:

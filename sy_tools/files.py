@@ -121,6 +121,12 @@ def _target(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result | None]:
     if spath.endswith(("/", os.sep)):
         raise IsADirectoryError(errno.EISDIR, "is a folder, expected a file name", spath)
     p = Path(spath)
+    try:  # the kernel's own resolution: /dev/stdout -> /proc/self/fd/1 -> a pipe has no path
+        direct = os.stat(spath)
+    except OSError:
+        direct = None
+    if direct is not None and (stat.S_ISCHR(direct.st_mode) or stat.S_ISFIFO(direct.st_mode)):
+        return p, direct  # written through its own name (see _write_special)
     if p.is_symlink():
         p = Path(os.path.realpath(p))
         if p.is_symlink():

@@ -139,3 +139,54 @@ def test_a_bad_scheduler_address_is_one_line(cli, address):
     """A malformed address left a dask Client behind whose __del__ printed a traceback."""
     r = cli("simulate", "-n", "1", "--scheduler", address)
     assert r.exit_code == 2 and "--scheduler" in r.stderr and "Traceback" not in r.stderr
+
+
+def _sy_tools(*args: str, **kw):
+    import subprocess
+    import sys
+
+    return subprocess.Popen([sys.executable, "-m", "sy_tools", *args], stderr=subprocess.PIPE,
+                            cwd=EX.parent, **kw)
+
+
+@pytest.mark.parametrize("args", [["check", "examples/table.txt"], ["possible", "examples/in-progress.json"],
+                                  ["rules"]])
+def test_a_reader_that_went_away_ends_quietly(args):
+    """'sy-tools check x | head -1' printed "error: Broken pipe" with exit 2 (bad input) in most
+    runs, or ended silently with 1: now quietly 141 (128 + SIGPIPE, as the shell's tools)."""
+    import subprocess
+
+    p = _sy_tools(*args, stdout=subprocess.PIPE)
+    assert p.stdout is not None
+    p.stdout.close()  # before it prints: the reader is gone
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 141 and err == b"", err
+
+
+def test_a_closed_stdout_is_an_error_line():
+    """Started with stdout closed ('>&-'): a traceback in possible, silent success elsewhere."""
+    import os
+
+    for args in (["possible", "examples/in-progress.json"], ["check", "examples/capture.json"]):
+        p = _sy_tools(*args, preexec_fn=lambda: os.close(1))
+        _, err = p.communicate(timeout=60)
+        assert p.returncode == 2 and err.decode().strip() == "error: standard output is closed; nothing could be printed"
+
+
+def test_converting_to_standard_output(tmp_path):
+    """'-o /dev/stdout' as the README promises: the converted text and nothing else (the path
+    line once landed in the data; /dev/stdout was 'File exists' or 'No such file')."""
+    import subprocess
+
+    p = _sy_tools("map", "convert", "london", "/dev/stdout", "--to", "json", stdout=subprocess.PIPE)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    assert json.loads(out)["name"] == "london"
+    p = _sy_tools("record", "convert", "examples/capture.json", "/dev/stdout", stdout=subprocess.PIPE)
+    out, err = p.communicate(timeout=60)
+    p2 = _sy_tools("record", "convert", "examples/capture.json", str(tmp_path / "c.txt"), stdout=subprocess.PIPE)
+    p2.communicate(timeout=60)
+    assert p.returncode == 0 and out.decode() == (tmp_path / "c.txt").read_text()
+    p = _sy_tools("map", "convert", "london", "/dev/stdout", stdout=subprocess.PIPE)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 2 and b"pass --to" in err and out == b""

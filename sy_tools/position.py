@@ -209,6 +209,12 @@ def _nth_bit(mask: StationMask, k: int) -> Station:
     return (mask & -mask).bit_length() - 1
 
 
+def reserved_name(name: str) -> bool:
+    """Whether ``name`` would be read as Mr. X's (:data:`MRX`, however spaced or cased): no
+    detective may be called that, in a record or a puzzle."""
+    return "".join(name.split()).casefold() in ("mr.x", "mrx")
+
+
 def puzzle_detectives(board: Board, detectives: Iterable[tuple[str, Station]], limit: int = 5) -> dict[Station, str]:
     """Check a puzzle's detectives (name, station): at least one and at most ``limit``, names
     non-empty and unique, stations on the map and distinct.  Returns station -> name;
@@ -227,6 +233,8 @@ def puzzle_detectives(board: Board, detectives: Iterable[tuple[str, Station]], l
             raise InputError("a detective needs a name", where="--detectives")
         if name in names:
             raise InputError(f"detective {name!r} is named twice", where="--detectives")
+        if reserved_name(name):
+            raise InputError(f"a detective cannot be called {name!r}: the name is Mr. X's", where="--detectives")
         names.add(name)
         if s not in board:
             raise InputError(f"{name}: station {s} is not on the map {board.name!r}", where="--detectives")

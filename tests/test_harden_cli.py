@@ -190,3 +190,13 @@ def test_converting_to_standard_output(tmp_path):
     p = _sy_tools("map", "convert", "london", "/dev/stdout", stdout=subprocess.PIPE)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 2 and b"pass --to" in err and out == b""
+
+
+@pytest.mark.parametrize("cmd", ["cordon", "solve", "advise"])
+@pytest.mark.parametrize("name", ["Mr. X", "mr.x", "MrX"])
+def test_no_detective_is_called_mr_x_in_a_puzzle(cli, cmd, name):
+    """A detective named "Mr. X" was taken for him: advise hung past its time limit, solve and
+    cordon printed "Mr. X 185 -U-> 153" as a detective's move."""
+    r = cli(cmd, "--around", "154", "--detectives", f"Red=13,{name}=185", "--time-limit", "2")
+    assert r.exit_code == 2 and r.stderr.strip() == (f"error: --detectives: a detective cannot be called {name!r}: "
+                                                     "the name is Mr. X's")

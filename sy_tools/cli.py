@@ -274,6 +274,7 @@ def map_convert(src: str, dst: str, input_format: str | None, to_fmt: str | None
     from .mapio import dropped_on_write, output_format, source_files, write_map
     from .validate import load_board
 
+    dst = _dash(dst)
     with _format_hint("--input-format"):
         board = load_board(src, input_format)
     for p in write_map(board, dst, to_fmt, keep=source_files(src, input_format)):
@@ -396,12 +397,18 @@ def record_convert(src: str, dst: str) -> None:
     from .files import atomic_write_text, refuse_overwrite
     from .record import load_record, record_json_text, to_notation
 
+    dst = _dash(dst)
     refuse_overwrite([Path(dst)], [Path(src)])
     rec = load_record(src)
     refuse_overwrite([Path(dst)], _record_inputs(src, rec))
     text = record_json_text(rec, dst) if dst.lower().endswith(".json") else to_notation(rec, dst)
     atomic_write_text(dst, text)
     _say_written(dst)
+
+
+def _dash(path: str) -> str:
+    """OUT ``-`` is standard output, as ``/dev/stdout``."""
+    return "/dev/stdout" if path == "-" else path
 
 
 def _say_written(path: Any) -> None:

@@ -560,9 +560,9 @@ def output_format(out: str | os.PathLike[str], fmt: str | None = None) -> str:
         return fmt
     p = Path(out)
     suffix = p.suffix.lower()
-    if not suffix and p.exists() and not p.is_dir() and not p.is_file():
-        raise MapError("cannot tell the output format of a device or pipe; pass --to json, bristol or graphml",
-                       str(out))
+    if not suffix and p.exists() and not p.is_dir():
+        raise MapError("cannot tell the output format of a file without a suffix (standard output, a device, a "
+                       "pipe); pass --to json, bristol or graphml", str(out))
     if p.is_dir() or not suffix:
         return "pair"
     if suffix == ".json":

@@ -190,6 +190,9 @@ def test_converting_to_standard_output(tmp_path):
     p = _sy_tools("map", "convert", "london", "/dev/stdout", stdout=subprocess.PIPE)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 2 and b"pass --to" in err and out == b""
+    p = _sy_tools("record", "convert", "examples/capture.json", "-", stdout=subprocess.PIPE)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 0 and out.decode() == (tmp_path / "c.txt").read_text() and not (EX.parent / "-").exists()
 
 
 @pytest.mark.parametrize("cmd", ["cordon", "solve", "advise"])

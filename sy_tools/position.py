@@ -342,7 +342,8 @@ class OutcomeKind(str, enum.Enum):
 @dataclass(frozen=True)
 class Outcome:
     """How the game stands: its kind, who (the capturing detective, or who is to move), where
-    (capture or trap station, when known) and when (round, Mr. X's move count)."""
+    (capture or trap station, when known) and when: ``round``, the rounds played (the last one
+    perhaps under way; as ``--round N`` and ``possible`` count them), and ``move``, Mr. X's moves."""
 
     kind: OutcomeKind
     round: int
@@ -376,9 +377,7 @@ class Outcome:
         """One line a player can read."""
         k = self.kind
         if k is OutcomeKind.IN_PROGRESS:
-            if self.to_move == MRX:
-                return f"in progress: round {self.round}, Mr. X to move (his move {self.move + 1})"
-            return f"in progress: round {self.round}, {self.to_move} to move"
+            return f"in progress: {when_text(self.round, self.move)}; {self.to_move} to move"
         if k is OutcomeKind.CAPTURE:
             return f"detectives won: {self.by} caught Mr. X at {self.station} in round {self.round}"
         if k is OutcomeKind.TRAPPED:
@@ -817,7 +816,7 @@ class Position:
         if self.ended is not None:
             return self.ended
         if self.turn == 0:
-            return Outcome(OutcomeKind.IN_PROGRESS, self.round + 1, self.move, to_move=MRX)
+            return Outcome(OutcomeKind.IN_PROGRESS, self.round, self.move, to_move=MRX)
         return Outcome(OutcomeKind.IN_PROGRESS, self.round, self.move, to_move=self.names[self.turn - 1])
 
     def is_over(self) -> bool:

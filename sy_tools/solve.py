@@ -912,7 +912,7 @@ def record_position(record: Record) -> tuple[Position, StationMask, dict[str, An
         pos = Position(record.board, record.rules, names, tuple(state.positions[n] for n in names),
                        tuple(Tickets.of(state.detective_tickets[n]) for n in names), frozenset(state.out),
                        Tickets.of(state.mrx_tickets), None, status.move,
-                       status.round - 1 if turn == 0 else status.round, doubles, turn)
+                       status.round, doubles, turn)
     to_move = "mrx" if pos.turn == 0 else pos.names[pos.turn - 1]
     ctx = {"round": status.round, "mrx_moves": status.move, "to_move": to_move, "file": record.file, "when": pos.when}
     return pos, S, ctx

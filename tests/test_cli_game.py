@@ -18,7 +18,7 @@ def test_check_examples(cli):
     assert r.exit_code == 0
     assert r.output.strip().endswith("legal; detectives won: Yellow caught Mr. X at 155 in round 14")
     assert "Mr. X won: his travel log is full" in cli("check", str(EX / "mrx-wins.json")).output
-    assert "in progress: round 11, Mr. X to move" in cli("check", str(EX / "in-progress.json")).output
+    assert "in progress: round 10, after Mr. X's move 11; Mr. X to move" in cli("check", str(EX / "in-progress.json")).output
     assert cli("check", str(EX / "double-and-ferry.json")).exit_code == 0
 
 

@@ -35,7 +35,7 @@ def test_readme_notation_is_the_example_and_checks_as_shown():
     assert lines == example
     r = check(parse_record(parse_notation(text)))
     assert r.legal and [p.code for p in r.problems] == ["det-absent"]
-    assert r.status.describe() == "in progress: round 5, Mr. X to move (his move 6)"
+    assert r.status.describe() == "in progress: round 4, after Mr. X's move 5; Mr. X to move"
     assert check(load_record(ROOT / "examples" / "table.txt")).status == r.status
 
 

@@ -41,7 +41,7 @@ def D(name, ticket, to, **kw):
 def test_legal_start():
     r = game([{"mrx": X("taxi"), "detectives": [D("Red", "taxi", 14)]}])
     assert r.legal and r.problems == ()
-    assert r.status.describe() == "in progress: round 2, Mr. X to move (his move 2)"
+    assert r.status.describe() == "in progress: round 1, after Mr. X's move 1; Mr. X to move"
 
 
 def test_detective_needs_a_connection_of_its_tickets_transport():
@@ -258,7 +258,7 @@ def test_every_detective_stuck_mrx_wins():
 def test_in_progress_names_the_next_detective():
     dets = [{"name": "Red", "start": 13}, {"name": "Blue", "start": 26}]
     r = game([{"mrx": X("taxi"), "detectives": [D("Red", "taxi", 14)]}], dets)
-    assert r.status.describe() == "in progress: round 1, Blue to move"
+    assert r.status.describe() == "in progress: round 1, after Mr. X's move 1; Blue to move"
 
 
 # ---- random games ------------------------------------------------------------------------------

@@ -51,7 +51,7 @@ def test_record_mode(cli):
     r = cli("solve", str(EX / "in-progress.json"), "--format", "json")
     assert r.exit_code == 1
     d = json.loads(r.output)
-    assert d["forced"] is False and d["status"] == "proved" and d["to_move"] == "mrx" and d["round"] == 11
+    assert d["forced"] is False and d["status"] == "proved" and d["to_move"] == "mrx" and d["round"] == 10
     r = cli("solve", str(EX / "capture.json"))
     assert r.exit_code == 1 and "the game is over" in r.stderr
 

@@ -50,7 +50,7 @@ from .board import (
 from .errors import AnalysisError, InputError
 from .position import DETECTIVE_KINDS, MRX, Position, Tickets, detective_hops, mrx_targets, puzzle_detectives
 from .record import Record
-from .rules import Rules
+from .rules import PRESETS, Rules
 
 SCALE = 1_000_000  # probability -> integer weight
 
@@ -245,17 +245,33 @@ def is_sealed(board: Board, p: Station, occupied: StationMask, tickets: Sequence
     return rules.mrx_onto_detective == "caught" and bool(reach)
 
 
+def can_double(mrx_tickets: Mapping[str, int], rules: Rules | None = None) -> bool:
+    """Whether Mr. X may make a double move (he holds a card and the rules allow one)."""
+    r = rules or PRESETS["classic"]
+    return mrx_tickets.get("double", 0) > 0 and r.double_moves_per_game > 0 and r.double_moves_per_round > 0
+
+
 def expand(board: Board, weights: Mapping[Station, int], tickets: Sequence[Ticket], times: int,
-           blocked: StationMask = 0, rules: Rules | None = None) -> dict[Station, int]:
-    """Route counts after ``times`` more Mr. X moves with any of ``tickets`` (no pruning but
-    ``blocked`` stations, and under ``rules.cutoff_escape`` the lines passing over them)."""
-    cur = dict(weights)
-    for _ in range(times):
+           blocked: StationMask = 0, rules: Rules | None = None, doubles: bool = False) -> dict[Station, int]:
+    """Route counts after ``times`` more Mr. X turns with any of ``tickets`` (no pruning but
+    ``blocked`` stations, and under ``rules.cutoff_escape`` the lines passing over them); with
+    ``doubles`` each turn may also be a double move (both legs, an over-approximation of how
+    many he may still make: a seal of a larger set is still a seal)."""
+
+    def step(cur: Mapping[Station, int]) -> dict[Station, int]:
         nxt: dict[Station, int] = {}
         for s, c in cur.items():
             for d in stations_of(exits(board, s, tickets, blocked, rules) & ~blocked):
                 nxt[d] = nxt.get(d, 0) + c
-        cur = nxt
+        return nxt
+
+    cur = dict(weights)
+    for _ in range(times):
+        one = step(cur)
+        if doubles:
+            for d, c in step(one).items():
+                one[d] = one.get(d, 0) + c
+        cur = one
     return cur
 
 
@@ -882,7 +898,7 @@ def solve(
         tickets_to_mrx = rules.tickets_to_mrx if rules is not None else True
     takes = reveal_takes(rules, moves, mrx_moves, mrx_first)
     tickets = held_tickets(mrx_tickets)
-    target_w = expand(board, possible_weights, tickets, moves - 1)
+    target_w = expand(board, possible_weights, tickets, moves - 1, doubles=can_double(mrx_tickets, rules))
     target = tuple(sorted(target_w))
     total = sum(target_w.values())
     probs = {s: target_w[s] / total for s in target} if total else {}
@@ -970,7 +986,8 @@ def cordon_inputs(record: Record, after: Ticket | None = None, deadline: float |
         tickets = (after,) if after is not None else pos.mrx_tickets.held()
         if after is not None and pos.mrx_tickets[after] <= 0:
             raise InputError(f"--after {after.value}: Mr. X has no {after.value} ticket left", record.file)
-        weights = expand(record.board, weights, tickets, 1, blocked=pos.occupied, rules=record.rules)
+        weights = expand(record.board, weights, tickets, 1, blocked=pos.occupied, rules=record.rules,
+                         doubles=after is None and can_double(pos.mrx_tickets.to_dict(), record.rules))
         if not weights:
             raise AnalysisError("Mr. X has no move with that ticket from any possible station", record.file)
         first_movers = set(pos.names)
@@ -1035,7 +1052,6 @@ def puzzle(board: Board, around: Sequence[Station], detectives: Sequence[tuple[s
     weights = {s: 1 for s in around if s not in pos}
     if not weights:
         raise InputError("every --around station is occupied by a detective", where="--around")
-    from .rules import PRESETS
 
     base = rules or PRESETS["classic"]
     tickets = dict(detective_tickets or base.detective_tickets)

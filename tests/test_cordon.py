@@ -374,3 +374,40 @@ def test_a_callers_deadline_cuts_the_solve(london):
                  DetectiveState("Blue", 120, dict(PRESETS["classic"].detective_tickets))],
                 moves=2, time_limit=30, deadline=time.monotonic() + 0.4)
     assert time.perf_counter() - t < 1.2 and res.status in ("optimal", "feasible", "unknown")
+
+
+def test_a_plan_that_seals_is_a_forced_win(london):
+    """Oracle: an open-loop plan that seals every station he may be at is a strategy, so solve
+    must find a forced win within the same turns.  A double move between the planned turns
+    once escaped plans that claimed a seal (Mr. X on 95, five detectives, k = 2)."""
+    from sy_tools.cordon import puzzle as cordon_puzzle
+    from sy_tools.solve import puzzle as solve_puzzle
+
+    dets = [("Red", 44), ("Blue", 73), ("Green", 58), ("Yellow", 60), ("Black", 145)]
+    mt = {"taxi": 4, "bus": 3, "underground": 3, "black": 0, "double": 1}
+    assert cordon_puzzle(london, [95], dets, None, mt, moves=2, time_limit=5).feasible is False
+    rng = random.Random(11)
+    sealed = 0
+    for _ in range(40):
+        x = rng.choice(list(london.stations))
+        def grow(m: int) -> int:
+            out = m
+            for t in DETECTIVE_TICKETS:
+                out |= london.step(m, t)
+            return out
+
+        near = stations_of(grow(1 << x) & ~(1 << x))
+        around = sorted({x, *rng.sample(near, min(len(near), rng.randint(0, 2)))})
+        ring = stations_of(grow(grow(mask_of(around))) & ~mask_of(around))
+        if len(ring) < 3:
+            continue
+        names = ["Red", "Blue", "Green", "Yellow"][: rng.randint(2, 4)]
+        spots = rng.sample(ring, len(names))
+        k = rng.choice([1, 2])
+        mt = {"taxi": 4, "bus": 3, "underground": 3, "black": rng.choice([0, 1]), "double": rng.choice([0, 1])}
+        plan = cordon_puzzle(london, around, list(zip(names, spots)), None, mt, moves=k, time_limit=3)
+        if plan.feasible:
+            sealed += 1
+            res = solve_puzzle(london, around, list(zip(names, spots)), None, mt, 0, turns=k, time_limit=10)
+            assert res.forced is not False, (around, list(zip(names, spots)), mt, k)
+    assert sealed >= 5

@@ -57,9 +57,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def write_corpus(folder: Path, n: int, seed: int = 2026) -> list[str]:
     """``n`` random legal classic records as the detectives saw them, one game.json each."""
+    from sy_tools.mapio import load_board
     from sy_tools.rules import PRESETS
     from sy_tools.simulate import detectives_view, random_game
-    from sy_tools.validate import load_board
 
     board, rules = load_board("london"), PRESETS["classic"]
     rng = random.Random(seed)

@@ -171,9 +171,9 @@ def map_group() -> None:
 @input_format_option
 def map_info_cmd(map_spec: str, fmt: str, input_format: str | None) -> None:
     """Station and connection counts, degrees, stations per kind."""
+    from .mapio import load_board
     from .mapstats import map_info
     from .output import dumps
-    from .validate import load_board
 
     with _format_hint("--input-format"):
         board = load_board(map_spec, input_format)
@@ -198,8 +198,7 @@ def map_info_cmd(map_spec: str, fmt: str, input_format: str | None) -> None:
               help="Output format (default: from OUT: .json, .graphml, .txt = bristol, a folder = pair).")
 def map_convert(src: str, dst: str, input_format: str | None, to_fmt: str | None) -> None:
     """Convert a map between formats (the input must validate)."""
-    from .mapio import dropped_on_write, output_format, source_files, write_map
-    from .validate import load_board
+    from .mapio import dropped_on_write, load_board, output_format, source_files, write_map
 
     with _format_hint("--input-format"):
         board = load_board(src, input_format)
@@ -224,9 +223,9 @@ def map_neighbours(station: int, ticket: str | None, map_spec: str, fmt: str) ->
       sy-tools map neighbours 67 --ticket bus
     """
     from .board import Ticket
+    from .mapio import load_board
     from .moves import neighbours
     from .output import dumps
-    from .validate import load_board
 
     result = neighbours(load_board(map_spec), station, Ticket(ticket) if ticket else None)
     if fmt == "json":
@@ -244,9 +243,9 @@ def map_neighbours(station: int, ticket: str | None, map_spec: str, fmt: str) ->
 @input_format_option
 def map_diff_cmd(a: str, b: str, fmt: str, input_format: str | None) -> None:
     """Connections and stations present in one map and not the other.  Exit 1 if they differ."""
+    from .mapio import load_board
     from .mapstats import map_diff
     from .output import dumps
-    from .validate import load_board
 
     with _format_hint("--input-format"):
         d = map_diff(load_board(a, input_format), load_board(b, input_format), a, b)
@@ -691,7 +690,7 @@ def cordon_cmd(game: str | None, moves: int, after: str | None, round_: int | No
             raise InputError("--after needs a GAME record")
         if round_ is not None:
             raise InputError("--round needs a GAME record")
-        from .validate import load_board
+        from .mapio import load_board
 
         result = puzzle(
             load_board(map_spec),
@@ -844,7 +843,7 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
     if layer == "winrate":
         if game is None:
             raise InputError("the winrate layer needs a RESULTS file (.csv or .json with mrx_start, winner)")
-        from .validate import load_board
+        from .mapio import load_board
 
         board = load_board(map_spec)
         fig = plot.winrate_figure(board, plot.load_winrates(game, board), fig_size, dpi, source=game)
@@ -852,7 +851,7 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
         if not starts:
             raise InputError("the reach layer needs --from STATION (or a GAME: Mr. X's reach)")
         limits = _ticket_counts(tickets, "--piece-tickets", ("taxi", "bus", "underground", "black")) if tickets else None
-        from .validate import load_board
+        from .mapio import load_board
 
         board = load_board(map_spec)
         fig = plot.reach_figure(board, starts, limits, black=bool(limits and limits.get("black")), size=fig_size,
@@ -994,8 +993,8 @@ def solve_cmd(game: str | None, turns: int, time_limit: float, around: str | Non
 
         result = solve_record(load_record(game), turns, time_limit)
     else:
+        from .mapio import load_board
         from .rules import preset
-        from .validate import load_board
 
         if not dets:
             raise InputError("puzzle mode needs --detectives, e.g. Red=13,Blue=26")
@@ -1059,7 +1058,7 @@ def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_li
             raise InputError("give a GAME record, or --around STATIONS (or --at) with --detectives")
         if dets is None:
             raise InputError("puzzle mode needs --detectives, e.g. Red=13,Blue=26", where="--detectives")
-        from .validate import load_board
+        from .mapio import load_board
 
         result = advise_puzzle(
             load_board(map_spec),

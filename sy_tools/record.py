@@ -205,7 +205,7 @@ def _fast_decoder() -> Any:
         from . import _record_structs as structs
     except ImportError:  # pragma: no cover - msgspec is a dependency; the slow path still works
         return None
-    from .validate import load_board
+    from .mapio import load_board
 
     return structs.DECODER, structs.FAILURE, structs.UNSET, load_board
 
@@ -360,7 +360,7 @@ def parse_record(doc: Any, file: str | None = None, places: Mapping[str, str] | 
 
     ``places`` (from :func:`notation_places`) maps JSON paths to the lines of a text record, so
     that every message names the line and round as the player wrote them."""
-    from .validate import load_board
+    from .mapio import load_board
 
     places = dict(places or {})
     probs: list[tuple[str, str]] = []

@@ -299,12 +299,11 @@ class Board:
                     if chunk not in held:
                         chunks.append(zero_row)
                         continue
-                    row = [0] * (1 << _CHUNK)
-                    for byte in range(1, 1 << _CHUNK):
-                        low = byte & -byte
-                        s = chunk * _CHUNK + low.bit_length() - 1
+                    # doubling: after bit i the row holds the unions for every byte below 2**(i+1)
+                    row = [0]
+                    for s in range(chunk * _CHUNK, (chunk + 1) * _CHUNK):
                         m = masks.get(s, 0)
-                        row[byte] = row[byte ^ low] | m if m else row[byte ^ low]
+                        row += [r | m for r in row] if m else row
                     chunks.append(tuple(row))
                 tables[ticket] = tuple(chunks)
         decks = {k: tuple(v) for k, v in (start_decks or {}).items()}

@@ -24,7 +24,6 @@ import errno
 import os
 import signal
 import stat
-import tempfile
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -165,6 +164,8 @@ def _write_temp(path: str | os.PathLike[str], target: Path, st: os.stat_result |
     """A complete, flushed temporary copy of ``data`` beside ``target``; returns its name."""
     folder = target.parent if str(target.parent) else Path(".")
     try:
+        import tempfile  # here, not at the top: reading commands never load it
+
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     except OSError as e:
         raise _named(e, path) from None

@@ -494,6 +494,8 @@ def possible(record: Record, weights: str = "paths", history: bool = False) -> P
 
 
 def _warnings(record: Record) -> tuple[str, ...]:
+    if not record.rules.cutoff_escape:
+        return ()  # (without loading the validator: a batch asks this of every record)
     from .validate import cutoff_warning
 
     w = cutoff_warning(record.board, record.rules)

@@ -166,9 +166,11 @@ def _final(record: Record) -> _Final:
     board = record.board
     reveals = record.rules.reveal_moves
     pos = {d.name: d.start for d in record.detectives}
-    occupied = 0
-    for s in pos.values():
-        occupied |= 1 << s
+    # The detectives' stations as a set of numbers, turned into a mask only when Mr. X moves:
+    # the same steps as clearing and setting bits move by move, without big-integer work for
+    # every detective move (a batch makes a million of them).
+    occ = set(pos.values())
+    occupied = mask_of(occ)
     S = mask_of(record.start_candidates) & ~occupied
     if not S:
         trace(record)  # raises, naming the move
@@ -186,16 +188,19 @@ def _final(record: Record) -> _Final:
                 last_reveal = (n, m.to)
             if not S:
                 trace(record)  # raises, naming the move
+        gone = []  # stations detectives moved onto this round: not Mr. X's (no capture announced)
         for dm in rnd.detectives:
-            bit = 1 << dm.to
-            occupied = (occupied & ~(1 << pos[dm.name])) | bit
+            occ.discard(pos[dm.name])
+            occ.add(dm.to)
             pos[dm.name] = dm.to
             if dm.capture:
-                S &= bit
+                S &= ~mask_of(gone) & (1 << dm.to)
                 if not S:
                     trace(record)
                 return _Final(S, n, r_i, pos, last_reveal, Capture(dm.to, dm.name, r_i, dm.where))
-            S &= ~bit
+            gone.append(dm.to)
+        S &= ~mask_of(gone)
+        occupied = mask_of(occ)
         if not S:
             trace(record)
     return _Final(S, n, len(record.rounds), pos, last_reveal, None)

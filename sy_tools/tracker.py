@@ -188,7 +188,7 @@ def _final(record: Record) -> _Final:
                 last_reveal = (n, m.to)
             if not S:
                 trace(record)  # raises, naming the move
-        gone = []  # stations detectives moved onto this round: not Mr. X's (no capture announced)
+        gone: list[Station] = []  # stations detectives moved onto this round: not Mr. X's (no capture announced)
         for dm in rnd.detectives:
             occ.discard(pos[dm.name])
             occ.add(dm.to)

@@ -274,43 +274,67 @@ def read_json(path: Path) -> RawMap:
     text = read_text(path, MapError)
     src = str(path)
     raw = RawMap(name=path.stem, source=src, format="json")
-    top = Location(src)
+    doc = _json_document(raw, text)
+    if doc is None:
+        return raw
+    _json_top(raw, doc)
+    _json_stations(raw, doc.get("stations", []))
+    _json_connections(raw, doc.get("connections", []))
+    _json_decks(raw, doc.get("start_decks", {}))
+    return raw
+
+
+def _json_document(raw: RawMap, text: str) -> dict[str, Any] | None:
+    """The decoded top-level object (None, with the finding, when there is none)."""
+    top = Location(raw.source)
     try:
         doc = parse_json_text(text)
     except json.JSONDecodeError as e:
-        raw.error("parse-error", f"not valid JSON: {e.msg}", Location(src, e.lineno))
-        return raw
+        raw.error("parse-error", f"not valid JSON: {e.msg}", Location(raw.source, e.lineno))
+        return None
     except RecursionError:
         raw.error("parse-error", "not valid JSON: nested too deeply", top)
-        return raw
+        return None
     except ValueError as e:  # e.g. an integer literal of more than 4300 digits
         raw.error("parse-error", f"not valid JSON: {_quote(str(e), 100)}", top)
-        return raw
+        return None
     if not isinstance(doc, dict):
         raw.error("type", f"expected a JSON object at the top, got {_kind(doc)}", top)
-        return raw
-    _dup_keys(raw, doc, top)
-    root = Location(src, None, "")
+        return None
+    return doc
+
+
+def _json_top(raw: RawMap, doc: dict[str, Any]) -> None:
+    """Top-level keys and the map's name."""
+    _dup_keys(raw, doc, Location(raw.source))
+    root = Location(raw.source, None, "")
     for k in doc:
         if k not in _MAP_KEYS:
             raw.error("unknown-key", f"unknown key {_quote(k)} (expected {', '.join(sorted(_MAP_KEYS))})",
                       root.at(_key(k)))
-    name = doc.get("name", path.stem)
+    name = doc.get("name", raw.name)
     if isinstance(name, str) and name and _encodable(name):
         raw.name = name
     elif isinstance(name, str) and name:
         raw.error("type", f"name must be text, got {_show(name)} (a lone surrogate)", root.at("name"))
     else:
         raw.error("type", f"name must be a non-empty string, got {_show(name)}", root.at("name"))
-
     for key in ("stations", "connections"):
         if key not in doc:
             raw.error("missing-key", f"missing key {key!r}", root.at(key))
-    def bad(place: str, message: str) -> None:
-        raw.error("type", message, Location(src, None, place))
 
-    for place, st in jsonutil.objects(doc.get("stations", []), "stations", "a station", bad):
-        loc = Location(src, None, place)
+
+def _type_error(raw: RawMap) -> Any:
+    def bad(place: str, message: str) -> None:
+        raw.error("type", message, Location(raw.source, None, place))
+
+    return bad
+
+
+def _json_stations(raw: RawMap, stations: Any) -> None:
+    """``stations``: ids and optional coordinates."""
+    for place, st in jsonutil.objects(stations, "stations", "a station", _type_error(raw)):
+        loc = Location(raw.source, None, place)
         _dup_keys(raw, st, loc)
         for k in st:
             if k not in _STATION_KEYS:
@@ -322,24 +346,29 @@ def read_json(path: Path) -> RawMap:
         if not _is_int(sid):
             raw.error("station-id", f"station id must be a positive integer, got {_show(sid)}", loc.at("id"))
             continue
-        xy: list[float | None] = []
-        for c in ("x", "y"):
-            v = st.get(c)
-            if v is None and c not in st:
-                xy.append(None)
-            elif _is_num(v):
-                xy.append(float(v))  # type: ignore[arg-type]
-            elif (isinstance(v, int) and not isinstance(v, bool)) or isinstance(v, jsonutil.HugeNumber):
-                raw.error("coordinate-range", f"{c} = {_show(v)} is out of range (coordinates must lie within "
-                          f"±{COORD_LIMIT:g})", loc.at(c))
-                xy.append(None)
-            else:
-                raw.error("type", f"{c} must be a finite number, got {_show(v)}", loc.at(c))
-                xy.append(None)
-        raw.stations.append(RawStation(sid, xy[0], xy[1], None, loc.at("id")))
+        x, y = (_json_coordinate(raw, st, c, loc) for c in ("x", "y"))
+        raw.stations.append(RawStation(sid, x, y, None, loc.at("id")))
 
-    for place, cn in jsonutil.objects(doc.get("connections", []), "connections", "a connection", bad):
-        loc = Location(src, None, place)
+
+def _json_coordinate(raw: RawMap, st: dict[str, Any], c: str, loc: Location) -> float | None:
+    """Coordinate ``c`` of a station (None when absent or bad, with the finding)."""
+    v = st.get(c)
+    if v is None and c not in st:
+        return None
+    if _is_num(v):
+        return float(v)  # type: ignore[arg-type]
+    if (isinstance(v, int) and not isinstance(v, bool)) or isinstance(v, jsonutil.HugeNumber):
+        raw.error("coordinate-range", f"{c} = {_show(v)} is out of range (coordinates must lie within "
+                  f"±{COORD_LIMIT:g})", loc.at(c))
+    else:
+        raw.error("type", f"{c} must be a finite number, got {_show(v)}", loc.at(c))
+    return None
+
+
+def _json_connections(raw: RawMap, connections: Any) -> None:
+    """``connections``: ends, transport and the optional ``via`` stations."""
+    for place, cn in jsonutil.objects(connections, "connections", "a connection", _type_error(raw)):
+        loc = Location(raw.source, None, place)
         _dup_keys(raw, cn, loc)
         ok = True
         for k in cn:
@@ -371,7 +400,10 @@ def read_json(path: Path) -> RawMap:
                 via = tuple(v)
         raw.connections.append(RawConnection(cn["a"], cn["b"], transport, tname, loc, via))
 
-    decks = doc.get("start_decks", {})
+
+def _json_decks(raw: RawMap, decks: Any) -> None:
+    """``start_decks``: named lists of start cards."""
+    root = Location(raw.source, None, "")
     if not isinstance(decks, dict):
         raw.error("type", f"start_decks must be an object, got {_kind(decks)}", root.at("start_decks"))
         decks = {}
@@ -391,7 +423,6 @@ def read_json(path: Path) -> RawMap:
             else:
                 raw.error("type", f"a start card must be a station id, got {_show(c)}", loc.at(f"[{j}]"))
         raw.start_decks[dname] = deck
-    return raw
 
 
 def _transport(raw: RawMap, name: str, loc: Location, strict_case: bool = False) -> Transport | None:

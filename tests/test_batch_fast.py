@@ -120,3 +120,17 @@ def test_batch_leaves_the_collector_as_it_found_it():
         assert gc.get_freeze_count() == frozen
     finally:
         gc.unfreeze()
+
+
+def test_fast_path_builds_long_records_like_the_parser():
+    """More rounds than the fast path's precomputed places, passes, double moves."""
+    from sy_tools.record import fast_record, parse_record_json
+
+    d = {"detectives": [{"name": "Red", "start": 13}, {"name": "Blue", "start": 26}],
+         "rounds": [{"mrx": [], "detectives": [{"name": "Red", "ticket": "taxi", "to": 23 if i % 2 else 13}]}
+                    for i in range(70)] + [{"mrx": [{"ticket": "taxi"}, {"ticket": "bus"}]}]}
+    text = json.dumps(d)
+    fast = fast_record(text, "g.json")
+    assert fast is not None and fast == parse_record_json(text, "g.json")
+    assert fast.rounds[69].detectives[0].where == "rounds[69].detectives[0]"
+    assert fast.rounds[70].mrx[1].where == "rounds[70].mrx[1]"

@@ -1,7 +1,7 @@
 """The shape of game.json as msgspec structs, for the fast path of :mod:`sy_tools.record`
 (imported only by it, and only when a batch asks for speed: msgspec then checks types, required
-and unknown keys in C).  Optional keys default to ``UNSET`` so that the reader can tell a
-missing key from one written out (a move's ``to`` and ``capture``: see there)."""
+and unknown keys in C).  Every optional key defaults to ``UNSET`` so that the reader can tell a
+missing key from one written out."""
 
 from typing import Union
 
@@ -15,15 +15,12 @@ class DetectiveMoveS(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     name: str
     ticket: TicketName
     to: int
-    #: (False when absent: the reader counts only true ones as keys, so a written false, rare,
-    #: leaves the record to the collecting parser)
-    capture: bool = False
+    capture: Union[bool, UnsetType] = UNSET
 
 
 class MrXMoveS(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     ticket: TicketName
-    #: (None when absent: likewise a written null leaves the record to the collecting parser)
-    to: Union[int, None] = None
+    to: Union[int, None, UnsetType] = UNSET
 
 
 class RoundS(msgspec.Struct, forbid_unknown_fields=True, gc=False):

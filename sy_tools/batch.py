@@ -6,10 +6,8 @@ prints (``FILE: WHERE: message``, the place as the player wrote it for a text re
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,22 +47,6 @@ def analyse(path: str, weights: str = "paths", history: bool = False, round_: in
 Job = tuple[str, str, bool, "int | None", "Callable[[Possible], Any] | None"]
 
 
-@contextmanager
-def _collector_spared() -> Iterator[None]:
-    """During a batch, the garbage collector leaves alone what existed before it (modules,
-    boards: never garbage, yet walked by every full collection); afterwards all is as before.
-    Each record's objects are freed by reference counting as it ends; this spares a batch of
-    small records about 5% of its time.  (A caller that froze objects itself is left as it is.)"""
-    if gc.get_freeze_count():
-        yield
-        return
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-
-
 def _one(job: Job) -> Any:
     path, weights, history, round_, render = job
     try:
@@ -87,9 +69,8 @@ def possible_many(paths: Iterable[str], weights: str = "paths", history: bool = 
     work: list[Job] = [(p, weights, history, round_, render) for p in paths]
     jobs = min(jobs, len(paths) // MIN_PER_WORKER, os.cpu_count() or 1)
     if jobs <= 1:
-        with _collector_spared():
-            for job in work:
-                yield job[0], _one(job)
+        for job in work:
+            yield job[0], _one(job)
         return
     import multiprocessing
 

@@ -13,8 +13,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from itertools import chain, islice, repeat
-from operator import attrgetter, getitem
 from typing import Any, NamedTuple
 
 from . import jsonutil
@@ -219,31 +217,6 @@ def _wheres(i: int) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
 
 
 _WHERE = [_wheres(i) for i in range(64)]
-_ROUND_AT, _MRX_AT, _DETECTIVES_AT = (list(w) for w in zip(*_WHERE))
-_TICKET, _TO, _NAME, _CAPTURE = (attrgetter(k) for k in ("ticket", "to", "name", "capture"))
-
-
-def _fast_rounds(raw_rounds: list[Any], xs: list[Any], ds: list[Any], unset: Any) -> list[Round]:
-    """The rounds of a decoded record (``xs``/``ds``: all its Mr. X / detective moves in
-    order), every tuple made by ``map`` and ``zip`` in C: a batch makes millions of moves, and
-    a Python loop per move was a quarter of its time."""
-    n = len(raw_rounds)
-    if n <= len(_WHERE):
-        round_at, mrx_at, det_at = _ROUND_AT, _MRX_AT, _DETECTIVES_AT
-    else:
-        round_at, mrx_at, det_at = (list(w) for w in zip(*(_wheres(i) for i in range(n))))
-    x_lens = [len(rd.mrx) for rd in raw_rounds]
-    d_lens = [0 if rd.detectives is unset else len(rd.detectives) for rd in raw_rounds]
-    # each move's place: the first len(moves) places of its round, flattened
-    x_where = chain.from_iterable(map(getitem, mrx_at, map(slice, x_lens)))
-    d_where = chain.from_iterable(map(getitem, det_at, map(slice, d_lens)))
-    new = tuple.__new__
-    x_moves = iter(list(map(new, repeat(MrXMove), zip(map(_TICKET, xs), map(_TO, xs), x_where, repeat(False),
-                                                       repeat(None)))))
-    d_moves = iter(list(map(new, repeat(DetectiveMove), zip(map(_NAME, ds), map(_TICKET, ds), map(_TO, ds),
-                                                             d_where, map(_CAPTURE, ds)))))
-    return list(map(new, repeat(Round), zip(map(tuple, map(islice, repeat(x_moves), x_lens)),
-                                            map(tuple, map(islice, repeat(d_moves), d_lens)), round_at)))
 
 
 def fast_record(text: str, file: str | None = None) -> Record | None:
@@ -328,6 +301,7 @@ def fast_record(text: str, file: str | None = None) -> Record | None:
             return None
     except (InputError, KeyError, OSError, ValueError):
         return None
+    new = tuple.__new__
     raw_rounds = doc.rounds
     rounds: list[Round] = []
     if raw_rounds is not U and raw_rounds:
@@ -335,20 +309,30 @@ def fast_record(text: str, file: str | None = None) -> Record | None:
         xs = [m for rd in raw_rounds for m in rd.mrx]
         dl = [rd.detectives for rd in raw_rounds if rd.detectives is not U]
         ds = [dm for moves in dl for dm in moves]
-        keys += (1 + len(raw_rounds) + len(dl) + len(xs) + 3 * len(ds) + sum([m.to is not None for m in xs])
-                 + sum([dm.capture for dm in ds]))
+        keys += (1 + len(raw_rounds) + len(dl) + len(xs) + 3 * len(ds) + sum([m.to is not U for m in xs])
+                 + sum([dm.capture is not U for dm in ds]))
         if max([len(rd.mrx) for rd in raw_rounds]) > 2 or max(map(len, dl), default=0) > 10:
             return None
         if not {dm.name for dm in ds} <= names:
             return None
         tos = {dm.to for dm in ds}
-        tos.update([m.to for m in xs if m.to is not None])
+        tos.update([m.to for m in xs if m.to is not U and m.to is not None])
         if not all([s in nb for s in tos]):
             return None
         for n in rules.reveal_moves:
-            if n <= len(xs) and xs[n - 1].to is None:
+            if n <= len(xs) and (xs[n - 1].to is U or xs[n - 1].to is None):
                 return None
-        rounds = _fast_rounds(raw_rounds, xs, ds, U)
+        wheres = _WHERE if len(raw_rounds) <= len(_WHERE) else [_wheres(i) for i in range(len(raw_rounds))]
+        rounds = [
+            new(Round, (
+                tuple([new(MrXMove, (m.ticket, None if m.to is U else m.to, where, False, None))
+                       for m, where in zip(rd.mrx, xw)]),
+                () if rd.detectives is U else
+                tuple([new(DetectiveMove, (dm.name, dm.ticket, dm.to, where, dm.capture is True))
+                       for dm, where in zip(rd.detectives, dw)]),
+                w))
+            for rd, (w, xw, dw) in zip(raw_rounds, wheres)
+        ]
     elif raw_rounds is not U:
         keys += 1
     if text.count(":") != keys:

@@ -105,23 +105,6 @@ def test_final_set_equals_the_move_by_move_trace(london):
     assert compared >= 100 and broken >= 20
 
 
-def test_batch_leaves_the_collector_as_it_found_it():
-    import gc
-    from pathlib import Path
-
-    files = [str(Path(__file__).resolve().parent.parent / "examples" / "in-progress.json")] * 3
-    assert gc.get_freeze_count() == 0
-    assert all(not isinstance(r, Failure) for _, r in possible_many(files, "uniform"))
-    assert gc.get_freeze_count() == 0
-    gc.freeze()
-    try:
-        frozen = gc.get_freeze_count()
-        list(possible_many(files, "uniform"))
-        assert gc.get_freeze_count() == frozen
-    finally:
-        gc.unfreeze()
-
-
 def test_fast_path_builds_long_records_like_the_parser():
     """More rounds than the fast path's precomputed places, passes, double moves."""
     from sy_tools.record import fast_record, parse_record_json

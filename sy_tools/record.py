@@ -317,7 +317,7 @@ def fast_record(text: str, file: str | None = None) -> Record | None:
             return None
         tos = {dm.to for dm in ds}
         tos.update([m.to for m in xs if m.to is not U and m.to is not None])
-        if not all([s in nb for s in tos]):
+        if not nb.keys() >= tos:  # (a keys view: checks each of tos, in C)
             return None
         for n in rules.reveal_moves:
             if n <= len(xs) and (xs[n - 1].to is U or xs[n - 1].to is None):

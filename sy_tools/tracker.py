@@ -166,11 +166,9 @@ def _final(record: Record) -> _Final:
     board = record.board
     reveals = record.rules.reveal_moves
     pos = {d.name: d.start for d in record.detectives}
-    # The detectives' stations as a set of numbers, turned into a mask only when Mr. X moves:
-    # the same steps as clearing and setting bits move by move, without big-integer work for
-    # every detective move (a batch makes a million of them).
-    occ = set(pos.values())
-    occupied = mask_of(occ)
+    occupied = 0
+    for s in pos.values():
+        occupied |= 1 << s
     S = mask_of(record.start_candidates) & ~occupied
     if not S:
         trace(record)  # raises, naming the move
@@ -188,19 +186,16 @@ def _final(record: Record) -> _Final:
                 last_reveal = (n, m.to)
             if not S:
                 trace(record)  # raises, naming the move
-        gone: list[Station] = []  # stations detectives moved onto this round: not Mr. X's (no capture announced)
         for name, _, to, where, capture in rnd.detectives:  # (a DetectiveMove, unpacked: faster)
-            occ.discard(pos[name])
-            occ.add(to)
+            bit = 1 << to
+            occupied = (occupied & ~(1 << pos[name])) | bit
             pos[name] = to
             if capture:
-                S &= ~mask_of(gone) & (1 << to)
+                S &= bit
                 if not S:
                     trace(record)
                 return _Final(S, n, r_i, pos, last_reveal, Capture(to, name, r_i, where))
-            gone.append(to)
-        S &= ~mask_of(gone)
-        occupied = mask_of(occ)
+            S &= ~bit
         if not S:
             trace(record)
     return _Final(S, n, len(record.rounds), pos, last_reveal, None)

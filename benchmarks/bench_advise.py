@@ -28,9 +28,9 @@ from typing import Any
 
 from sy_tools.advise import DetectiveObservation, MrXObservation, detective_policy, distances, mrx_policy
 from sy_tools.board import Board, Station, Ticket, mask_of, stations_of
+from sy_tools.mapio import load_board
 from sy_tools.position import Move, Position, mrx_targets
 from sy_tools.rules import PRESETS, Rules
-from sy_tools.validate import load_board
 
 #: games per pair in ``make bench`` (keep it short: the lead re-runs it through ``simulate``)
 GAMES = 60

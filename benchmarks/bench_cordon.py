@@ -9,10 +9,10 @@ import time
 
 from sy_tools.board import DETECTIVE_TICKETS, mask_of
 from sy_tools.cordon import CordonInputs, cordon_inputs, held_tickets, is_sealed, solve
+from sy_tools.mapio import load_board
 from sy_tools.record import parse_record
 from sy_tools.rules import PRESETS
 from sy_tools.simulate import detectives_view, random_game
-from sy_tools.validate import load_board
 
 NEAR_REVEAL = {3, 4, 8, 9, 13, 14, 18, 19}
 

@@ -84,10 +84,10 @@ def _coverage_lines() -> list[str]:
 def _long_record(moves: int):
     import random
 
+    from sy_tools.mapio import load_board
     from sy_tools.record import parse_record
     from sy_tools.rules import rules_from_json
     from sy_tools.simulate import detectives_view, random_game
-    from sy_tools.validate import load_board
 
     board = load_board("london")
     spec = {"preset": "classic", "log_length": moves, "reveal_moves": list(range(3, moves + 1, 5)),

@@ -57,9 +57,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def write_corpus(folder: Path, n: int, seed: int = 2026) -> list[str]:
     """``n`` random legal classic records as the detectives saw them, one game.json each."""
+    from sy_tools.mapio import load_board
     from sy_tools.rules import PRESETS
     from sy_tools.simulate import detectives_view, random_game
-    from sy_tools.validate import load_board
 
     board, rules = load_board("london"), PRESETS["classic"]
     rng = random.Random(seed)
@@ -103,6 +103,7 @@ def run_process(n: int = 2000, repeat: int = 3) -> list[str]:
         plain = [json.loads(line)["stations"] for line in outs["plain"].splitlines()]
         for k in ("jobs1", "jobs2"):
             assert [json.loads(line)["stations"] for line in outs[k].splitlines()] == plain, k
+        load = os.getloadavg()[0]  # the machine may be shared: say how busy it was
         best = {k: (float("inf"), float("inf")) for k in cmds}
         for _ in range(repeat):
             for k, c in cmds.items():
@@ -110,7 +111,8 @@ def run_process(n: int = 2000, repeat: int = 3) -> list[str]:
                 best[k] = (min(best[k][0], wall), min(best[k][1], cpu))
     (pw, pc), (w1, c1), (w2, c2) = best["plain"], best["jobs1"], best["jobs2"]
     return [
-        f"possible as processes: {n} record files, --format jsonl --weights uniform (best of {repeat})",
+        f"possible as processes: {n} record files, --format jsonl --weights uniform (best of {repeat}; "
+        f"load average {load:.1f} -> {os.getloadavg()[0]:.1f})",
         f"  plain tracker script (json + sets over networkx)  {pw:6.2f} s wall  {pc:6.2f} s CPU",
         f"  sy-tools possible                                 {w1:6.2f} s wall  {c1:6.2f} s CPU"
         f"   ratio {pw / w1:4.1f}x wall, {pc / c1:4.1f}x CPU",

@@ -9,9 +9,9 @@ import resource
 import time
 
 from sy_tools.board import Ticket
+from sy_tools.mapio import load_board
 from sy_tools.rules import PRESETS
 from sy_tools.simulate import GameSpec, game_rng, simulate
-from sy_tools.validate import load_board
 
 MRX_KINDS = ("taxi", "bus", "underground", "black")
 DET_KINDS = ("taxi", "bus", "underground")

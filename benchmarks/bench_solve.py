@@ -13,11 +13,11 @@ from sy_tools.board import DETECTIVE_TICKETS, stations_of
 from sy_tools.cordon import cordon_inputs
 from sy_tools.cordon import puzzle as cordon_puzzle
 from sy_tools.cordon import solve as cordon_solve
+from sy_tools.mapio import load_board
 from sy_tools.record import Record, parse_record
 from sy_tools.rules import PRESETS
 from sy_tools.simulate import detectives_view, random_game
 from sy_tools.solve import puzzle, record_position, solve
-from sy_tools.validate import load_board
 
 NEAR_REVEAL = {3, 4, 8, 9, 13, 14, 18, 19}
 LIMITS = {1: 2.0, 2: 2.0, 3: 1.5}  # seconds per solve

@@ -5,10 +5,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from sy_tools.mapio import load_board
 from sy_tools.record import Record, parse_record
 from sy_tools.rules import PRESETS
 from sy_tools.simulate import detectives_view, random_game
-from sy_tools.validate import load_board
 
 
 def corpus(n: int, seed: int = 2026) -> list[Record]:

@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .board import Board, Connection, Station, StationMask, StationSet, Ticket, Transport
     from .errors import AnalysisError, InputError, MapError, RecordError, SyToolsError
+    from .mapio import load_board
     from .position import MRX, Move, Outcome, OutcomeKind, Position, Tickets
     from .record import Record, load_record
     from .referee import check
     from .rules import PRESETS, Rules
     from .tracker import possible
-    from .validate import load_board, validate_map
+    from .validate import validate_map
 
 # Names are imported when first used, so that ``sy-tools`` (and ``import sy_tools.errors``)
 # start fast: a batch of small records is dominated by start-up otherwise.
@@ -37,7 +38,7 @@ _LAZY = {
     "MapError": "errors", "RecordError": "errors", "SyToolsError": "errors", "MRX": "position", "Move": "position",
     "Outcome": "position", "OutcomeKind": "position", "Position": "position", "Tickets": "position",
     "Record": "record", "load_record": "record", "check": "referee", "PRESETS": "rules", "Rules": "rules",
-    "possible": "tracker", "load_board": "validate", "validate_map": "validate",
+    "possible": "tracker", "load_board": "mapio", "validate_map": "validate",
 }
 
 

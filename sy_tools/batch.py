@@ -74,7 +74,7 @@ def possible_many(paths: Iterable[str], weights: str = "paths", history: bool = 
         return
     import multiprocessing
 
-    from .validate import load_board
+    from .mapio import load_board
 
     load_board("london")  # workers inherit the built-in map instead of each building it
     methods = multiprocessing.get_all_start_methods()

@@ -168,10 +168,16 @@ class Connection:
     def of(cls, a: Station, b: Station, transport: Transport | str) -> Connection:
         """A connection with its ends put in order."""
         lo, hi = (a, b) if a <= b else (b, a)
-        return cls(lo, hi, Transport(transport))
+        return cls(lo, hi, transport if isinstance(transport, Transport) else Transport(transport))
 
     def __repr__(self) -> str:
         return f"Connection({self.a}-{self.b} {self.transport.value})"
+
+
+def _connection_order(c: Connection) -> tuple[Station, Station, str]:
+    """The order of :class:`Connection` (``a``, ``b``, transport) as a sort key (faster than
+    comparing the dataclasses pairwise)."""
+    return (c.a, c.b, c.transport.value)
 
 
 _CHUNK = 8  # bits per lookup-table chunk
@@ -260,7 +266,7 @@ class Board:
         """Build a board and its neighbour tables.  The input is assumed valid (see
         :mod:`sy_tools.validate`); connections are de-duplicated and sorted."""
         st = tuple(sorted(set(stations)))
-        conns = tuple(sorted(set(connections)))
+        conns = tuple(sorted(set(connections), key=_connection_order))
         top = max(st, default=0)
         # neighbour lists per transport and per ticket: linear in stations + connections
         tl: dict[Transport, dict[Station, list[Station]]] = {t: {s: [] for s in st} for t in Transport}
@@ -270,11 +276,12 @@ class Board:
         t_lists = {t: MappingProxyType({s: tuple(sorted(v)) for s, v in d.items()}) for t, d in tl.items()}
         lists: dict[Ticket, Mapping[Station, tuple[Station, ...]]] = {}
         for ticket in Ticket:
-            if len(ticket.transports) == 1:
-                lists[ticket] = t_lists[ticket.transports[0]]
+            trs = ticket.transports
+            if len(trs) == 1:
+                lists[ticket] = t_lists[trs[0]]
             else:
                 lists[ticket] = MappingProxyType(
-                    {s: tuple(sorted({d for tr in ticket.transports for d in t_lists[tr][s]})) for s in st})
+                    {s: tuple(sorted({d for tr in trs for d in t_lists[tr][s]})) for s in st})
 
         precompute = len(st) * (top + 1) <= _MASK_BUDGET
         nb: dict[Ticket, Mapping[Station, StationMask]]
@@ -305,12 +312,11 @@ class Board:
                     if chunk not in held:
                         chunks.append(zero_row)
                         continue
-                    row = [0] * (1 << _CHUNK)
-                    for byte in range(1, 1 << _CHUNK):
-                        low = byte & -byte
-                        s = chunk * _CHUNK + low.bit_length() - 1
+                    # doubling: after bit i the row holds the unions for every byte below 2**(i+1)
+                    row = [0]
+                    for s in range(chunk * _CHUNK, (chunk + 1) * _CHUNK):
                         m = masks.get(s, 0)
-                        row[byte] = row[byte ^ low] | m if m else row[byte ^ low]
+                        row += [r | m for r in row] if m else row
                     chunks.append(tuple(row))
                 tables[ticket] = tuple(chunks)
         decks = {k: tuple(v) for k, v in (start_decks or {}).items()}
@@ -360,10 +366,11 @@ class Board:
     def step(self, mask: StationMask, ticket: Ticket) -> StationMask:
         """All stations one ``ticket`` hop from any station in ``mask``.
 
-        Small sets OR their stations' neighbour masks; larger ones look up one precomputed
-        union per byte of the mask (``map``/``reduce`` run the loop in C).  Maps too large for
-        those tables walk the mask's bytes and set the neighbours' bits (linear time)."""
-        if mask.bit_count() <= 4:
+        Small sets (up to 8 stations, where that is faster) OR their stations' neighbour masks;
+        larger ones look up one precomputed union per byte of the mask (``map``/``reduce`` run
+        the loop in C).  Maps too large for those tables walk the mask's bytes and set the
+        neighbours' bits (linear time)."""
+        if mask.bit_count() <= 8:
             nb = self._nb[ticket]
             out = 0
             while mask:

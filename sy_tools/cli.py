@@ -238,9 +238,9 @@ def map_info_cmd(map_spec: str, fmt: str, input_format: str | None) -> None:
       sy-tools map info
       sy-tools map info graph.txt --format json
     """
+    from .mapio import load_board
     from .mapstats import map_info
     from .output import dumps
-    from .validate import load_board
 
     with _format_hint("--input-format"):
         board = load_board(map_spec, input_format)
@@ -271,8 +271,7 @@ def map_convert(src: str, dst: str, input_format: str | None, to_fmt: str | None
       sy-tools map convert london graph.txt           # Bristol graph.txt
       sy-tools map convert london london-pair --to pair   # stations.txt + connections.txt
     """
-    from .mapio import dropped_on_write, output_format, source_files, write_map
-    from .validate import load_board
+    from .mapio import dropped_on_write, load_board, output_format, source_files, write_map
 
     dst = _dash(dst)
     with _format_hint("--input-format"):
@@ -298,9 +297,9 @@ def map_neighbours(station: int, ticket: str | None, map_spec: str, fmt: str) ->
       sy-tools map neighbours 67 --ticket bus
     """
     from .board import Ticket
+    from .mapio import load_board
     from .moves import neighbours
     from .output import dumps
-    from .validate import load_board
 
     result = neighbours(load_board(map_spec), station, Ticket(ticket) if ticket else None)
     if fmt == "json":
@@ -323,9 +322,9 @@ def map_diff_cmd(a: str, b: str, fmt: str, input_format: str | None) -> None:
     Example:
       sy-tools map diff london graph.txt
     """
+    from .mapio import load_board
     from .mapstats import map_diff
     from .output import dumps
-    from .validate import load_board
 
     with _format_hint("--input-format"):
         d = map_diff(load_board(a, input_format), load_board(b, input_format), a, b)
@@ -817,7 +816,7 @@ def cordon_cmd(game: str | None, moves: int, after: str | None, round_: int | No
             raise InputError("--after needs a GAME record")
         if round_ is not None:
             raise InputError("--round needs a GAME record")
-        from .validate import load_board
+        from .mapio import load_board
 
         result = puzzle(
             load_board(map_spec),
@@ -973,7 +972,7 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
     if layer == "winrate":
         if game is None:
             raise InputError("the winrate layer needs a RESULTS file (.csv or .json with mrx_start, winner)")
-        from .validate import load_board
+        from .mapio import load_board
 
         board = load_board(map_spec)
         fig = plot.winrate_figure(board, plot.load_winrates(game, board), fig_size, dpi, source=game)
@@ -981,7 +980,7 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
         if not starts:
             raise InputError("the reach layer needs --from STATION (or a GAME: Mr. X's reach)")
         limits = _ticket_counts(tickets, "--piece-tickets", _TICKET_VALUES) if tickets else None
-        from .validate import load_board
+        from .mapio import load_board
 
         board = load_board(map_spec)
         fig = plot.reach_figure(board, starts, limits, black=bool(limits and limits.get("black")), size=fig_size,
@@ -1131,7 +1130,7 @@ def solve_cmd(game: str | None, turns: int, time_limit: float, round_: int | Non
 
         result = solve_record(load_record(game).at_round(round_), turns, time_limit)
     else:
-        from .validate import load_board
+        from .mapio import load_board
 
         if round_ is not None:
             raise InputError("--round needs a GAME record")
@@ -1193,7 +1192,7 @@ def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_li
             raise InputError("puzzle mode needs --detectives, e.g. Red=13,Blue=26", where="--detectives")
         if round_ is not None:
             raise InputError("--round needs a GAME record")
-        from .validate import load_board
+        from .mapio import load_board
 
         result = advise_puzzle(
             load_board(map_spec),

@@ -24,7 +24,6 @@ import errno
 import os
 import signal
 import stat
-import tempfile
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -171,6 +170,8 @@ def _write_temp(path: str | os.PathLike[str], target: Path, st: os.stat_result |
     """A complete, flushed temporary copy of ``data`` beside ``target``; returns its name."""
     folder = target.parent if str(target.parent) else Path(".")
     try:
+        import tempfile  # here, not at the top: reading commands never load it
+
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     except OSError as e:
         raise _named(e, path) from None
@@ -321,24 +322,37 @@ def read_bytes(path: str | os.PathLike[str], error: type[InputError] = InputErro
         msg = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
         raise error(f"cannot read: {msg}", file=spath) from None
     try:
-        mode = os.fstat(fd).st_mode
+        st = os.fstat(fd)
     except OSError as e:  # pragma: no cover - fstat of an open descriptor
         os.close(fd)
         raise error(f"cannot read: {e.strerror or e}", file=spath) from None
-    if not stat.S_ISREG(mode):
+    if not stat.S_ISREG(st.st_mode):
         os.close(fd)
-        if stat.S_ISDIR(mode):
+        if stat.S_ISDIR(st.st_mode):
             raise error("is a folder, expected a file", file=spath)
-        raise error(f"is {_kind(mode)}, not a regular file; give a file", file=spath)
-    with os.fdopen(fd, "rb") as fh:
-        try:
-            data = fh.read(limit + 1)
-        except OSError as e:
-            raise error(f"cannot read: {e.strerror or e}", file=spath) from None
+        raise error(f"is {_kind(st.st_mode)}, not a regular file; give a file", file=spath)
+    try:
+        data = _read_fd(fd, st.st_size, limit)
+    except OSError as e:
+        raise error(f"cannot read: {e.strerror or e}", file=spath) from None
+    finally:
+        os.close(fd)
     if len(data) > limit:
         raise error(f"is larger than {limit // (1024 * 1024)} MiB, the most sy-tools reads from one file",
                     file=spath)
     return data
+
+
+def _read_fd(fd: int, size: int, limit: int) -> bytes:
+    """Up to ``limit + 1`` bytes of an open regular file whose size was ``size`` (it may have
+    changed since): straight from the descriptor, without a buffered file object (a batch reads
+    thousands of small files)."""
+    parts = [os.read(fd, min(size, limit) + 1)]
+    got = len(parts[0])
+    while parts[-1] and got <= limit:
+        parts.append(os.read(fd, min(limit + 1 - got, 1 << 20)))
+        got += len(parts[-1])
+    return b"".join(parts)
 
 
 def read_text(path: str | os.PathLike[str], error: type[InputError] = InputError) -> str:

@@ -32,12 +32,12 @@ import json
 import math
 import os
 from dataclasses import dataclass, field
-from importlib import resources
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from . import jsonutil
-from .board import Board, Transport, stations_of
+from .board import Board, Connection, Transport, stations_of
 from .errors import MapError, MapFormatError
 from .files import atomic_write_bytes, atomic_write_many, read_bytes, read_text, refuse_overwrite
 from .findings import Finding, Level, Location  # noqa: F401  (Finding, Level: re-exported)
@@ -105,7 +105,13 @@ class RawMap:
 
 def builtin_path(name: str) -> Path:
     """Path of a bundled map (e.g. ``london``) inside the installed package."""
-    return Path(str(resources.files("sy_tools.data").joinpath(f"{name}.json")))
+    from . import data
+
+    if data.__file__:  # an ordinary install (importlib.resources costs a batch's start-up 5 ms)
+        return Path(os.path.dirname(data.__file__), f"{name}.json")
+    from importlib import resources  # pragma: no cover - e.g. a zipped package
+
+    return Path(str(resources.files("sy_tools.data").joinpath(f"{name}.json")))  # pragma: no cover
 
 
 def detect_format(path: Path) -> str:
@@ -222,43 +228,67 @@ def read_json(path: Path) -> RawMap:
     text = read_text(path, MapError)
     src = str(path)
     raw = RawMap(name=path.stem, source=src, format="json")
-    top = Location(src)
+    doc = _json_document(raw, text)
+    if doc is None:
+        return raw
+    _json_top(raw, doc)
+    _json_stations(raw, doc.get("stations", []))
+    _json_connections(raw, doc.get("connections", []))
+    _json_decks(raw, doc.get("start_decks", {}))
+    return raw
+
+
+def _json_document(raw: RawMap, text: str) -> dict[str, Any] | None:
+    """The decoded top-level object (None, with the finding, when there is none)."""
+    top = Location(raw.source)
     try:
         doc = parse_json_text(text)
     except json.JSONDecodeError as e:
-        raw.error("parse-error", f"not valid JSON: {e.msg}", Location(src, e.lineno))
-        return raw
+        raw.error("parse-error", f"not valid JSON: {e.msg}", Location(raw.source, e.lineno))
+        return None
     except RecursionError:
         raw.error("parse-error", "not valid JSON: nested too deeply", top)
-        return raw
+        return None
     except ValueError as e:  # e.g. an integer literal of more than 4300 digits
         raw.error("parse-error", f"not valid JSON: {_quote(str(e), 100)}", top)
-        return raw
+        return None
     if not isinstance(doc, dict):
         raw.error("type", f"expected a JSON object at the top, got {_kind(doc)}", top)
-        return raw
-    _dup_keys(raw, doc, top)
-    root = Location(src, None, "")
+        return None
+    return doc
+
+
+def _json_top(raw: RawMap, doc: dict[str, Any]) -> None:
+    """Top-level keys and the map's name."""
+    _dup_keys(raw, doc, Location(raw.source))
+    root = Location(raw.source, None, "")
     for k in doc:
         if k not in _MAP_KEYS:
             raw.error("unknown-key", f"unknown key {_quote(k)} (expected {', '.join(sorted(_MAP_KEYS))})",
                       root.at(_key(k)))
-    name = doc.get("name", path.stem)
+    name = doc.get("name", raw.name)
     if isinstance(name, str) and name and _encodable(name):
         raw.name = name
     elif isinstance(name, str) and name:
         raw.error("type", f"name must be text, got {_show(name)} (a lone surrogate)", root.at("name"))
     else:
         raw.error("type", f"name must be a non-empty string, got {_show(name)}", root.at("name"))
-
     for key in ("stations", "connections"):
         if key not in doc:
             raw.error("missing-key", f"missing key {key!r}", root.at(key))
-    def bad(place: str, message: str) -> None:
-        raw.error("type", message, Location(src, None, place))
 
-    for place, st in jsonutil.objects(doc.get("stations", []), "stations", "a station", bad):
-        loc = Location(src, None, place)
+
+def _type_error(raw: RawMap) -> Any:
+    def bad(place: str, message: str) -> None:
+        raw.error("type", message, Location(raw.source, None, place))
+
+    return bad
+
+
+def _json_stations(raw: RawMap, stations: Any) -> None:
+    """``stations``: ids and optional coordinates."""
+    for place, st in jsonutil.objects(stations, "stations", "a station", _type_error(raw)):
+        loc = Location(raw.source, None, place)
         _dup_keys(raw, st, loc)
         for k in st:
             if k not in _STATION_KEYS:
@@ -270,24 +300,29 @@ def read_json(path: Path) -> RawMap:
         if not _is_int(sid):
             raw.error("station-id", f"station id must be a positive integer, got {_show(sid)}", loc.at("id"))
             continue
-        xy: list[float | None] = []
-        for c in ("x", "y"):
-            v = st.get(c)
-            if v is None and c not in st:
-                xy.append(None)
-            elif _is_num(v):
-                xy.append(float(v))  # type: ignore[arg-type]
-            elif (isinstance(v, int) and not isinstance(v, bool)) or isinstance(v, jsonutil.HugeNumber):
-                raw.error("coordinate-range", f"{c} = {_show(v)} is out of range (coordinates must lie within "
-                          f"±{COORD_LIMIT:g})", loc.at(c))
-                xy.append(None)
-            else:
-                raw.error("type", f"{c} must be a finite number, got {_show(v)}", loc.at(c))
-                xy.append(None)
-        raw.stations.append(RawStation(sid, xy[0], xy[1], None, loc.at("id")))
+        x, y = (_json_coordinate(raw, st, c, loc) for c in ("x", "y"))
+        raw.stations.append(RawStation(sid, x, y, None, loc.at("id")))
 
-    for place, cn in jsonutil.objects(doc.get("connections", []), "connections", "a connection", bad):
-        loc = Location(src, None, place)
+
+def _json_coordinate(raw: RawMap, st: dict[str, Any], c: str, loc: Location) -> float | None:
+    """Coordinate ``c`` of a station (None when absent or bad, with the finding)."""
+    v = st.get(c)
+    if v is None and c not in st:
+        return None
+    if _is_num(v):
+        return float(v)  # type: ignore[arg-type]
+    if (isinstance(v, int) and not isinstance(v, bool)) or isinstance(v, jsonutil.HugeNumber):
+        raw.error("coordinate-range", f"{c} = {_show(v)} is out of range (coordinates must lie within "
+                  f"±{COORD_LIMIT:g})", loc.at(c))
+    else:
+        raw.error("type", f"{c} must be a finite number, got {_show(v)}", loc.at(c))
+    return None
+
+
+def _json_connections(raw: RawMap, connections: Any) -> None:
+    """``connections``: ends, transport and the optional ``via`` stations."""
+    for place, cn in jsonutil.objects(connections, "connections", "a connection", _type_error(raw)):
+        loc = Location(raw.source, None, place)
         _dup_keys(raw, cn, loc)
         ok = True
         for k in cn:
@@ -319,7 +354,10 @@ def read_json(path: Path) -> RawMap:
                 via = tuple(v)
         raw.connections.append(RawConnection(cn["a"], cn["b"], transport, tname, loc, via))
 
-    decks = doc.get("start_decks", {})
+
+def _json_decks(raw: RawMap, decks: Any) -> None:
+    """``start_decks``: named lists of start cards."""
+    root = Location(raw.source, None, "")
     if not isinstance(decks, dict):
         raw.error("type", f"start_decks must be an object, got {_kind(decks)}", root.at("start_decks"))
         decks = {}
@@ -339,7 +377,6 @@ def read_json(path: Path) -> RawMap:
             else:
                 raw.error("type", f"a start card must be a station id, got {_show(c)}", loc.at(f"[{j}]"))
         raw.start_decks[dname] = deck
-    return raw
 
 
 def _transport(raw: RawMap, name: str, loc: Location, strict_case: bool = False) -> Transport | None:
@@ -615,3 +652,94 @@ def write_map(board: Board, out: str | os.PathLike[str], fmt: str | None = None,
     text = {"json": to_json_text, "bristol": to_bristol_text, "graphml": to_graphml_text}[fmt](board)
     atomic_write_bytes(p, text.encode("utf-8"))
     return [p]
+
+
+# ---- loading for analysis ---------------------------------------------------------------------
+#
+# The strict loader the analysis commands use.  :mod:`sy_tools.validate` collects every
+# finding; :func:`load_board` refuses a map with any error.  A built-in map is read once per
+# process, and when its file is byte for byte the one known to validate clean (its SHA-256 in
+# ``VALIDATED``) the collecting reader and the checks are skipped: any other content, or any
+# failure on the way, takes the full path, so the shortcut can never serve a stale board.
+
+#: SHA-256 of each built-in map file as shipped; that content validates clean (a test keeps the
+#: hashes current: ``tests/test_mapio.py``).
+VALIDATED = {
+    "london": "146e2a74b789c406ea1ade62ae9b6981fc0eb046eb11637869d48eb9167c00e7",
+}
+
+
+def board_from_raw(raw: RawMap) -> Board:
+    """Build a :class:`Board` from a raw map that has no errors."""
+    coords = None
+    if raw.stations and all(st.x is not None and st.y is not None for st in raw.stations):
+        coords = {st.id: (st.x, st.y) for st in raw.stations}
+    conns = [Connection.of(c.a, c.b, c.transport) for c in raw.connections if c.transport is not None]
+    decks = {k: [s for s, _ in v] for k, v in raw.start_decks.items()}
+    via = {(c.a, c.b, c.transport): c.via for c in raw.connections if c.transport is not None and c.via}
+    return Board.build(raw.name, (st.id for st in raw.stations), conns, coords, decks, via)  # type: ignore[arg-type]
+
+
+def load_board(spec: str | os.PathLike[str] = "london", fmt: str | None = None) -> Board:
+    """Load a map for analysis.  Refuses (with :class:`MapError`) a map that has any error;
+    warnings are accepted.  Built-in maps are loaded once and cached."""
+    spec_s = os.fspath(spec)
+    if fmt is None and spec_s in BUILTIN_MAPS and not os.path.exists(spec_s):
+        return _builtin(spec_s)
+    return _load(spec_s, fmt)
+
+
+def _load(spec: str, fmt: str | None) -> Board:
+    from .validate import check_raw  # validate builds on the readers here
+
+    raw = read_map(spec, fmt)
+    errors = [f for f in check_raw(raw) if f.level == "error"]
+    if errors:
+        more = f" (and {len(errors) - 1} more; run 'sy-tools validate {spec}')" if len(errors) > 1 else ""
+        e = errors[0]
+        raise MapError(f"invalid map: {e.message}{more}", str(e.location))
+    return board_from_raw(raw)
+
+
+@lru_cache(maxsize=None)
+def _builtin(name: str) -> Board:
+    board = _known_clean(name)
+    return board if board is not None else _load(name, None)
+
+
+def _known_clean(name: str) -> Board | None:
+    """The built-in map ``name`` straight from its file when that file is the one known to
+    validate clean (None otherwise, or if anything at all goes wrong: the caller then reads and
+    checks it in full).  Same board as the full path builds."""
+    try:
+        data = read_bytes(builtin_path(name), MapError)
+        if _sha256(data) != VALIDATED.get(name):
+            return None
+        return board_from_json(json.loads(data), name)
+    except Exception:  # noqa: BLE001 - a shortcut only: the full path reports any problem
+        return None
+
+
+def _sha256(data: bytes) -> str:
+    try:  # CPython's built-in SHA-256: hashlib would first load OpenSSL (several ms at start-up)
+        from _sha256 import sha256  # type: ignore[import-not-found]  # Python 3.11
+    except ImportError:
+        try:
+            from _sha2 import sha256  # type: ignore[import-not-found, no-redef]  # 3.12 and later
+        except ImportError:  # pragma: no cover
+            from hashlib import sha256
+    return str(sha256(data).hexdigest())
+
+
+def board_from_json(doc: dict[str, Any], name: str) -> Board:
+    """A :class:`Board` from a canonical JSON map document that is known to be valid (what
+    :func:`read_json` and :func:`board_from_raw` make of it, without the checks); ``name``: the
+    map's name when the document has none (the file's stem)."""
+    stations = doc["stations"]
+    coords = None
+    if stations and all("x" in st and "y" in st for st in stations):
+        coords = {st["id"]: (float(st["x"]), float(st["y"])) for st in stations}
+    conns = [Connection.of(c["a"], c["b"], TRANSPORT_NAMES[c["transport"]]) for c in doc["connections"]]
+    via: dict[tuple[int, int, Transport | str], tuple[int, ...]] = {
+        (c["a"], c["b"], TRANSPORT_NAMES[c["transport"]]): tuple(c["via"]) for c in doc["connections"] if c.get("via")}
+    return Board.build(doc.get("name", name), [st["id"] for st in stations], conns, coords, doc.get("start_decks", {}), via)

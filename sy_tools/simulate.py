@@ -161,7 +161,7 @@ class _Runtime:
     """A spec made ready to play: board loaded, policies resolved (once per process)."""
 
     def __init__(self, spec: GameSpec) -> None:
-        from .validate import load_board
+        from .mapio import load_board
 
         self.spec = spec
         self.board = load_board(spec.map)

@@ -1,7 +1,8 @@
 """Map validation: every defect that can be found without the physical board, with locations.
 
-:func:`validate_map` collects findings (it never stops at the first); :func:`load_board` is the
-strict loader the analysis commands use: it refuses a map with errors.
+:func:`validate_map` collects findings (it never stops at the first).  The strict loader the
+analysis commands use, :func:`~sy_tools.mapio.load_board` (refusing a map with errors), lives in
+:mod:`sy_tools.mapio` and is importable from here too.
 """
 
 from __future__ import annotations
@@ -10,10 +11,8 @@ import os
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 
-from .board import Board, Connection, Transport
-from .errors import MapError
+from .board import Board, Transport
 from .findings import Finding, Level, Location
 from .mapio import COORD_LIMIT, RawConnection, RawMap, read_map
 from .rules import Rules
@@ -348,37 +347,6 @@ def validate_map(spec: str | os.PathLike[str], fmt: str | None = None,
     return ValidationReport(raw.source, tuple(findings))
 
 
-def board_from_raw(raw: RawMap) -> Board:
-    """Build a :class:`Board` from a raw map that has no errors."""
-    coords = None
-    if raw.stations and all(st.x is not None and st.y is not None for st in raw.stations):
-        coords = {st.id: (st.x, st.y) for st in raw.stations}
-    conns = [Connection.of(c.a, c.b, c.transport) for c in raw.connections if c.transport is not None]
-    decks = {k: [s for s, _ in v] for k, v in raw.start_decks.items()}
-    via = {(c.a, c.b, c.transport): c.via for c in raw.connections if c.transport is not None and c.via}
-    return Board.build(raw.name, (st.id for st in raw.stations), conns, coords, decks, via)  # type: ignore[arg-type]
-
-
-def load_board(spec: str | os.PathLike[str] = "london", fmt: str | None = None) -> Board:
-    """Load a map for analysis.  Refuses (with :class:`MapError`) a map that has any error;
-    warnings are accepted.  Built-in maps are loaded once and cached."""
-    spec_s = os.fspath(spec)
-    if fmt is None and spec_s in ("london",) and not os.path.exists(spec_s):
-        return _builtin(spec_s)
-    return _load(spec_s, fmt)
-
-
-def _load(spec: str, fmt: str | None) -> Board:
-    raw = read_map(spec, fmt)
-    findings = check_raw(raw)
-    errors = [f for f in findings if f.level == "error"]
-    if errors:
-        more = f" (and {len(errors) - 1} more; run 'sy-tools validate {spec}')" if len(errors) > 1 else ""
-        e = errors[0]
-        raise MapError(f"invalid map: {e.message}{more}", str(e.location))
-    return board_from_raw(raw)
-
-
-@lru_cache(maxsize=None)
-def _builtin(name: str) -> Board:
-    return _load(name, None)
+# The strict loader lives with the readers now (:mod:`sy_tools.mapio`); these names stay
+# importable from here for old code.
+from .mapio import board_from_raw, load_board  # noqa: E402, F401

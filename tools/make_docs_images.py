@@ -12,8 +12,8 @@ from PIL import Image
 
 from sy_tools import plot
 from sy_tools.files import atomic_write_bytes, atomic_write_text
+from sy_tools.mapio import load_board
 from sy_tools.record import load_record
-from sy_tools.validate import load_board
 
 WINRATE_CSV = "docs/winrate-example.csv"
 

@@ -11,11 +11,11 @@ import random
 from pathlib import Path
 
 from sy_tools.files import atomic_write_text
+from sy_tools.mapio import load_board
 from sy_tools.record import parse_record, record_json_text
 from sy_tools.referee import check
 from sy_tools.rules import PRESETS
 from sy_tools.simulate import detectives_view, random_game
-from sy_tools.validate import load_board
 
 OUT = Path("examples")
 RULES = PRESETS["classic"]

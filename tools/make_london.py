@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 from sy_tools.files import atomic_write_text
-from sy_tools.mapio import read_pair, to_json_text
-from sy_tools.validate import board_from_raw, check_raw
+from sy_tools.mapio import board_from_raw, read_pair, to_json_text
+from sy_tools.validate import check_raw
 
 CLASSIC = [13, 26, 29, 34, 50, 53, 91, 94, 103, 112, 117, 132, 138, 141, 155, 174, 197, 198]
 MRX_2014 = [35, 45, 51, 71, 78, 104, 106, 127, 132, 146, 166, 170, 172]

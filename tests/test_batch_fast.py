@@ -1,0 +1,119 @@
+"""The batch hot path (``possible --format jsonl --weights uniform`` over many files) says
+exactly what the validating path says: same lines, byte for byte, and the same errors."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from sy_tools.batch import Failure, possible_many
+from sy_tools.cli import _jsonl_of
+from sy_tools.errors import SyToolsError
+from sy_tools.record import parse_record
+from sy_tools.rules import PRESETS
+from sy_tools.simulate import detectives_view, random_game
+from sy_tools.tracker import _final, possible, trace
+
+
+def _records(london, n: int, seed: int = 5) -> list[dict]:
+    """Full records and the detectives' views of them; some end in a capture."""
+    rng = random.Random(seed)
+    docs = []
+    for _ in range(n):
+        doc = random_game(london, PRESETS["classic"], random.Random(rng.getrandbits(32)))
+        docs += [doc, detectives_view(doc, PRESETS["classic"])]
+    return docs
+
+
+def _collided(doc: dict, rng: random.Random) -> dict:
+    """``doc`` with one detective move onto another detective's station (illegal, but the shape
+    is fine: the filter must treat it exactly as before)."""
+    doc = json.loads(json.dumps(doc))
+    pos = {d["name"]: d["start"] for d in doc["detectives"]}
+    moves = [(i, j) for i, r in enumerate(doc["rounds"]) for j, _ in enumerate(r.get("detectives", []))]
+    if len(pos) < 2 or not moves:
+        return doc
+    cut = rng.randrange(len(moves))
+    for i, j in moves[:cut]:
+        m = doc["rounds"][i]["detectives"][j]
+        pos[m["name"]] = m["to"]
+    i, j = moves[cut]
+    m = doc["rounds"][i]["detectives"][j]
+    others = [s for name, s in pos.items() if name != m["name"]]
+    m["to"] = rng.choice(others)
+    m.pop("capture", None)
+    return doc
+
+
+def _contradicted(doc: dict, rng: random.Random) -> dict:
+    """``doc`` with Mr. X's first reveal moved to a random station (mostly a contradiction)."""
+    doc = json.loads(json.dumps(doc))
+    legs = [m for r in doc["rounds"] for m in r["mrx"]]
+    if len(legs) >= 3:
+        legs[2]["to"] = rng.randint(1, 199)
+    return doc
+
+
+def _validating_line(path: str, text: str) -> str:
+    """The line the collecting (validating) parser leads to, or the error line."""
+    try:
+        return _jsonl_of(possible(parse_record(json.loads(text), path), "uniform"))
+    except SyToolsError as e:
+        return f"error {e.exit_code}: {e}"
+
+
+def test_batch_lines_equal_the_validating_path(london, tmp_path):
+    rng = random.Random(11)
+    docs = _records(london, 60)
+    docs += [_collided(d, rng) for d in docs[:40]] + [_contradicted(d, rng) for d in docs[:40]]
+    paths, expected = [], []
+    for i, doc in enumerate(docs):
+        p = tmp_path / f"g{i:04d}.json"
+        text = json.dumps(doc)
+        p.write_text(text)
+        paths.append(str(p))
+        expected.append(_validating_line(str(p), text))
+    got = [r if not isinstance(r, Failure) else f"error {r.exit_code}: {r.message}"
+           for _, r in possible_many(paths, "uniform", render=_jsonl_of)]
+    assert got == expected
+    assert sum(line.startswith("{") for line in got) >= 100
+    assert any('"capture":{' in line for line in got)
+    assert any(line.startswith("error 1: ") and "inconsistent" in line for line in got)
+
+
+def test_final_set_equals_the_move_by_move_trace(london):
+    """The batch's filter (stations of detectives as a set, one mask per round) against the
+    move-by-move trace, also where detectives share a station and where a record breaks."""
+    rng = random.Random(3)
+    docs = _records(london, 40, seed=9)
+    docs += [_collided(d, rng) for d in docs] + [_contradicted(d, rng) for d in docs]
+    compared = broken = 0
+    for doc in docs:
+        rec = parse_record(doc)
+        try:
+            want = trace(rec).current
+        except SyToolsError as e:
+            with pytest.raises(type(e)) as got:
+                _final(rec)
+            assert str(got.value) == str(e)
+            broken += 1
+            continue
+        assert _final(rec).mask == want
+        compared += 1
+    assert compared >= 100 and broken >= 20
+
+
+def test_fast_path_builds_long_records_like_the_parser():
+    """More rounds than the fast path's precomputed places, passes, double moves."""
+    from sy_tools.record import fast_record, parse_record_json
+
+    d = {"detectives": [{"name": "Red", "start": 13}, {"name": "Blue", "start": 26}],
+         "rounds": [{"mrx": [], "detectives": [{"name": "Red", "ticket": "taxi", "to": 23 if i % 2 else 13}]}
+                    for i in range(70)] + [{"mrx": [{"ticket": "taxi"}, {"ticket": "bus"}]}]}
+    text = json.dumps(d)
+    fast = fast_record(text, "g.json")
+    assert fast is not None and fast == parse_record_json(text, "g.json")
+    assert fast.rounds[69].detectives[0].where == "rounds[69].detectives[0]"
+    assert fast.rounds[70].mrx[1].where == "rounds[70].mrx[1]"

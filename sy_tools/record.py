@@ -20,6 +20,7 @@ from .board import Board, Station, Ticket
 from .errors import InputError, RecordError
 from .files import read_text
 from .findings import Finding, Level, Location
+from .position import reserved_name
 from .rules import MRX_TICKET_KINDS, PRESETS, Rules, rules_from_json, ticket_counts
 
 TICKETS = {t.value: t for t in Ticket}
@@ -281,7 +282,8 @@ def fast_record(text: str, file: str | None = None) -> Record | None:
         names = set()
         for d in doc.detectives:
             name = d.name
-            if name in names or ":" in name or not name.strip() or not name.isprintable() or d.start not in nb:
+            if (name in names or ":" in name or not name.strip() or not name.isprintable() or d.start not in nb
+                    or reserved_name(name)):
                 return None
             names.add(name)
             tickets = dict(rules.detective_tickets)
@@ -514,6 +516,9 @@ def _detectives(raw_dets: Any, rules: Rules, shape: _Shape) -> tuple[list[Detect
             name = None
         elif isinstance(name, str) and name in names:
             shape.bad(f"{w}.name", f"detective name {name!r} is used twice")
+            name = None
+        elif isinstance(name, str) and reserved_name(name):
+            shape.bad(f"{w}.name", f"a detective cannot be called {name!r}: the name is Mr. X's")
             name = None
         start = shape.station(d["start"], f"{w}.start") if "start" in d else None
         tickets = dict(rules.detective_tickets)

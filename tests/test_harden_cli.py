@@ -203,3 +203,23 @@ def test_no_detective_is_called_mr_x_in_a_puzzle(cli, cmd, name):
     r = cli(cmd, "--around", "154", "--detectives", f"Red=13,{name}=185", "--time-limit", "2")
     assert r.exit_code == 2 and r.stderr.strip() == (f"error: --detectives: a detective cannot be called {name!r}: "
                                                      "the name is Mr. X's")
+
+
+def test_no_detective_is_called_mr_x_in_a_record(cli, tmp_path):
+    """A record's detective "Mr. X" had his moves counted as Mr. X's ('legal; round 3' after one
+    round): every reader refuses the name, the batch's fast path too."""
+    text = tmp_path / "mx.txt"
+    text.write_text('start 35 45 51\nX: T\n"Mr. X" 13: T 23\nBlue 26: T 27\n')
+    r = cli("check", str(text))
+    assert r.exit_code == 2 and "line 3" in r.stderr and "cannot be called 'Mr. X'" in r.stderr
+    doc = json.loads((EX / "in-progress.json").read_text())
+    doc["detectives"][1]["name"] = "mr. x"
+    for rnd in doc["rounds"]:
+        for m in rnd["detectives"]:
+            if m["name"] == "Blue":
+                m["name"] = "mr. x"
+    f = tmp_path / "mx.json"
+    f.write_text(json.dumps(doc))
+    for args in (["check", str(f)], ["possible", str(f), "--format", "jsonl", "--weights", "uniform"]):
+        r = cli(*args)
+        assert r.exit_code == 2 and "detectives[1].name" in r.output + r.stderr, r.output + r.stderr

@@ -27,7 +27,7 @@ from .board import Board, Station, StationMask, Ticket, mask_of, stations_of
 from .errors import AnalysisError, RecordError
 from .jsonutil import int_text
 from .position import mrx_sources, mrx_targets
-from .record import Record
+from .record import MrXMove, Record
 from .rules import Rules
 
 Weight = int | float  # exact route counts, or rescaled floats (see EXACT_BITS)
@@ -102,6 +102,18 @@ def trace(record: Record) -> Trace:
         tr.round = r_i
         for leg, m in enumerate(rnd.mrx, 1):
             n += 1
+            if _onto_detective(record, m, occupied):  # (rules: caught) he steps onto one, in the open
+                reach = mrx_targets(board, S, m.ticket, occupied, record.rules, onto_detectives=True)
+                assert m.to is not None
+                if not reach >> m.to & 1:
+                    raise _inconsistent(record, m.where, n, r_i, leg, m.ticket,
+                                        f"Mr. X steps onto {m.to}, which no route fitting the record reaches")
+                tr.steps.append(Step(n, r_i, leg, m.ticket, occupied, m.to, m.where))
+                tr.sets.append(1 << m.to)
+                tr.last_reveal = (n, m.to)
+                by = next(name for name, at in pos.items() if at == m.to)
+                tr.capture = Capture(m.to, by, r_i, m.where)
+                return tr
             S = mrx_targets(board, S, m.ticket, occupied, record.rules)
             shown = None
             if n in reveals or m.took is not None:  # a fixed or a voluntary reveal
@@ -139,6 +151,12 @@ def trace(record: Record) -> Trace:
     return tr
 
 
+def _onto_detective(record: Record, m: MrXMove, occupied: StationMask) -> bool:
+    """Whether Mr. X's move ``m`` steps onto a detective, which ends the game under
+    ``mrx_onto_detective: caught`` (the move is then made in the open: its station is known)."""
+    return m.to is not None and bool(occupied >> m.to & 1) and record.rules.mrx_onto_detective == "caught"
+
+
 def _inconsistent(record: Record, where: str, move: int, round: int, leg: int | None, ticket: Ticket,
                   why: str) -> InconsistentRecord:
     if leg is None:
@@ -165,6 +183,7 @@ def _final(record: Record) -> _Final:
     falls back to, to name the move, when the record is inconsistent."""
     board = record.board
     reveals = record.rules.reveal_moves
+    caught = record.rules.mrx_onto_detective == "caught"
     pos = {d.name: d.start for d in record.detectives}
     occupied = 0
     for s in pos.values():
@@ -177,6 +196,11 @@ def _final(record: Record) -> _Final:
     for r_i, rnd in enumerate(record.rounds, 1):
         for m in rnd.mrx:
             n += 1
+            if caught and m.to is not None and occupied >> m.to & 1:  # (_onto_detective, inlined: hot path)
+                tr = trace(record)
+                assert tr.capture is not None
+                return _Final(tr.current, len(tr.steps), tr.capture.round, dict(tr.positions), tr.last_reveal,
+                              tr.capture)
             S = mrx_targets(board, S, m.ticket, occupied, record.rules)
             if n in reveals or m.took is not None:
                 if m.to is None:

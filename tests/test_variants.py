@@ -159,3 +159,17 @@ def test_possible_and_check_say_the_via_data_is_incomplete(cli, tmp_path):
     assert "incomplete via data" in json.loads(cli("possible", str(p), "--format", "json").stdout)["warnings"][0]
     r = cli("check", str(p), "--format", "json")
     assert [x["code"] for x in json.loads(r.stdout)["problems"]] == ["via-incomplete"]
+
+
+def test_possible_and_check_agree_on_a_step_onto_a_detective(cli):
+    """The bundled example passed 'check' (Blue caught him at 194) but 'possible' called it
+    inconsistent: his step onto a detective ends the game in the open."""
+    game = str(Path(__file__).resolve().parent.parent / "examples" / "variants" / "onto-detective-caught.json")
+    assert "detectives won: Blue caught Mr. X at 194" in cli("check", game).output
+    for weights in ("paths", "uniform", "moves"):
+        r = cli("possible", game, "--format", "json", "--weights", weights)
+        assert r.exit_code == 0, r.stderr
+        d = json.loads(r.output)
+        assert d["capture"] == {"station": 194, "by": "Blue", "round": 1} and d["stations"] == [194]
+    r = cli("possible", game, "--format", "jsonl", "--weights", "uniform")  # the batch's fast path
+    assert json.loads(r.output)["capture"]["station"] == 194

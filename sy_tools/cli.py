@@ -405,6 +405,15 @@ def record_convert(src: str, dst: str) -> None:
     _say_written(dst)
 
 
+def _warn_cutoff(board: Any, rules: Any) -> None:
+    """Say on stderr when the cut-off escape runs on a map lacking via data (never silently)."""
+    from .validate import cutoff_warning
+
+    note = cutoff_warning(board, rules)
+    if note:
+        click.echo(f"warning: {note}", err=True)
+
+
 def _dash(path: str) -> str:
     """OUT ``-`` is standard output, as ``/dev/stdout``."""
     return "/dev/stdout" if path == "-" else path
@@ -809,8 +818,9 @@ def cordon_cmd(game: str | None, moves: int, after: str | None, round_: int | No
         refuse_puzzle_flags()
         from .record import load_record
 
-        result = run_cordon(load_record(game).at_round(round_), moves, Ticket(after) if after else None,
-                            time_limit, workers)
+        rec = load_record(game).at_round(round_)
+        _warn_cutoff(rec.board, rec.rules)
+        result = run_cordon(rec, moves, Ticket(after) if after else None, time_limit, workers)
     else:
         if after:
             raise InputError("--after needs a GAME record")
@@ -818,8 +828,10 @@ def cordon_cmd(game: str | None, moves: int, after: str | None, round_: int | No
             raise InputError("--round needs a GAME record")
         from .mapio import load_board
 
+        board = load_board(map_spec)
+        _warn_cutoff(board, rules)
         result = puzzle(
-            load_board(map_spec),
+            board,
             _station_list(around or "", "--around"),
             _named_stations(dets, "--detectives") if dets else (),
             _ticket_counts(tickets, "--tickets", DETECTIVE_TICKET_KINDS) if tickets else None,
@@ -1128,7 +1140,9 @@ def solve_cmd(game: str | None, turns: int, time_limit: float, round_: int | Non
         refuse_puzzle_flags()
         from .record import load_record
 
-        result = solve_record(load_record(game).at_round(round_), turns, time_limit)
+        rec = load_record(game).at_round(round_)
+        _warn_cutoff(rec.board, rec.rules)
+        result = solve_record(rec, turns, time_limit)
     else:
         from .mapio import load_board
 
@@ -1136,8 +1150,10 @@ def solve_cmd(game: str | None, turns: int, time_limit: float, round_: int | Non
             raise InputError("--round needs a GAME record")
         if not dets:
             raise InputError("puzzle mode needs --detectives, e.g. Red=13,Blue=26")
+        board = load_board(map_spec)
+        _warn_cutoff(board, rules)
         result = puzzle(
-            load_board(map_spec),
+            board,
             _station_list(around or "", "--around"),
             _named_stations(dets, "--detectives"),
             _ticket_counts(tickets, "--tickets", DETECTIVE_TICKET_KINDS) if tickets else None,
@@ -1194,8 +1210,10 @@ def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_li
             raise InputError("--round needs a GAME record")
         from .mapio import load_board
 
+        board = load_board(map_spec)
+        _warn_cutoff(board, rules)
         result = advise_puzzle(
-            load_board(map_spec),
+            board,
             _station_list(around, "--around") if around is not None else None,
             at, _named_stations(dets, "--detectives"), side,
             _ticket_counts(tickets, "--tickets", DETECTIVE_TICKET_KINDS) if tickets else None,
@@ -1207,8 +1225,9 @@ def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_li
         refuse_puzzle_flags()
         from .record import load_record
 
-        result = advise_record(load_record(game).at_round(round_), side, at, depth, top, time_limit,
-                               solve_hook(depth))
+        rec = load_record(game).at_round(round_)
+        _warn_cutoff(rec.board, rec.rules)
+        result = advise_record(rec, side, at, depth, top, time_limit, solve_hook(depth))
     if fmt == "json":
         click.echo(dumps(result.to_dict()))
         return

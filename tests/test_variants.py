@@ -173,3 +173,14 @@ def test_possible_and_check_agree_on_a_step_onto_a_detective(cli):
         assert d["capture"] == {"station": 194, "by": "Blue", "round": 1} and d["stations"] == [194]
     r = cli("possible", game, "--format", "jsonl", "--weights", "uniform")  # the batch's fast path
     assert json.loads(r.output)["capture"]["station"] == 194
+
+
+@pytest.mark.parametrize("cmd", ["cordon", "solve", "advise"])
+def test_the_cutoff_rule_on_incomplete_via_data_is_never_silent(cli, tmp_path, cmd):
+    """check and possible said so; cordon, solve and advise applied it silently."""
+    rules = tmp_path / "cut.json"
+    rules.write_text('{"preset": "classic", "cutoff_escape": true}')
+    r = cli(cmd, "--around", "153", "--detectives", "Red=154", "--rules", str(rules), "--time-limit", "2")
+    assert r.exit_code in (0, 1, 3), r.stderr
+    assert "warning: cut-off escape applied with incomplete via data: 117 of 119" in r.stderr
+    assert "warning" not in cli(cmd, "--around", "153", "--detectives", "Red=154", "--time-limit", "2").stderr

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .board import Board, Connection, Station, StationMask, StationSet, Ticket, Transport
     from .errors import AnalysisError, InputError, MapError, RecordError, SyToolsError
+    from .findings import Finding, Location
     from .mapio import load_board
     from .position import MRX, Move, Outcome, OutcomeKind, Position, Tickets
     from .record import Record, load_record
@@ -38,7 +39,8 @@ _LAZY = {
     "MapError": "errors", "RecordError": "errors", "SyToolsError": "errors", "MRX": "position", "Move": "position",
     "Outcome": "position", "OutcomeKind": "position", "Position": "position", "Tickets": "position",
     "Record": "record", "load_record": "record", "check": "referee", "PRESETS": "rules", "Rules": "rules",
-    "possible": "tracker", "load_board": "mapio", "validate_map": "validate",
+    "possible": "tracker", "load_board": "mapio", "validate_map": "validate", "Finding": "findings",
+    "Location": "findings",
 }
 
 
@@ -53,13 +55,19 @@ def __getattr__(name: str) -> Any:
     return value
 
 
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
 __version__ = "0.1.0"
 
 __all__ = [
     "AnalysisError",
     "Board",
     "Connection",
+    "Finding",
     "InputError",
+    "Location",
     "MRX",
     "MapError",
     "Move",

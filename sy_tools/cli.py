@@ -788,7 +788,7 @@ def _ticket_counts(value: str, option: str, kinds: tuple[str, ...]) -> dict[str,
 @click.option("--after", type=click.Choice(_TICKET_VALUES), default=None,
               help="The ticket Mr. X shows next, when he is to move (default: any ticket he holds).")
 @round_option("Plan from")
-@time_limit_option(10.0, "the whole search (model building and CP-SAT solves)")
+@time_limit_option(10.0, "the whole search, model building and CP-SAT solves")
 @click.option("--workers", type=click.IntRange(min=1, max=64), default=None,
               help="CP-SAT worker threads (default: CP-SAT's own choice).")
 @puzzle_options(rules=True)
@@ -880,7 +880,8 @@ def _cordon_text(r: Any, show_all: bool = False) -> str:
     if r.cordon_size is None:
         lines.append(f"cordon size: not found within the time limit ({r.cordon_status})")
     else:
-        need = f"; {r.detectives_available} detectives available" if r.detectives_available else ""
+        n = r.detectives_available
+        need = f"; {n} detective{'s' if n != 1 else ''} available" if n else ""
         lines.append(f"cordon size: {r.cordon_size} ({r.cordon_status}){need}")
         lines.append("one minimal cordon: " + _few(r.cordon, show_all))
     if r.plan:

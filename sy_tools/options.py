@@ -65,7 +65,7 @@ SECONDS = Seconds()
 def time_limit_option(default: float = 10.0, what: str = "the whole command") -> Callable[[F], F]:
     """``--time-limit SECONDS``: a bound on ``what``, model building included."""
     return click.option("--time-limit", type=SECONDS, default=default, show_default=True,
-                        help=f"Seconds for {what} (everything included); then the best answer so far, or "
+                        help=f"Seconds for {what}, everything included; then the best answer so far, or "
                              "'unknown'.")
 
 

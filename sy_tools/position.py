@@ -428,14 +428,19 @@ class Position:
     def start(
         cls,
         board: Board,
-        rules: Rules,
+        rules: Rules | str,
         detectives: Iterable[tuple[str, Station]] | Mapping[str, Station],
         mrx_at: Station | None = None,
         detective_tickets: Mapping[str, Mapping[str, int] | Tickets] | None = None,
         mrx_tickets: Mapping[str, int] | Tickets | None = None,
     ) -> Position:
-        """The position before Mr. X's first move.  Tickets default to the rules' (Mr. X's
-        black tickets follow ``rules.black_per_detective``)."""
+        """The position before Mr. X's first move (``rules``: a :class:`Rules` or a preset
+        name).  Tickets default to the rules' (Mr. X's black tickets follow
+        ``rules.black_per_detective``)."""
+        if isinstance(rules, str):
+            from .rules import preset
+
+            rules = preset(rules)
         pairs = list(detectives.items()) if isinstance(detectives, Mapping) else list(detectives)
         names = tuple(n for n, _ in pairs)
         per = detective_tickets or {}

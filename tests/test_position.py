@@ -319,3 +319,19 @@ def test_package_exposes_modules_not_functions_under_module_names():
 
     assert callable(sy_tools.cordon.cordon) and callable(sy_tools.cordon.puzzle) and callable(sy_tools.cordon.solve)
     assert sy_tools.Position is Position
+
+
+def test_library_conveniences(london):
+    """dir(sy_tools) lists the public names (the lazy loader hid them); Position.start takes a
+    preset name as the rest of the library does."""
+    import sy_tools
+
+    assert set(sy_tools.__all__) <= set(dir(sy_tools)) and "Finding" in sy_tools.__all__
+    assert sy_tools.Finding is sy_tools.findings.Finding
+    a = Position.start(london, "classic", [("Red", 13)], mrx_at=45)
+    b = Position.start(london, PRESETS["classic"], [("Red", 13)], mrx_at=45)
+    assert a.rules is b.rules and a.legal_moves() == b.legal_moves()
+    from sy_tools.errors import InputError
+
+    with pytest.raises(InputError):
+        Position.start(london, "nope", [("Red", 13)], mrx_at=45)

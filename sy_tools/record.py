@@ -1042,7 +1042,8 @@ def _notation_doc(st: _Notation) -> tuple[dict[str, Any], dict[str, str]]:
                               st.file, f"line {n} ({_label(name)})")
         for r_i, e in enumerate(entries):
             at = f"line {n} ({_label(name)}, round {r_i + 1})"
-            if e == "-":
+            if e == "-":  # the detective's "no move": where a warning about it points
+                places[f"rounds[{r_i}].detectives"] = at
                 continue
             try:
                 t, to, cap = _move(e)

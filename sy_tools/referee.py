@@ -230,7 +230,7 @@ def _detectives_turn(rp: _Replay, rnd: Round, r_i: int, last: bool) -> None:
             rp.error("det-order", dm.where, f"{dm.name} moves out of turn (order: {', '.join(names)})")
         else:
             for j in range(pos.turn - 1, i):
-                _absent(rp, names[j], rnd.where, r_i)
+                _absent(rp, names[j], f"{rnd.where}.detectives", r_i)
         moved.add(dm.name)
         _detective_move(rp, dm, r_i, in_turn and dm.name not in pos.out)
     pos = rp.pos
@@ -239,7 +239,7 @@ def _detectives_turn(rp: _Replay, rnd: Round, r_i: int, last: bool) -> None:
     if last:
         return  # the rest have not moved yet: in progress, the engine says who is to move
     while rp.pos.ended is None and rp.pos.turn >= 1:
-        _absent(rp, rp.pos.to_move or "", rnd.where, r_i)
+        _absent(rp, rp.pos.to_move or "", f"{rnd.where}.detectives", r_i)
         rp.pos = rp.pos.pass_turn()
 
 

@@ -80,7 +80,7 @@ def test_detective_may_move_where_another_just_left():
     # Blue before Red is out of turn, but Red onto 14 once Blue has left breaks no collision rule
     r = game([{"mrx": X("taxi"), "detectives": [D("Blue", "taxi", 15), D("Red", "taxi", 14)]}], dets)
     assert codes(r) == [("det-order", "rounds[0].detectives[1]")]
-    assert codes(r, "warning") == [("det-absent", "rounds[0]")]
+    assert codes(r, "warning") == [("det-absent", "rounds[0].detectives")]
     r = game([{"mrx": X("taxi"), "detectives": [D("Red", "taxi", 23), D("Blue", "taxi", 13)]}], dets)
     assert r.legal
 
@@ -101,7 +101,7 @@ def test_absent_although_it_could_move_is_a_warning():
     r = game([{"mrx": X("taxi"), "detectives": [D("Blue", "taxi", 27)]},
               {"mrx": X("taxi"), "detectives": []}], dets)
     assert r.legal
-    assert codes(r, "warning")[0] == ("det-absent", "rounds[0]")
+    assert codes(r, "warning")[0] == ("det-absent", "rounds[0].detectives")
 
 
 def test_stuck_detective_is_skipped_and_out():

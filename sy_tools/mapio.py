@@ -231,6 +231,10 @@ def read_json(path: Path) -> RawMap:
     doc = _json_document(raw, text)
     if doc is None:
         return raw
+    if "rounds" in doc and "stations" not in doc:  # one finding, not a key-by-key list
+        raw.error("not-a-map", "this is a game record, not a map (it has 'rounds'): use 'sy-tools check' for it",
+                  Location(raw.source))
+        return raw
     _json_top(raw, doc)
     _json_stations(raw, doc.get("stations", []))
     _json_connections(raw, doc.get("connections", []))

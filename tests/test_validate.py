@@ -178,3 +178,14 @@ def test_schema_agrees(tmp_path):
                 variant(stations=[{"id": 0}])):
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate(bad, schema)
+
+
+def test_a_game_record_given_as_a_map_is_one_finding(cli):
+    """validate on a game.json listed eight unknown/missing keys; it is a record: say so."""
+    from pathlib import Path
+
+    game = str(Path(__file__).resolve().parent.parent / "examples" / "capture.json")
+    r = cli("validate", game, "--format", "json")
+    assert r.exit_code == 1
+    assert [f["code"] for f in json.loads(r.output)] == ["not-a-map"]
+    assert "use 'sy-tools check'" in cli("validate", game).output

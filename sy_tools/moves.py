@@ -70,8 +70,8 @@ class LegalMoves:
 
     def to_dict(self) -> dict[str, Any]:
         """The stable JSON form (README, "moves")."""
-        return {"piece": self.piece, "from": self.origin, "count": len(self.moves),
-                "moves": [m.to_dict() for m in self.moves]}
+        return {"piece": self.piece, "from": self.origin, "round": self.round, "move": self.move,
+                "when": self.when, "count": len(self.moves), "moves": [m.to_dict() for m in self.moves]}
 
 
 def legal_moves(record: Record, at: Station | None = None) -> LegalMoves:

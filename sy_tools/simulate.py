@@ -24,7 +24,7 @@ import signal
 import stat
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -461,7 +461,7 @@ def _stop(pool: Any, finished: bool) -> None:
 
 
 def iter_games(spec: GameSpec, n: int, jobs: int | None = None, scheduler: str | None = None,
-               chunk_size: int | None = None, first: int = 0) -> Iterator[GameResult]:
+               chunk_size: int | None = None, first: int = 0) -> Generator[GameResult, None, None]:
     """Games ``first`` .. ``first + n - 1`` of ``spec``, in order, played by ``jobs`` processes
     (default: all cores; at most :data:`MAX_JOBS` and never more than there are chunks of games;
     1 plays here) or on the dask cluster at ``scheduler``.  Work goes out in chunks with a
@@ -699,7 +699,13 @@ def win_rates_from_file(path: str) -> dict[Station, tuple[int, float, float, flo
             import pyarrow.parquet as pq
         except ImportError:
             raise InputError("reading .parquet needs pyarrow: pip install 'sy-tools[parquet]'", path) from None
-        table = pq.read_table(path, columns=["mrx_start", "mrx_won"])
+        from .files import read_bytes
+
+        read_bytes(path)  # a regular file of a sane size, or one clear line
+        try:
+            table = pq.read_table(path, columns=["mrx_start", "mrx_won"])
+        except (OSError, ValueError, KeyError) as e:  # pyarrow's errors derive from these
+            raise InputError(f"not a simulate results file: {describe(e, error=True, limit=200)}", path) from None
         pairs: Iterable[tuple[Any, Any]] = zip(table.column("mrx_start").to_pylist(),
                                                table.column("mrx_won").to_pylist())
     else:
@@ -809,8 +815,10 @@ class RowWriter:
                     os.umask(umask)
                     mode = 0o666 & ~umask
                 os.chmod(self._tmp, mode)
-            self._file = os.fdopen(fd, "w" if self.kind == "csv" else "wb",
-                                   **({"newline": "", "encoding": "utf-8"} if self.kind == "csv" else {}))
+            if self.kind == "csv":
+                self._file = os.fdopen(fd, "w", newline="", encoding="utf-8")
+            else:
+                self._file = os.fdopen(fd, "wb")
             if self.kind == "csv":
                 import csv
 

@@ -16,7 +16,7 @@ from .board import DETECTIVE_TICKET_KINDS, MRX_TICKET_KINDS
 from .board import Ticket as _Ticket
 from .errors import InputError, MapFormatError, SyToolsError
 from .options import (
-    SECONDS,  # noqa: F401  (the time-limit type; kept importable from here)
+    SECONDS,
     all_option,
     format_option,
     input_format_option,
@@ -1037,7 +1037,8 @@ def _stations_option(values: tuple[str, ...], option: str) -> list[int]:
 
 @main.command(short_help="Self-play: many seeded games between two policies.")
 @click.option("-n", "--games", "n_games", type=click.IntRange(min=0), required=True, help="How many games.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Game i draws from (seed, i) alone.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Game i draws from (seed, i) alone (a 64-bit integer).")
 @rules_option()
 @map_option()
 @click.option("--detective-count", "n_detectives", type=click.IntRange(min=1, max=5), default=5, show_default=True,
@@ -1052,13 +1053,16 @@ def _stations_option(values: tuple[str, ...], option: str) -> list[int]:
 @click.option("--by", "by", type=click.Choice(["start"]), default=None,
               help="A row per Mr. X start station (default: one summary).")
 @format_option("text", "csv", "json")
-@click.option("--out", "out", default=None, help="Also write one row per game: FILE.csv or FILE.parquet (default: none).")
+@click.option("--out", "out", default=None,
+              help="Also write one row per game: FILE.csv or FILE.parquet, replaced only when the run "
+                   "completes (default: none).")
 @click.option("--records", "records", default=None,
               help="Also write every game's game.json into this folder (default: none).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: all cores).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1, max=64), default=None,
+              help="Worker processes, 1-64, never more than the games need (default: all cores).")
 @click.option("--scheduler", default=None,
               help="Run on a dask.distributed cluster: tcp://HOST:PORT (default: local worker processes).")
-@click.option("--cordon-time-limit", type=click.FloatRange(min=0.01), default=2.0, show_default=True,
+@click.option("--cordon-time-limit", type=SECONDS, default=2.0, show_default=True,
               help="Seconds per cordon plan (cordon detectives).")
 def simulate(n_games: int, seed: int, rules: Any, map_spec: str, n_detectives: int, n_detectives_alias: int | None,
              mrx_policy: str,
@@ -1075,14 +1079,20 @@ def simulate(n_games: int, seed: int, rules: Any, map_spec: str, n_detectives: i
     import time
 
     from . import simulate as sim
+    from .files import _cleanup_on_signals
 
     n_detectives = n_detectives_alias or n_detectives  # --detectives: the old name
     spec = sim.GameSpec(map=map_spec, rules=rules, detectives=n_detectives,
                         mrx_policy=mrx_policy, detective_policy=detective_policy, starts=sim.parse_starts(starts),
                         seed=seed, cordon_time_limit=cordon_time_limit, records=records is not None)
+    # everything is checked before anything is written
+    sim.check_spec(spec)
+    inputs = sim.input_files(spec, click.get_current_context().meta.get("sy_tools.rules_file"))
+    writer = sim.RowWriter(out, inputs=inputs) if out is not None else None
+    record_map = None
     if records is not None:
-        sim.records_dir(records)
-    writer = sim.RowWriter(out) if out else None
+        sim.records_dir(records, inputs, n_games)
+        record_map = sim.record_map(map_spec, records)
     tty = sys.stderr.isatty()
     shown_at = [0.0]
     played = [0]
@@ -1091,7 +1101,7 @@ def simulate(n_games: int, seed: int, rules: Any, map_spec: str, n_detectives: i
         if writer is not None:
             writer.write(g)
         if records is not None:
-            sim.write_record(records, g)
+            sim.write_record(records, g, record_map)
         played[0] += 1
         done = played[0]
         if tty and (time.monotonic() - shown_at[0] > 0.2 or done == n_games):
@@ -1099,11 +1109,17 @@ def simulate(n_games: int, seed: int, rules: Any, map_spec: str, n_detectives: i
             bar = "#" * (30 * done // max(1, n_games))
             click.echo(f"\r[{bar:<30}] {done}/{n_games} games", err=True, nl=done == n_games)
 
-    try:
-        result = sim.simulate(spec, n_games, jobs, scheduler, keep_rows=False, on_game=on_game)
-    finally:
-        if writer is not None:
-            writer.close()
+    with _cleanup_on_signals():  # SIGTERM/SIGHUP: end the workers, drop the temporary file, then go
+        try:
+            if writer is not None:
+                writer.open()
+            result = sim.simulate(spec, n_games, jobs, scheduler, keep_rows=False, on_game=on_game)
+            if writer is not None:
+                writer.close()
+        except BaseException:
+            if writer is not None:
+                writer.abort()
+            raise
     click.echo(sim.format_summary(result, fmt, by == "start"))
 
 

@@ -107,8 +107,10 @@ def map_option(what: str = "The map") -> Callable[[F], F]:
 
 
 def _rules(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
-    from .rules import load_rules
+    from .rules import PRESETS, load_rules
 
+    if value is not None and value not in PRESETS:
+        ctx.meta["sy_tools.rules_file"] = value  # an input file: outputs must not replace it
     return None if value is None else load_rules(value, "--rules")
 
 

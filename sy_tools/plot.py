@@ -925,7 +925,8 @@ WINNERS = ("mrx", "detectives")
 
 def load_winrates(path: str | os.PathLike[str], board: Board) -> WinRates:
     """Read simulation results: a CSV with (at least) the columns ``mrx_start`` and ``winner``
-    (``mrx`` or ``detectives``), or a JSON list of objects with those keys.  Every bad row is an
+    (``mrx`` or ``detectives``), a JSON list of objects with those keys, or the ``.parquet``
+    that ``simulate --out`` writes.  Every bad row is an
     :class:`InputError` naming the file, the row and the column."""
     import csv
     import json
@@ -933,6 +934,16 @@ def load_winrates(path: str | os.PathLike[str], board: Board) -> WinRates:
     from .files import read_text
 
     p = Path(path)
+    if p.suffix.lower() == ".parquet":  # what simulate --out writes
+        from .simulate import win_rates_from_file
+
+        got = win_rates_from_file(str(p))
+        for s in got:
+            if s not in board:
+                raise InputError(f"mrx_start {s} is not a station of the map {board.name!r}", str(path))
+        if not got:
+            raise InputError("no games in the file", str(path))
+        return WinRates({s: round(r * n) for s, (n, r, _, _) in got.items()}, {s: v[0] for s, v in got.items()})
     text = read_text(p)
     rows: list[tuple[str, Any, Any]] = []
     if p.suffix.lower() == ".json" or text.lstrip().startswith("["):

@@ -19,9 +19,11 @@ name is ``module:function`` or ``path/to/file.py:function``; :func:`load_policy`
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import os
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -29,6 +31,7 @@ from typing import Any
 
 from .board import Board, Station, StationMask, Ticket, stations_of
 from .errors import InputError
+from .files import _kind
 from .position import MRX, Move, Position, Tickets, draw, mrx_targets
 from .rules import Rules
 
@@ -332,6 +335,51 @@ DETECTIVE_POLICIES: dict[str, Policy] = {"random": random_detective, "greedy": g
                                          "cordon": cordon_detective, "advise": advise_detective}
 
 
+def describe(obj: Any, error: bool = False, limit: int = 300) -> str:
+    """``repr(obj)`` (for an exception ``error=True``: ``Type: message``) that never raises,
+    however broken the object's ``__repr__``/``__str__``; cut to ``limit`` characters."""
+    try:
+        kind = type(obj).__name__
+        if not isinstance(kind, str):
+            kind = "object"
+    except Exception:
+        kind = "object"
+    try:
+        text = str(obj) if error else repr(obj)
+        if not isinstance(text, str):
+            raise TypeError
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        text = f"<{kind} object whose {'str' if error else 'repr'}() failed>"
+    text = text.replace("\n", " ")
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return f"{kind}: {text}" if error else text
+
+
+def run_policy(policy: Policy, obs: Any, rng: Any, quiet: bool = False) -> Any:
+    """``policy(obs, rng)``; with ``quiet`` what it prints goes to stderr (stdout carries the
+    results)."""
+    if not quiet:
+        return policy(obs, rng)
+    with contextlib.redirect_stdout(sys.stderr):
+        return policy(obs, rng)
+
+
+def policy_source(spec: str) -> str | None:
+    """The file a ``file.py:function`` or ``module:function`` policy was loaded from (None for a
+    built-in name or when not known)."""
+    if ":" not in spec:
+        return None
+    target = spec.rpartition(":")[0]
+    if target.endswith(".py") or os.sep in target:
+        return target if os.path.isfile(target) else None
+    module = sys.modules.get(target)
+    path = getattr(module, "__file__", None)
+    return path if isinstance(path, str) else None
+
+
 def load_policy(spec: str, side: str) -> Policy:
     """The policy named ``spec`` for ``side`` (``"mrx"`` or ``"detectives"``): a built-in name,
     ``module:function`` or ``path/to/file.py:function``.  :class:`InputError` when it does not
@@ -346,20 +394,25 @@ def load_policy(spec: str, side: str) -> Policy:
     target, _, name = spec.rpartition(":")
     try:
         if target.endswith(".py") or os.sep in target:
-            if not os.path.isfile(target):
+            if not os.path.exists(target):
                 raise InputError(f"{spec}: no such file {target!r}", where=option)
+            if not os.path.isfile(target):
+                kind = _kind(os.stat(target).st_mode)
+                raise InputError(f"{spec}: {target!r} is {kind}, not a regular file; give a .py file", where=option)
             mod_name = "sy_tools_policy_" + os.path.splitext(os.path.basename(target))[0]
             sp = importlib.util.spec_from_file_location(mod_name, target)
             if sp is None or sp.loader is None:
                 raise InputError(f"{spec}: cannot load {target!r} as Python", where=option)
             module = importlib.util.module_from_spec(sp)
-            sp.loader.exec_module(module)
+            with contextlib.redirect_stdout(sys.stderr):  # its prints must not mix with our output
+                sp.loader.exec_module(module)
         else:
-            module = importlib.import_module(target)
-    except InputError:
+            with contextlib.redirect_stdout(sys.stderr):
+                module = importlib.import_module(target)
+    except (InputError, KeyboardInterrupt):
         raise
-    except Exception as e:  # a user's module may raise anything while importing
-        raise InputError(f"{spec}: cannot import {target!r}: {type(e).__name__}: {e}", where=option) from None
+    except BaseException as e:  # a user's module may raise anything while importing, sys.exit too
+        raise InputError(f"{spec}: cannot import {target!r}: {describe(e, error=True)}", where=option) from None
     fn = getattr(module, name, None)
     if fn is None:
         raise InputError(f"{spec}: {target!r} has no {name!r}", where=option)

@@ -14,19 +14,33 @@ make the seeded random records the tests and benchmarks use.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import math
 import os
 import random
 import re
+import signal
+import stat
+import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .board import DETECTIVE_TICKET_KINDS, MRX_TICKET_KINDS, Board, Station, mask_of
 from .errors import InputError
-from .policies import DetectiveObservation, MrXObservation, Policy, load_policy
+from .files import _Signalled
+from .policies import (
+    DETECTIVE_POLICIES,
+    MRX_POLICIES,
+    DetectiveObservation,
+    MrXObservation,
+    Policy,
+    describe,
+    load_policy,
+    run_policy,
+)
 from .position import MRX, Move, Position, counting_models, mrx_targets, random_playout, unmodelled_rule_fields
 from .rules import PRESETS, Rules
 
@@ -81,19 +95,24 @@ def _decks(board: Board, rules: Rules, starts: str | tuple[Station, ...] | None)
     """(Mr. X's deck, the detectives' deck)."""
     decks = board.start_decks
 
-    def deck(name: str) -> list[Station]:
+    def deck(name: str, where: str, field: str) -> list[Station]:
+        # a map without start decks deals from every station; one with decks must have this one
+        if decks and name not in decks:
+            raise InputError(f"{field} {name!r} is not a start deck of the map {board.name!r} (its decks: "
+                             f"{', '.join(sorted(decks))})", where=where)
         return list(decks.get(name) or board.stations)
 
     if starts is None:
-        return deck(rules.mrx_deck), deck(rules.detective_deck)
+        return (deck(rules.mrx_deck, "--rules", "the rules' mrx_deck"),
+                deck(rules.detective_deck, "--rules", "the rules' detective_deck"))
     if starts == "classic":
-        return deck("classic"), deck("classic")
+        return deck("classic", "--starts", "deck"), deck("classic", "--starts", "deck")
     if starts == "2014":
-        return deck("2014-mrx"), deck("2014-detectives")
+        return deck("2014-mrx", "--starts", "deck"), deck("2014-detectives", "--starts", "deck")
     if isinstance(starts, str):
         raise InputError(f"unknown start deck {starts!r}: expected classic, 2014 or a list of stations",
                          where="--starts")
-    return list(starts), deck(rules.detective_deck)
+    return list(starts), deck(rules.detective_deck, "--rules", "the rules' detective_deck")
 
 
 def deal(board: Board, rules: Rules, n_detectives: int, starts: str | tuple[Station, ...] | None,
@@ -164,9 +183,15 @@ class _Runtime:
         from .mapio import load_board
 
         self.spec = spec
+        if not SEED_MIN <= spec.seed <= SEED_MAX:  # rows keep it as a 64-bit integer (parquet)
+            raise InputError(f"expected a seed from {SEED_MIN} to {SEED_MAX} (a 64-bit integer), got "
+                             f"{str(spec.seed)[:40]}", where="--seed")
         self.board = load_board(spec.map)
         self.mrx_policy: Policy = load_policy(spec.mrx_policy, "mrx")
         self.detective_policy: Policy = load_policy(spec.detective_policy, "detectives")
+        #: a user's policy runs with its prints sent to stderr (stdout is ours)
+        self.quiet = {"mrx": spec.mrx_policy not in MRX_POLICIES,
+                      "detectives": spec.detective_policy not in DETECTIVE_POLICIES}
         # the list-based playout keeps only tickets and stations: variants take the Move path
         self.fast = (spec.mrx_policy == "random" and spec.detective_policy == "random"
                      and counting_models(spec.rules))
@@ -185,6 +210,9 @@ class _Runtime:
         self.template = Position.start(self.board, spec.rules, list(zip(self.names, range(len(self.names)))))
 
 
+#: The seeds a run accepts (a row stores the seed as a 64-bit integer).
+SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
+
 #: Rule variants the simulator plays (through the engine's exact move listing).
 SIMULATED_VARIANTS = frozenset({"mrx_onto_detective", "cutoff_escape", "voluntary_reveal"})
 
@@ -196,6 +224,12 @@ def _runtime(spec: GameSpec) -> _Runtime:
     if _RUNTIME is None or _RUNTIME.spec != spec:
         _RUNTIME = _Runtime(spec)
     return _RUNTIME
+
+
+def check_spec(spec: GameSpec) -> None:
+    """Check everything about ``spec`` (map, rules, decks, policies, seed): an
+    :class:`InputError` before any game is played."""
+    _runtime(spec)
 
 
 def play_game(spec: GameSpec, index: int) -> GameResult:
@@ -292,12 +326,14 @@ def _play_policies(rt: _Runtime, pos: Position, candidates: Sequence[Station],
                                        pos.round, pos.move, legal, memo_d)
         name = rt.spec.mrx_policy if side == "mrx" else rt.spec.detective_policy
         try:
-            move = policy(obs, rng)
-        except Exception as e:  # a policy is user code: any failure forfeits the game
-            return pos, moves, f"{side} policy {name!r} raised {type(e).__name__}: {e}", side
+            move = run_policy(policy, obs, rng, rt.quiet[side])
+        except (KeyboardInterrupt, _Signalled):  # Ctrl-C, SIGTERM: stop the run
+            raise
+        except BaseException as e:  # a policy is user code: any failure (sys.exit too) forfeits the game
+            return pos, moves, f"{side} policy {name!r} raised {describe(e, error=True)}", side
         why = _illegal(pos, move, legal)
         if why:
-            return pos, moves, f"{side} policy {name!r} returned an illegal move {move}: {why}", side
+            return pos, moves, f"{side} policy {name!r} returned an illegal move {describe(move)}: {why}", side
         if side == "mrx":
             if move.is_pass:
                 possible = mask_of(p for p in _stations(possible) if not pos.mrx_can_move_from(p))
@@ -320,7 +356,7 @@ def _illegal(pos: Position, move: Any, legal: tuple[Move, ...]) -> str:
     checked by :meth:`Position.problems` (his double moves are not all listed); a detective's
     must be one of ``legal``, its legal moves."""
     if not isinstance(move, Move):
-        return f"not a Move: {move!r}"
+        return f"not a Move: {describe(move)}"
     if pos.turn == 0:
         if move.piece != MRX or None in move.stations:
             return "it is Mr. X's turn; his move names each station"
@@ -382,57 +418,148 @@ def _chunk_size(n: int, workers: int) -> int:
     return max(1, min(2000, n // (workers * 8) or 1))
 
 
+#: The most worker processes a run starts (the command line refuses more).
+MAX_JOBS = 64
+#: Seconds to connect to a dask scheduler, everything included.
+CONNECT_SECONDS = 10.0
+
+
+def _worker_init(spec: GameSpec) -> None:
+    """A worker process: Ctrl-C is the parent's to handle (it ends the workers), SIGTERM/SIGHUP
+    end the worker at once, and what a policy prints goes to stderr (stdout is the parent's)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    try:
+        sys.stdout.flush()
+        os.dup2(2, 1)
+    except (OSError, ValueError):  # pragma: no cover - no stderr to send it to
+        pass
+    sys.stdout = sys.stderr
+    _runtime(spec)
+
+
+def _stop(pool: Any, finished: bool) -> None:
+    """Shut the pool down; unless the run ``finished``, end the workers now (they may be deep in
+    a long game, and must not outlive the run)."""
+    if finished:
+        pool.shutdown(wait=True)
+        return
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for p in procs:
+        try:
+            p.terminate()
+        except (OSError, ValueError, AttributeError):  # pragma: no cover - already gone
+            pass
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        try:
+            p.join(2.0)
+        except (OSError, ValueError, AttributeError, AssertionError):  # pragma: no cover
+            pass
+
+
 def iter_games(spec: GameSpec, n: int, jobs: int | None = None, scheduler: str | None = None,
-               chunk_size: int | None = None, first: int = 0) -> Iterator[GameResult]:
+               chunk_size: int | None = None, first: int = 0) -> Generator[GameResult, None, None]:
     """Games ``first`` .. ``first + n - 1`` of ``spec``, in order, played by ``jobs`` processes
-    (default: all cores; 1 plays here) or on the dask cluster at ``scheduler``.  Work goes out in
-    chunks with a bounded number in flight, so memory stays bounded however many games."""
+    (default: all cores; at most :data:`MAX_JOBS` and never more than there are chunks of games;
+    1 plays here) or on the dask cluster at ``scheduler``.  Work goes out in chunks with a
+    bounded number in flight, so memory stays bounded however many games.  A worker that dies
+    (a policy calling ``os._exit``, the system killing it) is an :class:`InputError`, and when
+    the iteration stops early (an error, Ctrl-C, ``close()``) the workers are ended with it."""
     _runtime(spec)  # bad policies, maps, decks fail here, before any worker starts
     if scheduler is not None:
         yield from _iter_dask(spec, n, scheduler, chunk_size, first)
         return
-    jobs = jobs or os.cpu_count() or 1
-    if jobs <= 1 or n < 2:
+    jobs = min(jobs or os.cpu_count() or 1, MAX_JOBS, max(n, 1))
+    if jobs <= 1:
         rt = _runtime(spec)
         for i in range(first, first + n):
             yield _play(rt, i)
         return
     import multiprocessing as mp
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     size = chunk_size or _chunk_size(n, jobs)
+    jobs = min(jobs, -(-n // size))  # no idle workers
     methods = mp.get_all_start_methods()
     ctx = mp.get_context("fork" if "fork" in methods else "spawn")
-    with ctx.Pool(jobs, initializer=_runtime, initargs=(spec,)) as pool:
-        pending: list[Any] = []
+    pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_worker_init, initargs=(spec,))
+    finished = False
+    try:
+        pending: deque[tuple[Any, int, int]] = deque()
         chunks = _chunks(n, size, first)
         for a, b in chunks:
-            pending.append(pool.apply_async(_run_chunk, (spec, a, b)))
+            pending.append((pool.submit(_run_chunk, spec, a, b), a, b))
             if len(pending) >= 4 * jobs:
                 break
         while pending:
-            done = pending.pop(0)
+            done, a, b = pending.popleft()
             nxt = next(chunks, None)
             if nxt is not None:
-                pending.append(pool.apply_async(_run_chunk, (spec, *nxt)))
-            yield from done.get()
+                pending.append((pool.submit(_run_chunk, spec, *nxt), *nxt))
+            try:
+                games = done.result()
+            except BrokenProcessPool:
+                raise InputError(f"a worker process died while playing games {a}-{b - 1} (a policy that calls "
+                                 "os._exit or crashes Python, or the system ended it); run with --jobs 1 to see "
+                                 "which game", where="--jobs") from None
+            yield from games
+        finished = True
+    finally:
+        _stop(pool, finished)
 
 
 #: A dask scheduler address: PROTOCOL://HOST:PORT (or HOST:PORT, tcp assumed).
 _ADDRESS = re.compile(r"^(?:[a-z]+://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):[0-9]{1,5}$")
 
 
+def _quiet_unraisable(args: Any) -> None:
+    """Drop what a half-made dask client reports while it is collected (we said why already)."""
+    mod = getattr(type(args.object), "__module__", "") or ""
+    if mod.startswith(("distributed", "tornado")) or isinstance(args.exc_value, TimeoutError):
+        return
+    sys.__unraisablehook__(args)
+
+
+def _connect(scheduler: str, deadline: float = CONNECT_SECONDS) -> Any:
+    """A dask client for ``scheduler``, or one :class:`InputError` line within ``deadline``
+    seconds whatever answers there (nothing, a web server, garbage)."""
+    import threading
+
+    from distributed import Client
+
+    box: dict[str, Any] = {}
+
+    def make() -> None:
+        try:
+            box["client"] = Client(scheduler, timeout="3s", set_as_default=False)
+        except BaseException as e:  # anything a non-dask peer provokes (even a 3 EiB allocation)
+            box["error"] = e
+
+    t = threading.Thread(target=make, name="sy-tools dask connect", daemon=True)
+    t.start()
+    t.join(deadline)
+    if t.is_alive() or "error" in box:
+        sys.unraisablehook = _quiet_unraisable
+        why = (f"no dask scheduler answered within {deadline:g} s" if t.is_alive()
+               else describe(box["error"], error=True, limit=200))
+        raise InputError(f"cannot reach the dask scheduler at {scheduler}: {why}", where="--scheduler")
+    return box["client"]
+
+
 def _iter_dask(spec: GameSpec, n: int, scheduler: str, chunk_size: int | None, first: int) -> Iterator[GameResult]:
     try:
-        from distributed import Client
+        import distributed  # noqa: F401
     except ImportError:
         raise InputError("--scheduler needs dask.distributed: pip install 'sy-tools[cluster]'") from None
     if not _ADDRESS.match(scheduler):
         raise InputError(f"expected a scheduler address like tcp://HOST:PORT, got {scheduler[:60]!r}",
                          where="--scheduler")
-    try:
-        client = Client(scheduler, timeout="3s", set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as e:
-        raise InputError(f"cannot reach the dask scheduler at {scheduler}: {e}", where="--scheduler") from None
+    client = _connect(scheduler)
     try:
         workers = max(1, sum(client.nthreads().values()))
         size = chunk_size or _chunk_size(n, workers)
@@ -572,7 +699,13 @@ def win_rates_from_file(path: str) -> dict[Station, tuple[int, float, float, flo
             import pyarrow.parquet as pq
         except ImportError:
             raise InputError("reading .parquet needs pyarrow: pip install 'sy-tools[parquet]'", path) from None
-        table = pq.read_table(path, columns=["mrx_start", "mrx_won"])
+        from .files import read_bytes
+
+        read_bytes(path)  # a regular file of a sane size, or one clear line
+        try:
+            table = pq.read_table(path, columns=["mrx_start", "mrx_won"])
+        except (OSError, ValueError, KeyError) as e:  # pyarrow's errors derive from these
+            raise InputError(f"not a simulate results file: {describe(e, error=True, limit=200)}", path) from None
         pairs: Iterable[tuple[Any, Any]] = zip(table.column("mrx_start").to_pylist(),
                                                table.column("mrx_won").to_pylist())
     else:
@@ -598,10 +731,14 @@ def simulate(spec: GameSpec, n: int, jobs: int | None = None, scheduler: str | N
     if n < 0:
         raise InputError(f"the number of games must be at least 0, got {n}", where="-n")
     result = SimulationResult(spec, games=[] if keep_rows else None)
-    for g in iter_games(spec, n, jobs, scheduler, chunk_size):
-        result.add(g)
-        if on_game is not None:
-            on_game(g)
+    games = iter_games(spec, n, jobs, scheduler, chunk_size)
+    try:
+        for g in games:
+            result.add(g)
+            if on_game is not None:
+                on_game(g)
+    finally:
+        games.close()  # an early stop ends the worker processes now
     return result
 
 
@@ -610,13 +747,25 @@ def simulate(spec: GameSpec, n: int, jobs: int | None = None, scheduler: str | N
 
 class RowWriter:
     """Writes result rows to ``.csv`` or ``.parquet`` as they come (parquet in row groups of
-    ``batch`` games; it needs pyarrow: ``pip install 'sy-tools[parquet]'``)."""
+    ``batch`` games; it needs pyarrow: ``pip install 'sy-tools[parquet]'``).
 
-    def __init__(self, path: str, batch: int = 50_000) -> None:
+    Everything is checked when it is made (the name, pyarrow, the folder, that ``path`` is not
+    one of ``inputs``); nothing is written before :meth:`open`.  Rows go to a temporary file
+    beside the target (through a symbolic link, beside the file it names), renamed over it by
+    :meth:`close`; :meth:`abort` (a failed or interrupted run) removes it, so the old file stays
+    as it was.  A named pipe or a character device is written to directly (CSV only)."""
+
+    def __init__(self, path: str, batch: int = 50_000, inputs: Sequence[str | os.PathLike[str]] = ()) -> None:
+        from .files import _kind, _target, refuse_overwrite
+
         self.path = path
         self.batch = batch
         self._rows: list[dict[str, Any]] = []
         self._writer: Any = None
+        self._file: Any = None
+        self._tmp: str | None = None
+        if not path:
+            raise InputError("expected a file name ending in .csv or .parquet, got ''", where="--out")
         if path.endswith(".parquet"):
             try:
                 import pyarrow  # noqa: F401
@@ -628,20 +777,69 @@ class RowWriter:
             self.kind = "csv"
         else:
             raise InputError("--out must end in .csv or .parquet", path)
-        if self.kind == "csv":
-            import csv
+        try:
+            self._target, st = _target(path)
+        except OSError as e:
+            raise InputError(f"cannot write: {e.strerror or e}", path, "--out") from None
+        self._mode = st.st_mode if st is not None else None
+        self.special = st is not None and not stat.S_ISREG(st.st_mode)
+        if st is not None and self.special:
+            if not (stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
+                raise InputError(f"is {_kind(st.st_mode)}, not a file; refusing to write", path, "--out")
+            if self.kind == "parquet":
+                raise InputError(f"is {_kind(st.st_mode)}: parquet needs a regular file (write .csv to a pipe or "
+                                 "device)", path, "--out")
+        refuse_overwrite([path], inputs)
 
-            self._file = open(path, "w", newline="", encoding="utf-8")
-            self._csv = csv.DictWriter(self._file, fieldnames=list(ROW_COLUMNS))
-            self._csv.writeheader()
+    def open(self) -> None:
+        """Start writing (the temporary file, or the pipe or device itself)."""
+        import tempfile
+
+        folder = self._target.parent if str(self._target.parent) else "."
+        try:
+            if self.special:
+                fifo = self._mode is not None and stat.S_ISFIFO(self._mode)
+                try:
+                    fd = os.open(self._target, os.O_WRONLY | (os.O_NONBLOCK if fifo else 0))
+                except OSError as e:
+                    if e.errno == errno.ENXIO:
+                        raise InputError("a named pipe with no reader", self.path, "--out") from None
+                    raise
+                os.set_blocking(fd, True)
+            else:
+                fd, self._tmp = tempfile.mkstemp(prefix=f".{self._target.name}.", suffix=".tmp", dir=folder)
+                if self._mode is not None:
+                    mode = self._mode & 0o7777
+                else:
+                    umask = os.umask(0)
+                    os.umask(umask)
+                    mode = 0o666 & ~umask
+                os.chmod(self._tmp, mode)
+            if self.kind == "csv":
+                self._file = os.fdopen(fd, "w", newline="", encoding="utf-8")
+            else:
+                self._file = os.fdopen(fd, "wb")
+            if self.kind == "csv":
+                import csv
+
+                self._csv = csv.DictWriter(self._file, fieldnames=list(ROW_COLUMNS))
+                self._csv.writeheader()
+        except OSError as e:
+            self.abort()
+            raise InputError(f"cannot write: {e.strerror or e}", self.path, "--out") from None
 
     def write(self, g: GameResult) -> None:
-        if self.kind == "csv":
-            self._csv.writerow(g.row())
-            return
-        self._rows.append(g.row())
-        if len(self._rows) >= self.batch:
-            self._flush()
+        if self._file is None:
+            self.open()
+        try:
+            if self.kind == "csv":
+                self._csv.writerow(g.row())
+                return
+            self._rows.append(g.row())
+            if len(self._rows) >= self.batch:
+                self._flush()
+        except OSError as e:
+            raise OSError(e.errno, e.strerror or str(e), self.path) from None
 
     def _flush(self) -> None:
         import pyarrow as pa
@@ -649,17 +847,46 @@ class RowWriter:
 
         table = pa.Table.from_pylist(self._rows, schema=_schema())
         if self._writer is None:
-            self._writer = pq.ParquetWriter(self.path, table.schema)
+            self._writer = pq.ParquetWriter(self._file, table.schema)
         self._writer.write_table(table)
         self._rows = []
 
     def close(self) -> None:
-        if self.kind == "csv":
+        """Finish: the rows so far become the file (the temporary file is renamed over it)."""
+        from .files import _signals_held
+
+        if self._file is None:
+            self.open()
+        try:
+            if self.kind == "parquet":
+                if self._rows or self._writer is None:
+                    self._flush()
+                self._writer.close()
+            self._file.flush()
+            if self._tmp is not None:
+                os.fsync(self._file.fileno())
             self._file.close()
-            return
-        if self._rows or self._writer is None:
-            self._flush()
-        self._writer.close()
+            if self._tmp is not None:
+                with _signals_held():
+                    os.replace(self._tmp, self._target)
+                    self._tmp = None
+        except OSError as e:
+            self.abort()
+            raise OSError(e.errno, e.strerror or str(e), self.path) from None
+
+    def abort(self) -> None:
+        """Give up: remove the temporary file (the old file, if any, is untouched)."""
+        if self._file is not None:
+            try:
+                self._file.close()
+            except OSError:
+                pass
+        if self._tmp is not None:
+            try:
+                os.unlink(self._tmp)
+            except OSError:
+                pass
+            self._tmp = None
 
 
 def _schema() -> Any:
@@ -670,21 +897,88 @@ def _schema() -> Any:
     return pa.schema([(c, types.get(c, pa.int64())) for c in ROW_COLUMNS])
 
 
-def records_dir(path: str) -> str:
-    """Make ``--records``'s folder (an existing file there is an :class:`InputError`)."""
+def input_files(spec: GameSpec, rules_file: str | None = None) -> list[str]:
+    """The files a run reads (its map's, the rules file, the policies' source files): what its
+    outputs must never replace."""
+    from .mapio import source_files
+    from .policies import policy_source
+
+    out = [] if _builtin_map(spec.map) else [str(p) for p in source_files(spec.map)]
+    if rules_file:
+        out.append(rules_file)
+    for p in (spec.mrx_policy, spec.detective_policy):
+        src = policy_source(p)
+        if src:
+            out.append(src)
+    return out
+
+
+def _builtin_map(spec: str) -> bool:
+    """Whether ``--map`` names a built-in map (as :func:`sy_tools.validate.load_board` decides)."""
+    return spec == "london" and not os.path.exists(spec)
+
+
+#: What :func:`write_record` names the records.
+RECORD_NAME = re.compile(r"^game-([0-9]{7,})\.json$")
+
+
+def records_dir(path: str, inputs: Sequence[str | os.PathLike[str]] = (), n: int | None = None) -> str:
+    """Check and make ``--records``'s folder: an :class:`InputError` for an empty name, a file, a
+    symbolic link to nothing, or a record name of the run (games 0 to ``n - 1``) that is one of
+    ``inputs``."""
+    from .files import same_file
+
+    if not path:
+        raise InputError("expected a folder name, got ''", where="--records")
+    if os.path.islink(path) and not os.path.exists(path):
+        raise InputError(f"is a symbolic link to {os.readlink(path)[:200]!r}, which does not exist; give a folder",
+                         path, "--records")
     if os.path.exists(path) and not os.path.isdir(path):
         raise InputError("expected a folder for the records, but this is a file", path, "--records")
-    os.makedirs(path, exist_ok=True)
+    if os.path.isdir(path) and inputs:
+        try:
+            names = os.listdir(path)
+        except OSError as e:
+            raise InputError(f"cannot read the folder: {e.strerror or e}", path, "--records") from None
+        for name in names:
+            m = RECORD_NAME.match(name)
+            if m is None or (n is not None and int(m.group(1)) >= n):
+                continue
+            entry = os.path.join(path, name)
+            for src in inputs:
+                if same_file(entry, src):
+                    raise InputError(f"refusing to overwrite an input ({os.fspath(src)}) with a record; choose "
+                                     "another folder", entry, "--records")
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"cannot make the folder: {e.strerror or e}", path, "--records") from None
     return path
 
 
-def write_record(directory: str, g: GameResult) -> None:
-    """Write game ``g``'s record as ``DIRECTORY/game-NNNNNNN.json``."""
+def record_map(map_spec: str, directory: str) -> str:
+    """The ``map`` a record in ``directory`` names for ``--map map_spec``: the built-in name, or
+    the map's path relative to the folder (a record's map path is read relative to the record),
+    absolute where no relative path exists."""
+    if _builtin_map(map_spec):
+        return map_spec
+    target = os.path.abspath(map_spec)
+    try:
+        rel = os.path.relpath(target, os.path.abspath(directory))
+    except ValueError:  # pragma: no cover - another drive (Windows)
+        return target
+    return rel if ":" not in rel else target
+
+
+def write_record(directory: str, g: GameResult, map_spec: str | None = None) -> None:
+    """Write game ``g``'s record as ``DIRECTORY/game-NNNNNNN.json`` (its ``map`` set to
+    ``map_spec``, e.g. from :func:`record_map`, when given)."""
     from .files import atomic_write_text
     from .output import dumps
 
     if g.record is not None:
-        atomic_write_text(os.path.join(directory, f"game-{g.game:07d}.json"), dumps(g.record) + "\n")
+        doc = g.record if map_spec is None else {**g.record, "map": map_spec}
+        atomic_write_text(os.path.join(directory, f"game-{g.game:07d}.json"), dumps(doc) + "\n")
 
 
 # ---- seeded random records (tests, benchmarks) ---------------------------------------------------

@@ -1087,6 +1087,9 @@ def simulate(n_games: int, seed: int, rules: Any, map_spec: str, n_detectives: i
                         seed=seed, cordon_time_limit=cordon_time_limit, records=records is not None)
     # everything is checked before anything is written
     sim.check_spec(spec)
+    from .mapio import load_board
+
+    _warn_cutoff(load_board(map_spec), rules)
     inputs = sim.input_files(spec, click.get_current_context().meta.get("sy_tools.rules_file"))
     writer = sim.RowWriter(out, inputs=inputs) if out is not None else None
     record_map = None

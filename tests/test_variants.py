@@ -175,11 +175,16 @@ def test_possible_and_check_agree_on_a_step_onto_a_detective(cli):
     assert json.loads(r.output)["capture"]["station"] == 194
 
 
-@pytest.mark.parametrize("cmd", ["cordon", "solve", "advise"])
+@pytest.mark.parametrize("cmd", ["cordon", "solve", "advise", "simulate"])
 def test_the_cutoff_rule_on_incomplete_via_data_is_never_silent(cli, tmp_path, cmd):
-    """check and possible said so; cordon, solve and advise applied it silently."""
+    """check and possible said so; cordon, solve, advise and simulate applied it silently."""
     rules = tmp_path / "cut.json"
     rules.write_text('{"preset": "classic", "cutoff_escape": true}')
+    if cmd == "simulate":
+        r = cli(cmd, "-n", "2", "--jobs", "1", "--rules", str(rules))
+        assert r.exit_code == 0 and "warning: cut-off escape applied with incomplete via data" in r.stderr
+        assert "warning" not in cli(cmd, "-n", "2", "--jobs", "1").stderr
+        return
     r = cli(cmd, "--around", "153", "--detectives", "Red=154", "--rules", str(rules), "--time-limit", "2")
     assert r.exit_code in (0, 1, 3), r.stderr
     assert "warning: cut-off escape applied with incomplete via data: 117 of 119" in r.stderr

@@ -18,6 +18,9 @@ from .tracker import Possible, possible
 #: below this many records a batch runs in this process (starting workers costs more)
 MIN_PER_WORKER = 50
 
+#: ``jobs`` meaning "as many as help": every core, once each has :data:`MIN_PER_WORKER` records
+AUTO_JOBS = 1 << 16
+
 
 @dataclass(frozen=True)
 class Failure:

@@ -565,10 +565,11 @@ def _moves_text(r: Any, show_all: bool) -> str:
 @click.option("--top", type=click.IntRange(min=1), default=None,
               help="Show only the N most likely stations (default: all).")
 @round_option("Analyse")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes for a large batch (the output keeps the order of GAMES).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes for a large batch; the output keeps the order of GAMES (default: every core "
+                   "once there are 50 records per core, else 1).")
 def possible(games: tuple[str, ...], fmt: str, history: bool, weights: str, top: int | None,
-             round_: int | None, jobs: int) -> None:
+             round_: int | None, jobs: int | None) -> None:
     """Where Mr. X can be now, with probabilities, from game records (detectives' view).
 
     Exit 1 if a record contradicts itself (the move that emptied the set is named), 2 if it
@@ -580,7 +581,7 @@ def possible(games: tuple[str, ...], fmt: str, history: bool, weights: str, top:
       sy-tools possible examples/in-progress.json --round 3 --history
       sy-tools possible examples/*.json --format jsonl --jobs 2
     """
-    from .batch import Failure, possible_many
+    from .batch import AUTO_JOBS, Failure, possible_many
 
     failed = 0
     out = sys.stdout
@@ -589,7 +590,7 @@ def possible(games: tuple[str, ...], fmt: str, history: bool, weights: str, top:
         click.echo("[")
     first = True
     render = _jsonl_of if fmt == "jsonl" else None
-    for game, result in possible_many(games, weights, history, round_, jobs, render):
+    for game, result in possible_many(games, weights, history, round_, jobs or AUTO_JOBS, render):
         if isinstance(result, Failure):
             failed = max(failed, result.exit_code) if len(games) == 1 else 1
             if fmt == "jsonl":

@@ -35,7 +35,7 @@ demo: $(STAMP)
 	$(BIN)/sy-tools heatmap examples/in-progress.json --layer coverage -o demo-out/coverage.png
 	$(BIN)/sy-tools heatmap examples/in-progress.json --layer cordon --round 7 --moves 2 -o demo-out/cordon.png
 	$(BIN)/sy-tools heatmap examples/in-progress.json --layer reach -o demo-out/reach-mrx.png
-	$(BIN)/sy-tools heatmap --layer reach --from 13 --tickets taxi=10,bus=8,underground=4 -o demo-out/reach.png
+	$(BIN)/sy-tools heatmap --layer reach --from 13 --piece-tickets taxi=10,bus=8,underground=4 -o demo-out/reach.png
 	$(BIN)/sy-tools heatmap --layer winrate demo-out/results.csv -o demo-out/winrate.png
 	@echo "heatmaps written to demo-out/"
 

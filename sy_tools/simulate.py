@@ -591,7 +591,9 @@ def wilson(wins: int, n: int, z: float = 1.959963984540054) -> tuple[float, floa
     den = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    low = 0.0 if wins == 0 else max(0.0, centre - half)  # (exact at the ends: no 5.55e-17)
+    high = 1.0 if wins == n else min(1.0, centre + half)
+    return (low, high)
 
 
 @dataclass

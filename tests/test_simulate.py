@@ -545,3 +545,12 @@ def test_cordon_detectives_plan_with_the_games_rules(london):
         plans[name] = _cordon_plan(obs, 5.0)
     assert plans["cut"]["Red"].stations == (58,)
     assert "Red" not in plans["plain"] or plans["plain"]["Red"].stations != (58,)
+
+
+def test_wilson_ends_are_exact():
+    from sy_tools.simulate import wilson
+
+    for n in (1, 3, 7, 18, 1000):
+        assert wilson(0, n)[0] == 0.0 and wilson(n, n)[1] == 1.0
+    low, high = wilson(5, 20)
+    assert 0.11 < low < 0.12 and 0.46 < high < 0.47  # 25%: [11.2%, 46.9%]

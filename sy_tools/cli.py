@@ -1132,16 +1132,15 @@ def simulate(n_games: int, seed: int, rules: Any, map_spec: str, n_detectives: i
 
 @main.command("solve", short_help="Can the detectives force a win within N turns? (proved)")
 @click.argument("game", required=False)
-@click.option("--turns", "-n", type=click.IntRange(min=1, max=6), default=2, show_default=True,
-              help="Detective turns to win within.")
+@moves_option(2, 6, "Detective turns to win within.", alias="--turns")
 @time_limit_option(30.0, "the whole search")
 @round_option("Solve")
 @puzzle_options(rules=True)
 @format_option("text", "json")
-def solve_cmd(game: str | None, turns: int, time_limit: float, round_: int | None, around: str | None, dets: str | None,
+def solve_cmd(game: str | None, moves: int, time_limit: float, round_: int | None, around: str | None, dets: str | None,
               tickets: str | None, mrx_tickets: str | None, move_number: int, map_spec: str, rules: Any,
               fmt: str) -> None:
-    """The shortest forced win within N detective turns, as a strategy tree to follow.
+    """The shortest forced win within k detective turns (--moves), as a strategy tree to follow.
 
     Give a GAME record, or --around STATIONS with --detectives for a puzzle.  Exit 0: a forced
     win; 1: no forced win within N (proved), or the record is illegal or over; 3: unknown (the
@@ -1149,7 +1148,7 @@ def solve_cmd(game: str | None, turns: int, time_limit: float, round_: int | Non
 
     \b
     Examples:
-      sy-tools solve examples/in-progress.json --turns 2
+      sy-tools solve examples/in-progress.json --moves 2
       sy-tools solve --around 154 --detectives Red=185,Blue=130,Green=168 --move-number 3
     """
     from .output import dumps
@@ -1163,7 +1162,7 @@ def solve_cmd(game: str | None, turns: int, time_limit: float, round_: int | Non
 
         rec = load_record(game).at_round(round_)
         _warn_cutoff(rec.board, rec.rules)
-        result = solve_record(rec, turns, time_limit)
+        result = solve_record(rec, moves, time_limit)
     else:
         from .mapio import load_board
 
@@ -1180,7 +1179,7 @@ def solve_cmd(game: str | None, turns: int, time_limit: float, round_: int | Non
             _ticket_counts(tickets, "--tickets", DETECTIVE_TICKET_KINDS) if tickets else None,
             _ticket_counts(mrx_tickets, "--mrx-tickets", MRX_TICKET_KINDS)
             if mrx_tickets else None,
-            move_number, rules, turns, time_limit,
+            move_number, rules, moves, time_limit,
         )
     click.echo(dumps(result.to_dict()) if fmt == "json" else describe(result))
     sys.exit(0 if result.forced else 1 if result.forced is False else 3)

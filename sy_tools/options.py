@@ -69,10 +69,25 @@ def time_limit_option(default: float = 10.0, what: str = "the whole command") ->
                              "'unknown'.")
 
 
-def moves_option(default: int = 1, high: int = 6) -> Callable[[F], F]:
-    """``--moves/-k``: how many detective turns a plan spans."""
-    return click.option("--moves", "-k", type=click.IntRange(min=1, max=high), default=default, show_default=True,
-                        help="Detective turns the plan spans.")
+def moves_option(default: int = 1, high: int = 6, what: str = "Detective turns the plan spans.",
+                 alias: str | None = None) -> Callable[[F], F]:
+    """``--moves/-k``: how many detective turns a plan (or a forced win) spans; ``alias`` is an
+    old spelling kept hidden (``--turns`` in ``solve``)."""
+    option = click.option("--moves", "-k", type=click.IntRange(min=1, max=high), default=default, show_default=True,
+                          help=what)
+    if alias is None:
+        return option
+
+    def wrap(f: F) -> F:
+        @functools.wraps(f)
+        def merged(*args: Any, moves: int, moves_alias: int | None = None, **kw: Any) -> Any:
+            return f(*args, moves=moves_alias or moves, **kw)
+
+        hidden = click.option(alias, "-n", "moves_alias", type=click.IntRange(min=1, max=high), default=None,
+                              hidden=True)
+        return option(hidden(merged))  # type: ignore[return-value]
+
+    return wrap
 
 
 def round_option(what: str = "Analyse") -> Callable[[F], F]:

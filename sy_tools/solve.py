@@ -827,7 +827,7 @@ def solve(position: Position, possible: StationMask | Iterable[Station], turns: 
     search the result is ``status="unknown"``.  Ctrl-C (KeyboardInterrupt) propagates."""
     t0 = time.perf_counter()
     if turns < 1:
-        raise InputError(f"--turns must be at least 1, got {turns}")
+        raise InputError(f"--moves must be at least 1, got {turns}")
     if time_limit is not None and time_limit <= 0:
         raise InputError(f"--time-limit must be positive, got {time_limit}")
     if position.ended is not None:

@@ -96,3 +96,13 @@ def test_one_wording_for_one_moment(cli, args):
     r0 = cli(*[a for a in args if a not in ("--at", "29")], "--round", "0")
     if args[0] not in ("advise", "moves"):  # Mr. X's own advice and moves need his station
         assert "before Mr. X's first move" in r0.output.splitlines()[0], r0.output
+
+
+def test_solve_counts_turns_with_moves_as_cordon_does(cli):
+    """One name for one meaning: detective turns are --moves/-k in cordon, heatmap and solve
+    (solve's --turns/-n stays as a hidden old name)."""
+    h = cli("solve", "--help").output
+    assert "--moves" in h and "--turns" not in h
+    for flag in (["--moves", "1"], ["-k", "1"], ["--turns", "1"], ["-n", "1"]):
+        d = json.loads(cli("solve", GAME, *flag, "--format", "json").output)
+        assert (d["max_turns"], d["forced"], d["status"]) == (1, False, "proved"), flag

@@ -335,7 +335,7 @@ def test_bad_puzzle_input(london):
         puzzle(london, [83], [("Red", 13), ("Blue", 13)])
     with pytest.raises(InputError, match="occupied"):
         puzzle(london, [13], [("Red", 13)])
-    with pytest.raises(InputError, match="--turns"):
+    with pytest.raises(InputError, match="--moves"):
         puzzle(london, [83], [("Red", 13)], turns=0)
 
 

@@ -750,14 +750,12 @@ def _station_list(value: str, option: str) -> list[int]:
 def _named_stations(value: str, option: str) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     seen: set[str] = set()
-    for i, part in enumerate(value.split(",")):
+    for part in value.split(","):
         if not part.strip():
             continue
         name, eq, st = part.strip().partition("=")
         name = name.strip()
-        if not eq:
-            name, st = f"D{i + 1}", name
-        n = _number(st)
+        n = _number(st) if eq else None  # (a bare number is not a detective: 'simulate' counts them)
         if n is None or not name:
             raise InputError(f"expected NAME=STATION (e.g. Red=13), got {_short(part.strip())}", where=option)
         if not name.isprintable():

@@ -223,3 +223,9 @@ def test_no_detective_is_called_mr_x_in_a_record(cli, tmp_path):
     for args in (["check", str(f)], ["possible", str(f), "--format", "jsonl", "--weights", "uniform"]):
         r = cli(*args)
         assert r.exit_code == 2 and "detectives[1].name" in r.output + r.stderr, r.output + r.stderr
+
+
+def test_a_bare_number_is_not_a_detective(cli):
+    """'--detectives 3' (simulate's count) was taken as a detective 'D1' on station 3."""
+    r = cli("cordon", "--around", "83", "--detectives", "3")
+    assert r.exit_code == 2 and "expected NAME=STATION (e.g. Red=13), got '3'" in r.stderr

@@ -929,7 +929,6 @@ def load_winrates(path: str | os.PathLike[str], board: Board) -> WinRates:
     that ``simulate --out`` writes.  Every bad row is an
     :class:`InputError` naming the file, the row and the column."""
     import csv
-    import json
 
     from .files import read_text
 
@@ -947,10 +946,16 @@ def load_winrates(path: str | os.PathLike[str], board: Board) -> WinRates:
     text = read_text(p)
     rows: list[tuple[str, Any, Any]] = []
     if p.suffix.lower() == ".json" or text.lstrip().startswith("["):
+        from . import jsonutil
+
         try:
-            data = json.loads(text)
+            data = jsonutil.loads(text)
         except (ValueError, RecursionError) as e:
-            raise InputError(f"not valid JSON: {e}", str(path)) from None
+            raise InputError(f"not valid JSON: {str(e)[:200]}", str(path)) from None
+        problems: list[tuple[str, str]] = []
+        jsonutil.scan(data, "", lambda where, msg: problems.append((where, msg)))
+        if problems:  # a repeated key, a lone surrogate: which value would count?
+            raise InputError(problems[0][1], str(path), problems[0][0] or None)
         if not isinstance(data, list):
             raise InputError("expected a JSON list of {\"mrx_start\", \"winner\"} objects", str(path))
         for i, row in enumerate(data):
@@ -967,7 +972,11 @@ def load_winrates(path: str | os.PathLike[str], board: Board) -> WinRates:
             if key not in fields:
                 raise InputError(f"missing column {key!r} (columns: {', '.join(fields) or 'none'})", str(path),
                                  "line 1")
+            if fields.count(key) > 1:
+                raise InputError(f"column {key!r} appears {fields.count(key)} times", str(path), "line 1")
         for row in reader:
+            if row["mrx_start"] is None or row["winner"] is None:
+                raise InputError(f"expected {len(fields)} cells, got fewer", str(path), f"line {reader.line_num}")
             rows.append((f"line {reader.line_num}", row["mrx_start"], row["winner"]))
     wins: dict[Station, int] = {}
     games: dict[Station, int] = {}

@@ -363,6 +363,9 @@ def test_winrates_from_csv_and_json(tmp_path, london):
     ("mrx_start,winner\n13,draw\n", "line 2: winner 'draw' must be 'mrx' or 'detectives'"),
     ("mrx_start,winner\n", "no games in the file"),
     ('[{"mrx_start": 13}]', "[0]: missing key 'winner'"),
+    ("mrx_start,winner,winner\n13,mrx,detectives\n", "line 1: column 'winner' appears 2 times"),
+    ("mrx_start,winner\n13\n", "line 2: expected 2 cells, got fewer"),
+    ('[{"mrx_start": 13, "winner": "mrx", "winner": "detectives"}]', "[0].winner: key \"winner\" appears more than once"),
 ])
 def test_cli_winrate_bad_results(cli, tmp_path, text, message):
     f = tmp_path / "r.csv"

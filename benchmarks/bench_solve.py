@@ -111,7 +111,7 @@ def run() -> list[str]:
         cordon_only += sealed and r.forced is False
     lines.append(f"  forced win within 2 turns: {sum(bool(r.forced) for r, _ in cases)} of {len(cases)}; "
                  f"no cordon --moves 1 or 2 plan seals {gain} of them; cordon seals {cordon_only} where solve proves "
-                 "no win (cordon leaves out double moves)")
+                 "no win (should be 0: a sealing plan is a forced win)")
     if example is not None:
         lines.append(f"  e.g. Mr. X at {' '.join(map(str, stations_of(example.possible)))}, detectives "
                      + ",".join(f"{n}={s}" for n, s in example.start.items())

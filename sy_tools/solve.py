@@ -441,29 +441,33 @@ class _Search:
         if S & ~reach == 0 and S.bit_count() <= movers:
             return True
         must_land = []
-        nb = self.board.neighbours
         held = self.held(mt)
-        variant = self.cutoff or self.onto
         rest = S
         while rest:
             low = rest & -rest
             rest ^= low
             s = low.bit_length() - 1
-            if variant:
-                hard = self.uncoverable(s, held, reach | fixed, fixed, reach, movers)
-            else:
-                ex = 0
-                for t in held:
-                    ex |= nb[t][s]
-                ex &= ~fixed
-                hard = bool(ex & ~reach or ex.bit_count() > movers)
-            if hard:
+            if self.must_land(s, held, fixed, reach, movers):
                 if not reach >> s & 1:
                     return False
                 must_land.append(s)
                 if len(must_land) > movers:
                     return False
         return _matchable(must_land, lands)
+
+    def must_land(self, s: Station, held: tuple[Ticket, ...], fixed: StationMask, reach: StationMask,
+                  movers: int) -> bool:
+        """Must a detective land on ``s`` (Mr. X there, holding ``held``)?  Classic: some exit
+        is out of the ``movers``' ``reach`` or there are more exits than movers; under the
+        variants :meth:`uncoverable` decides."""
+        if self.cutoff or self.onto:
+            return self.uncoverable(s, held, reach | fixed, fixed, reach, movers)
+        nb = self.board.neighbours
+        ex = 0
+        for t in held:
+            ex |= nb[t][s]
+        ex &= ~fixed
+        return bool(ex & ~reach or ex.bit_count() > movers)
 
     def uncoverable(self, s: Station, held: tuple[Ticket, ...], maybe: StationMask, fixed: StationMask,
                     reach: StationMask, movers: int) -> bool:
@@ -514,8 +518,6 @@ class _Search:
             reach |= land | 1 << st[j]
         fixed = mask_of(st[j] for j in range(self.n) if out >> j & 1)
         reveal = self.rules.is_reveal(move + 1)
-        nb = self.board.neighbours
-        variant = self.cutoff or self.onto
         for t in self.held(mt):
             # S loses only what is landed on; closures with more detectives only remove hops
             rest = self.targets(S & ~occ_max, t, occ_max)
@@ -525,15 +527,7 @@ class _Search:
                 low = rest & -rest
                 rest ^= low
                 s = low.bit_length() - 1
-                if variant:
-                    hard = self.uncoverable(s, after, reach | fixed, fixed, reach, movers)
-                else:
-                    ex = 0
-                    for t2 in after:
-                        ex |= nb[t2][s]
-                    ex &= ~fixed
-                    hard = bool(ex & ~reach or ex.bit_count() > movers)
-                if hard:
+                if self.must_land(s, after, fixed, reach, movers):
                     if not reach >> s & 1:
                         return False
                     must_land.append(s)

@@ -156,3 +156,22 @@ def compare_with_oracle(record: Record, weights: str = "paths") -> bool:
             assert hp == {s: float(Fraction(c, total)) for s, c in sorted(through.items())}
     assert abs(sum(got.probabilities.values()) - 1) < 1e-9
     return True
+
+
+def plan_problems(rec_doc: dict[str, Any], plan: Any, k: int) -> list[str]:
+    """A k-turn cordon ``plan`` appended to the detectives' record ``rec_doc`` (its last round
+    holds Mr. X's move only; his later moves hidden, black), replayed by the referee: the
+    lines of its detective problems (none for a legal plan)."""
+    from sy_tools.record import parse_record
+    from sy_tools.referee import check
+
+    rounds = list(rec_doc["rounds"])
+    for j in range(k):
+        moves = [{"name": p.name, "ticket": p.tickets[j], "to": p.path[j + 1]} for p in plan
+                 if p.tickets[j] is not None]
+        if j == 0:
+            rounds[-1] = {"mrx": rounds[-1]["mrx"], "detectives": moves}
+        else:
+            rounds.append({"mrx": [{"ticket": "black"}], "detectives": moves})
+    r = check(parse_record(dict(rec_doc, rounds=rounds)))
+    return [p.line(None) for p in r.problems if p.code.startswith("det-")]

@@ -8,7 +8,7 @@ import random
 from collections import Counter
 
 import pytest
-from helpers import small_board
+from helpers import plan_problems, small_board
 
 from sy_tools.board import DETECTIVE_TICKETS, Ticket, mask_of, stations_of
 from sy_tools.cordon import (
@@ -235,16 +235,7 @@ def test_multi_turn_plans_replay_through_the_referee(london, k):
                 break
             res = cordon(rec, moves=k, time_limit=20)
             assert res.status in ("optimal", "feasible") and res.plan
-            rounds = list(rec_doc["rounds"])
-            for j in range(k):
-                moves = [{"name": p.name, "ticket": p.tickets[j], "to": p.path[j + 1]} for p in res.plan
-                         if p.tickets[j] is not None]
-                if j == 0:
-                    rounds[-1] = {"mrx": rounds[-1]["mrx"], "detectives": moves}
-                else:
-                    rounds.append({"mrx": [{"ticket": "black"}], "detectives": moves})
-            r = check(parse_record(dict(rec_doc, rounds=rounds)))
-            bad = [p.line(None) for p in r.problems if p.code.startswith("det-")]
+            bad = plan_problems(rec_doc, res.plan, k)
             assert not bad, (seed, [p.describe() for p in res.plan], bad)
             done += 1
             break

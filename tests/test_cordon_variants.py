@@ -11,7 +11,7 @@ import itertools
 import random
 
 import pytest
-from helpers import small_board
+from helpers import plan_problems, small_board
 
 from sy_tools.board import DETECTIVE_TICKETS, Board, Ticket, Transport, mask_of
 from sy_tools.cordon import (
@@ -376,22 +376,6 @@ def test_a_plan_keeps_a_spare_ticket_against_a_take(london):
 # ---- plans replay legal through the referee -------------------------------------------------------
 
 
-def _view(doc, rules):
-    """The detectives' record: hidden moves lose their station, except voluntary reveals."""
-    n = 0
-    rounds = []
-    for rnd in doc["rounds"]:
-        xs = []
-        for m in rnd["mrx"]:
-            n += 1
-            xs.append(m if rules.is_reveal(n) or m.get("shown") else {"ticket": m["ticket"]})
-        rounds.append({"mrx": xs, "detectives": list(rnd.get("detectives", []))})
-    out = {k: v for k, v in doc.items() if k not in ("mrx", "rounds")}
-    out["mrx"] = {k: v for k, v in doc.get("mrx", {}).items() if k != "start"}
-    out["rounds"] = rounds
-    return out
-
-
 @pytest.mark.parametrize("rules", [CUTOFF, CAUGHT, REVEAL, ALL], ids=["cutoff", "caught", "reveal", "all"])
 @pytest.mark.parametrize("k", [1, 2])
 def test_variant_plans_replay_through_the_referee(london, rules, k):
@@ -400,7 +384,7 @@ def test_variant_plans_replay_through_the_referee(london, rules, k):
     from sy_tools.cordon import cordon
     from sy_tools.record import parse_record
     from sy_tools.referee import check
-    from sy_tools.simulate import random_game
+    from sy_tools.simulate import detectives_view, random_game
 
     done = 0
     for seed in range(40):
@@ -413,7 +397,8 @@ def test_variant_plans_replay_through_the_referee(london, rules, k):
             n += len(rnd["mrx"])
             if n not in (3, 8) or len(rnd["mrx"]) != 1:
                 continue
-            rec_doc = _view(dict(doc, rounds=doc["rounds"][:cut] + [{"mrx": rnd["mrx"], "detectives": []}]), rules)
+            rec_doc = detectives_view(dict(doc, rounds=doc["rounds"][:cut] + [{"mrx": rnd["mrx"], "detectives": []}]),
+                                      rules)
             st = check(parse_record(rec_doc))
             if not st.legal or st.status.over or st.position.mrx_tickets.black < k:
                 break
@@ -422,16 +407,7 @@ def test_variant_plans_replay_through_the_referee(london, rules, k):
                 assert rules.voluntary_reveal
                 break
             assert res.status in ("optimal", "feasible") and res.plan
-            rounds = list(rec_doc["rounds"])
-            for j in range(k):
-                moves = [{"name": p.name, "ticket": p.tickets[j], "to": p.path[j + 1]} for p in res.plan
-                         if p.tickets[j] is not None]
-                if j == 0:
-                    rounds[-1] = {"mrx": rounds[-1]["mrx"], "detectives": moves}
-                else:
-                    rounds.append({"mrx": [{"ticket": "black"}], "detectives": moves})
-            r = check(parse_record(dict(rec_doc, rounds=rounds)))
-            bad = [p.line(None) for p in r.problems if p.code.startswith("det-")]
+            bad = plan_problems(rec_doc, res.plan, k)
             assert not bad, (seed, [p.describe() for p in res.plan], bad)
             done += 1
             break

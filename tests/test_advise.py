@@ -144,16 +144,17 @@ def wins_next_turn(end: Position, S: int) -> bool:
     return True
 
 
-def test_a_win_within_two_turns_is_a_real_one(london):
-    """Whenever depth-2 advice claims a win within the horizon (catch 1), the brute force over
-    every ticket he may show and every joint reply confirms it (no reveal falls in between)."""
+def win_claims(board, rules, tries: int, enough: tuple[int, int]) -> tuple[int, int]:
+    """Depth-2 advice on generated positions: every claimed win (catch 1) must pass the brute
+    force :func:`wins_next_turn`.  Returns (claims, claims resting on the second turn), stopping
+    once both reach ``enough``."""
     rng = random.Random(12)
     claims = later = 0
-    for _ in range(300):
-        if claims >= 10 and later >= 3:
+    for _ in range(tries):
+        if claims >= enough[0] and later >= enough[1]:
             break
-        pos, S = _capture_positions(london, 1, seed=rng.getrandbits(32))[0]
-        S |= mask_of(_near(london, rng, stations_of(S)[0], rng.randint(0, 2), set(pos.stations)))
+        pos, S = _capture_positions(board, 1, seed=rng.getrandbits(32), rules=rules)[0]
+        S |= mask_of(_near(board, rng, stations_of(S)[0], rng.randint(0, 2), set(pos.stations)))
         pos = pos._with(mrx_tickets=Tickets(taxi=rng.randint(0, 2), bus=rng.randint(0, 1), double=rng.randint(0, 1)))
         adv = advise_detectives(pos, S, depth=2, time_limit=30)
         if adv.catch != 1.0:
@@ -165,6 +166,13 @@ def test_a_win_within_two_turns_is_a_real_one(london):
         claims += 1
         later += bool(S & ~end.occupied)  # not caught now: the claim rests on the second turn
         assert wins_next_turn(end, S), (pos, stations_of(S), [str(a.move) for a in adv.moves])
+    return claims, later
+
+
+def test_a_win_within_two_turns_is_a_real_one(london):
+    """Whenever depth-2 advice claims a win within the horizon (catch 1), the brute force over
+    every ticket he may show and every joint reply confirms it (no reveal falls in between)."""
+    claims, later = win_claims(london, RULES, 300, (10, 3))
     assert claims >= 10 and later >= 3
 
 

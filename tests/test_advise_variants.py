@@ -8,7 +8,7 @@ import dataclasses
 import random
 
 import pytest
-from test_advise import _capture_positions, _mrx_positions, _near, can_capture, joint_moves, wins_next_turn
+from test_advise import _capture_positions, _mrx_positions, can_capture, joint_moves, win_claims, wins_next_turn
 
 from sy_tools.advise import advise_detectives, advise_mrx
 from sy_tools.board import Board, Transport, mask_of, stations_of
@@ -54,25 +54,7 @@ def test_advise_plays_a_capture_he_cannot_avoid_under_each_variant(london, varia
 def test_a_win_within_two_turns_is_a_real_one_under_each_variant(london, variant):
     """A depth-2 claim (catch 1) survives the brute force over everything he may do under the
     variant: closed hops, steps onto detectives, reveals taking any detective's ticket."""
-    board, rules = _board(london, variant), _rules(variant)
-    rng = random.Random(12)
-    claims = later = 0
-    for _ in range(150):
-        if claims >= 8 and later >= 2:
-            break
-        pos, S = _capture_positions(board, 1, seed=rng.getrandbits(32), rules=rules)[0]
-        S |= mask_of(_near(board, rng, stations_of(S)[0], rng.randint(0, 2), set(pos.stations)))
-        pos = pos._with(mrx_tickets=Tickets(taxi=rng.randint(0, 2), bus=rng.randint(0, 1), double=rng.randint(0, 1)))
-        adv = advise_detectives(pos, S, depth=2, time_limit=30)
-        if adv.catch != 1.0:
-            continue
-        end = pos
-        for a in adv.moves:
-            if a.move is not None:
-                end = end.push(a.move)
-        claims += 1
-        later += bool(S & ~end.occupied)
-        assert wins_next_turn(end, S), (pos, stations_of(S), [str(a.move) for a in adv.moves])
+    claims, later = win_claims(_board(london, variant), _rules(variant), 150, (8, 2))
     assert claims >= 8 and later >= 2, (claims, later)
 
 

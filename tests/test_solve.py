@@ -376,42 +376,51 @@ def test_far_detectives_do_not_branch(london):
     verify(pos, S, far.strategy, 2)
 
 
-def test_records_cut_anywhere_agree_with_the_oracle():
-    """The record adapter: games on small maps cut after Mr. X's move, mid-round or after the
-    round (who moves next, who is out, tickets passed on, double moves used) give the position
-    the oracle sees too."""
+def _record_case(board, rules, rng: random.Random):
+    """A random game on ``board``, the detectives' record of it cut at a random place, solved
+    within 1 or 2 turns and checked against :func:`shortest` (and its strategy replayed):
+    ``(position, shortest win or None)``, or None when the cut game is over."""
     from sy_tools.errors import SyToolsError
     from sy_tools.record import parse_record
     from sy_tools.simulate import detectives_view, random_game
     from sy_tools.solve import record_position, solve_record
 
+    doc = random_game(board, rules, random.Random(rng.getrandbits(32)), n_detectives=rng.choice([2, 3]),
+                      mrx_start_candidates=board.start_decks["classic"])
+    rec = parse_record(dict(detectives_view(doc, rules), map="london"))  # parsed against London, then swapped
+    cands = tuple(sorted(set(doc["mrx"]["start_candidates"]) - {d["start"] for d in doc["detectives"]}))
+    rec = dataclasses.replace(rec, board=board, rules=rules, start_candidates=cands)
+    if not rec.rounds:
+        return None
+    r = rng.randrange(len(rec.rounds)) + 1
+    cut = rec.truncated(r, rng.randint(0, len(rec.rounds[r - 1].detectives)))
+    try:
+        pos, S, _ = record_position(cut)
+    except SyToolsError:
+        return None  # over (a capture) or trapped
+    n = rng.choice([1, 2])
+    res = solve_record(cut, n)
+    want = shortest(pos, frozenset(stations_of(S)), n)
+    assert res.forced == (want is not None) and res.turns == want
+    if want is not None:
+        verify(pos, S, res.strategy, want)
+    return pos, want
+
+
+def test_records_cut_anywhere_agree_with_the_oracle():
+    """The record adapter: games on small maps cut after Mr. X's move, mid-round or after the
+    round (who moves next, who is out, tickets passed on, double moves used) give the position
+    the oracle sees too."""
     rng = random.Random(5)
     kinds = set()
     checked = 0
     while checked < 40 or (len(kinds) < 4 and checked < 200):
         board = small_board(rng, rng.randint(8, 12))
         rules = dataclasses.replace(CLASSIC, reveal_moves=(2, 5, 8), log_length=10)
-        doc = random_game(board, rules, random.Random(rng.getrandbits(32)), n_detectives=rng.choice([2, 3]),
-                          mrx_start_candidates=board.start_decks["classic"])
-        view = dict(detectives_view(doc, rules), map="london")  # parsed against London, then swapped
-        rec = parse_record(view)
-        cands = tuple(sorted(set(doc["mrx"]["start_candidates"]) - {d["start"] for d in doc["detectives"]}))
-        rec = dataclasses.replace(rec, board=board, rules=rules, start_candidates=cands)
-        if not rec.rounds:
+        case = _record_case(board, rules, rng)
+        if case is None:
             continue
-        r = rng.randrange(len(rec.rounds)) + 1
-        n_det = len(rec.rounds[r - 1].detectives)
-        cut = rec.truncated(r, rng.randint(0, n_det))
-        try:
-            pos, S, _ = record_position(cut)
-        except SyToolsError:
-            continue  # over (a capture) or trapped
-        n = rng.choice([1, 2])
-        res = solve_record(cut, n)
-        want = shortest(pos, frozenset(stations_of(S)), n)
-        assert res.forced == (want is not None) and res.turns == want
-        if want is not None:
-            verify(pos, S, res.strategy, want)
+        pos, want = case
         kinds.add(("mrx to move" if pos.turn == 0 else "detectives to move", want is not None))
         checked += 1
     assert len(kinds) == 4  # Mr. X or the detectives to move, with and without a forced win
@@ -491,11 +500,6 @@ def test_records_cut_anywhere_agree_with_the_oracle_under_each_variant(variant):
     """Random games under the variant on small maps (via data for the cut-off escape), the
     detectives' record (voluntary reveals kept: shown and took) cut anywhere: the record's
     position agrees with the oracle."""
-    from sy_tools.errors import SyToolsError
-    from sy_tools.record import parse_record
-    from sy_tools.simulate import detectives_view, random_game
-    from sy_tools.solve import record_position, solve_record
-
     rng = random.Random(len(variant) * 7)
     checked = 0
     kinds = set()
@@ -506,27 +510,10 @@ def test_records_cut_anywhere_agree_with_the_oracle_under_each_variant(variant):
         if variant == "cutoff":
             board = via_board(rng, board)
         rules = dataclasses.replace(CLASSIC, reveal_moves=(3, 6), log_length=8, **VARIANTS[variant])
-        doc = random_game(board, rules, random.Random(rng.getrandbits(32)), n_detectives=rng.choice([2, 3]),
-                          mrx_start_candidates=board.start_decks["classic"])
-        view = detectives_view(doc, rules)
-        rec = parse_record(dict(view, map="london"))  # parsed against London, then swapped
-        cands = tuple(sorted(set(doc["mrx"]["start_candidates"]) - {d["start"] for d in doc["detectives"]}))
-        rec = dataclasses.replace(rec, board=board, rules=rules, start_candidates=cands)
-        if not rec.rounds:
+        case = _record_case(board, rules, rng)
+        if case is None:
             continue
-        r = rng.randrange(len(rec.rounds)) + 1
-        cut = rec.truncated(r, rng.randint(0, len(rec.rounds[r - 1].detectives)))
-        try:
-            pos, S, _ = record_position(cut)
-        except SyToolsError:
-            continue  # over (a capture) or trapped
-        n = rng.choice([1, 2])
-        res = solve_record(cut, n)
-        want = shortest(pos, frozenset(stations_of(S)), n)
-        assert res.forced == (want is not None) and res.turns == want
-        if want is not None:
-            verify(pos, S, res.strategy, want)
-        kinds.add(want is not None)
+        kinds.add(case[1] is not None)
         checked += 1
     assert checked >= 10 and kinds == {True, False}
 

@@ -21,6 +21,7 @@ class DetectiveMoveS(msgspec.Struct, forbid_unknown_fields=True, gc=False):
 class MrXMoveS(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     ticket: TicketName
     to: Union[int, None, UnsetType] = UNSET
+    took = None  # (not a field: the filter reads it as it reads a MrXMove's; "took" in the JSON is refused)
 
 
 class RoundS(msgspec.Struct, forbid_unknown_fields=True, gc=False):

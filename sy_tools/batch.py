@@ -11,9 +11,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import SyToolsError
-from .record import load_record
-from .tracker import Possible, possible
+from .errors import RecordError, SyToolsError
+from .files import read_text
+from .record import is_json_record, parse_record_text, vouched
+from .tracker import Possible, Trace, final_of, possible, uniform_possible
 
 #: below this many records a batch runs in this process (starting workers costs more)
 MIN_PER_WORKER = 50
@@ -36,8 +37,14 @@ class Failure:
 
 def analyse(path: str, weights: str = "paths", history: bool = False, round_: int | None = None,
             fast: bool = False) -> Possible:
-    """``possible`` of one record file (errors name the player's place in a text record)."""
-    rec = load_record(path, fast=fast)
+    """``possible`` of one record file (errors name the player's place in a text record).
+    ``fast``: the batch's fast path (same answers, same errors)."""
+    text = read_text(path, RecordError)
+    if fast and weights == "uniform" and not history and round_ is None and is_json_record(text, path):
+        result = _uniform_unbuilt(text, path)
+        if result is not None:
+            return result
+    rec = parse_record_text(text, path, fast)
     try:
         return possible(rec.at_round(round_), weights=weights, history=history)
     except SyToolsError as e:
@@ -45,6 +52,30 @@ def analyse(path: str, weights: str = "paths", history: bool = False, round_: in
             e.where = rec.place(e.where)
             e.args = (": ".join(p for p in (e.file, e.where, e.detail) if p),)
         raise
+
+
+class _NeedsTrace(Exception):
+    """The unbuilt filter met a record that needs the move-by-move trace."""
+
+
+def _needs_trace() -> Trace:
+    raise _NeedsTrace
+
+
+def _uniform_unbuilt(text: str, path: str) -> Possible | None:
+    """``possible(record, "uniform")`` of a game.json text without building its :class:`Record`:
+    the filter runs on the decoded structs (a batch's hot path: building the moves would cost as
+    much again).  None when the fast path can't vouch for the text, or the record is
+    inconsistent or ends by Mr. X's own move: the caller then takes the general path, which
+    names what is wrong."""
+    v = vouched(text, path)
+    if v is None or v.rules.mrx_onto_detective == "caught":  # (a hidden move's 'to' is UNSET here, not None)
+        return None
+    try:
+        fin = final_of(v.board, v.rules, v.detectives, v.start_candidates, v.doc.rounds or (), _needs_trace)
+    except _NeedsTrace:
+        return None
+    return uniform_possible(fin, v.board, v.rules, path)
 
 
 Job = tuple[str, str, bool, "int | None", "Callable[[Possible], Any] | None"]

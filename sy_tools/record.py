@@ -183,11 +183,21 @@ def load_record(path: str | os.PathLike[str], fast: bool = False) -> Record:
     """Read a record file: ``.json`` (game.json v1) or the text notation (anything else).
     ``fast``: see :func:`parse_record_json` (same record, same errors; worth it for batches)."""
     name = os.fspath(path)
-    text = read_text(name, RecordError)
-    if name.lower().endswith(".json") or text.lstrip().startswith("{"):
-        return parse_record_json(text, name, fast)
-    doc, places = notation_places(text, name)
-    return parse_record(doc, name, places)
+    return parse_record_text(read_text(name, RecordError), name, fast)
+
+
+def is_json_record(text: str, file: str | None) -> bool:
+    """Whether a record file holds game.json (named ``.json``, or text that opens with ``{``)
+    rather than the text notation."""
+    return (file or "").lower().endswith(".json") or text.lstrip().startswith("{")
+
+
+def parse_record_text(text: str, file: str | None = None, fast: bool = False) -> Record:
+    """A record file's text, game.json or the notation (see :func:`is_json_record`)."""
+    if is_json_record(text, file):
+        return parse_record_json(text, file, fast)
+    doc, places = notation_places(text, file)
+    return parse_record(doc, file, places)
 
 
 def parse_record_json(text: str, file: str | None = None, fast: bool = False) -> Record:
@@ -239,9 +249,62 @@ def _wheres(i: int) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
 _WHERE = [_wheres(i) for i in range(64)]
 
 
+class Vouched(NamedTuple):
+    """A game.json text the fast path vouches for: its decoded structs (``doc``, with ``UNSET``
+    for missing keys) and the parts of its :class:`Record` that are not moves."""
+
+    doc: Any
+    board: Board
+    rules: Rules
+    detectives: tuple[Detective, ...]
+    start_candidates: tuple[Station, ...]
+    mrx_tickets: Mapping[str, int]
+    mrx_start: Station | None
+    map_spec: str
+    candidates_spec: Any
+    extra: dict[str, Any]
+
+
 def fast_record(text: str, file: str | None = None) -> Record | None:
     """The record in game.json ``text`` if the fast path can vouch for it, else None (then
     :func:`parse_record` decides).  Same :class:`Record` as :func:`parse_record` gives."""
+    v = vouched(text, file)
+    if v is None:
+        return None
+    new = tuple.__new__
+    U = _fast_decoder()[2]
+    raw_rounds = v.doc.rounds
+    rounds: list[Round] = []
+    if raw_rounds is not U and raw_rounds:
+        wheres = _WHERE if len(raw_rounds) <= len(_WHERE) else [_wheres(i) for i in range(len(raw_rounds))]
+        rounds = [
+            new(Round, (
+                tuple([new(MrXMove, (m.ticket, None if m.to is U else m.to, where, False, None))
+                       for m, where in zip(rd.mrx, xw)]),
+                () if rd.detectives is U else
+                tuple([new(DetectiveMove, (dm.name, dm.ticket, dm.to, where, dm.capture is True))
+                       for dm, where in zip(rd.detectives, dw)]),
+                w))
+            for rd, (w, xw, dw) in zip(raw_rounds, wheres)
+        ]
+    return Record(
+        board=v.board,
+        rules=v.rules,
+        detectives=v.detectives,
+        start_candidates=v.start_candidates,
+        rounds=tuple(rounds),
+        mrx_tickets=v.mrx_tickets,
+        mrx_start=v.mrx_start,
+        file=file,
+        map_spec=v.map_spec,
+        candidates_spec=v.candidates_spec,
+        extra=v.extra,
+    )
+
+
+def vouched(text: str, file: str | None = None) -> Vouched | None:
+    """What the fast path makes of game.json ``text`` (every check :func:`parse_record` makes,
+    short of building the moves), or None when it can't vouch for it."""
     fast = _fast_decoder()
     if fast is None or "\\" in text:
         return None
@@ -322,9 +385,7 @@ def fast_record(text: str, file: str | None = None) -> Record | None:
             return None
     except (InputError, KeyError, OSError, ValueError):
         return None
-    new = tuple.__new__
     raw_rounds = doc.rounds
-    rounds: list[Round] = []
     if raw_rounds is not U and raw_rounds:
         # checks over all moves at once (comprehensions run far faster than a loop per round)
         xs = [m for rd in raw_rounds for m in rd.mrx]
@@ -343,34 +404,11 @@ def fast_record(text: str, file: str | None = None) -> Record | None:
         for n in rules.reveal_moves:
             if n <= len(xs) and (xs[n - 1].to is U or xs[n - 1].to is None):
                 return None
-        wheres = _WHERE if len(raw_rounds) <= len(_WHERE) else [_wheres(i) for i in range(len(raw_rounds))]
-        rounds = [
-            new(Round, (
-                tuple([new(MrXMove, (m.ticket, None if m.to is U else m.to, where, False, None))
-                       for m, where in zip(rd.mrx, xw)]),
-                () if rd.detectives is U else
-                tuple([new(DetectiveMove, (dm.name, dm.ticket, dm.to, where, dm.capture is True))
-                       for dm, where in zip(rd.detectives, dw)]),
-                w))
-            for rd, (w, xw, dw) in zip(raw_rounds, wheres)
-        ]
     elif raw_rounds is not U:
         keys += 1
     if text.count(":") != keys:
         return None  # a key appears twice (or a colon hides somewhere unusual): let the collector say
-    return Record(
-        board=board,
-        rules=rules,
-        detectives=tuple(dets),
-        start_candidates=candidates,
-        rounds=tuple(rounds),
-        mrx_tickets=mrx_tickets,
-        mrx_start=mrx_start,
-        file=file,
-        map_spec=map_spec,
-        candidates_spec=cand_spec,
-        extra=extra,
-    )
+    return Vouched(doc, board, rules, tuple(dets), candidates, mrx_tickets, mrx_start, map_spec, cand_spec, extra)
 
 
 _TOP_KEYS = {"version", "map", "rules", "detectives", "mrx", "rounds", "comment"}

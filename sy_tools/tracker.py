@@ -18,16 +18,16 @@ counts of the ``paths`` weights are exact Python integers.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .board import Board, Station, StationMask, Ticket, mask_of, stations_of
 from .errors import AnalysisError, RecordError
 from .jsonutil import int_text
 from .position import mrx_sources, mrx_targets
-from .record import MrXMove, Record
+from .record import Detective, MrXMove, Record
 from .rules import Rules
 
 Weight = int | float  # exact route counts, or rescaled floats (see EXACT_BITS)
@@ -181,48 +181,61 @@ def _final(record: Record) -> _Final:
     """Just where Mr. X can be at the end, and what the result reports with it: the hot path of
     a batch (``--weights uniform`` without history), same semantics as :func:`trace`, which it
     falls back to, to name the move, when the record is inconsistent."""
-    board = record.board
-    reveals = record.rules.reveal_moves
-    caught = record.rules.mrx_onto_detective == "caught"
-    pos = {d.name: d.start for d in record.detectives}
+    return final_of(record.board, record.rules, record.detectives, record.start_candidates, record.rounds,
+                    lambda: trace(record))
+
+
+def final_of(board: Board, rules: Rules, detectives: Iterable[Detective], start_candidates: Iterable[Station],
+             rounds: Iterable[Any], slow: Callable[[], Trace]) -> _Final:
+    """:func:`_final` of a record given by its parts.  ``rounds`` may be :class:`Round` s or
+    anything with their attributes (``mrx``: moves with ``ticket``, ``to``, ``took``;
+    ``detectives``: moves with ``name``, ``to``, ``capture``; a missing list false), so that a
+    batch can filter its decoded records without building them.  ``slow()`` is called wherever
+    the filter needs the move-by-move trace (an inconsistent record, which it raises; a capture
+    by Mr. X's own move, which it returns)."""
+    reveals = rules.reveal_moves
+    caught = rules.mrx_onto_detective == "caught"
+    pos = {d.name: d.start for d in detectives}
     occupied = 0
     for s in pos.values():
         occupied |= 1 << s
-    S = mask_of(record.start_candidates) & ~occupied
+    S = mask_of(start_candidates) & ~occupied
     if not S:
-        trace(record)  # raises, naming the move
+        slow()  # raises, naming the move
     n = 0
     last_reveal: tuple[int, Station] | None = None
-    for r_i, rnd in enumerate(record.rounds, 1):
+    r_i = 0
+    for r_i, rnd in enumerate(rounds, 1):
         for m in rnd.mrx:
             n += 1
             if caught and m.to is not None and occupied >> m.to & 1:  # (_onto_detective, inlined: hot path)
-                tr = trace(record)
+                tr = slow()
                 assert tr.capture is not None
                 return _Final(tr.current, len(tr.steps), tr.capture.round, dict(tr.positions), tr.last_reveal,
                               tr.capture)
-            S = mrx_targets(board, S, m.ticket, occupied, record.rules)
+            S = mrx_targets(board, S, m.ticket, occupied, rules)
             if n in reveals or m.took is not None:
                 if m.to is None:
-                    trace(record)  # raises: a reveal needs its station
+                    slow()  # raises: a reveal needs its station
                     break
                 S &= 1 << m.to
                 last_reveal = (n, m.to)
             if not S:
-                trace(record)  # raises, naming the move
-        for name, _, to, where, capture in rnd.detectives:  # (a DetectiveMove, unpacked: faster)
+                slow()  # raises, naming the move
+        for j, dm in enumerate(rnd.detectives or ()):
+            to = dm.to
             bit = 1 << to
-            occupied = (occupied & ~(1 << pos[name])) | bit
-            pos[name] = to
-            if capture:
+            occupied = (occupied & ~(1 << pos[dm.name])) | bit
+            pos[dm.name] = to
+            if dm.capture:
                 S &= bit
                 if not S:
-                    trace(record)
-                return _Final(S, n, r_i, pos, last_reveal, Capture(to, name, r_i, where))
+                    slow()
+                return _Final(S, n, r_i, pos, last_reveal, Capture(to, dm.name, r_i, f"rounds[{r_i - 1}].detectives[{j}]"))
             S &= ~bit
         if not S:
-            trace(record)
-    return _Final(S, n, len(record.rounds), pos, last_reveal, None)
+            slow()
+    return _Final(S, n, r_i, pos, last_reveal, None)
 
 
 def possible_mask(record: Record) -> StationMask:
@@ -432,6 +445,24 @@ def smooth(board: Board, tr: Trace, rules: Rules | None = None) -> list[StationM
     return sets
 
 
+def uniform_possible(fin: _Final, board: Board, rules: Rules, file: str | None) -> Possible:
+    """The :class:`Possible` of ``possible(record, "uniform")`` from the record's :func:`_final`."""
+    stations = tuple(stations_of(fin.mask))
+    return Possible(
+        stations=stations,
+        probabilities={s: 1 / len(stations) for s in stations},
+        weights="uniform",
+        move=fin.moves,
+        round=fin.round,
+        next_reveal=None if fin.capture else rules.next_reveal(fin.moves),
+        detectives=fin.positions,
+        last_reveal=fin.last_reveal,
+        capture=fin.capture,
+        file=file,
+        warnings=_warnings(board, rules),
+    )
+
+
 def possible(record: Record, weights: str = "paths", history: bool = False) -> Possible:
     """Where Mr. X can be now (and, with ``history``, where he could have been after each move),
     with probabilities under ``weights``:
@@ -446,21 +477,7 @@ def possible(record: Record, weights: str = "paths", history: bool = False) -> P
         raise ValueError(f"unknown weights {weights!r}, expected one of {', '.join(WEIGHTS)}")
     board = record.board
     if weights == "uniform" and not history:  # the batch hot path: no per-move bookkeeping
-        fin = _final(record)
-        stations = tuple(stations_of(fin.mask))
-        return Possible(
-            stations=stations,
-            probabilities={s: 1 / len(stations) for s in stations},
-            weights=weights,
-            move=fin.moves,
-            round=fin.round,
-            next_reveal=None if fin.capture else record.rules.next_reveal(fin.moves),
-            detectives=fin.positions,
-            last_reveal=fin.last_reveal,
-            capture=fin.capture,
-            file=record.file,
-            warnings=_warnings(record),
-        )
+        return uniform_possible(_final(record), record.board, record.rules, record.file)
     tr = trace(record)
     current = tr.current
     stations = tuple(stations_of(current))
@@ -513,14 +530,14 @@ def possible(record: Record, weights: str = "paths", history: bool = False) -> P
         history=hist,
         history_probabilities=hist_p,
         file=record.file,
-        warnings=_warnings(record),
+        warnings=_warnings(board, record.rules),
     )
 
 
-def _warnings(record: Record) -> tuple[str, ...]:
-    if not record.rules.cutoff_escape:
+def _warnings(board: Board, rules: Rules) -> tuple[str, ...]:
+    if not rules.cutoff_escape:
         return ()  # (without loading the validator: a batch asks this of every record)
     from .validate import cutoff_warning
 
-    w = cutoff_warning(record.board, record.rules)
+    w = cutoff_warning(board, rules)
     return () if w is None else (w,)

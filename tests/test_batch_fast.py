@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
-from sy_tools.batch import Failure, possible_many
+from sy_tools.batch import Failure, _uniform_unbuilt, possible_many
 from sy_tools.cli import _jsonl_of
 from sy_tools.errors import SyToolsError
 from sy_tools.record import parse_record
@@ -18,12 +19,14 @@ from sy_tools.tracker import _final, possible, trace
 
 
 def _records(london, n: int, seed: int = 5) -> list[dict]:
-    """Full records and the detectives' views of them; some end in a capture."""
+    """Full records and the detectives' views of them, one in four under the 2014 rules (other
+    decks and reveals); some end in a capture."""
     rng = random.Random(seed)
     docs = []
-    for _ in range(n):
-        doc = random_game(london, PRESETS["classic"], random.Random(rng.getrandbits(32)))
-        docs += [doc, detectives_view(doc, PRESETS["classic"])]
+    for i in range(n):
+        rules = PRESETS["2014" if i % 4 == 3 else "classic"]
+        doc = random_game(london, rules, random.Random(rng.getrandbits(32)))
+        docs += [doc, detectives_view(doc, rules)]
     return docs
 
 
@@ -78,6 +81,8 @@ def test_batch_lines_equal_the_validating_path(london, tmp_path):
     got = [r if not isinstance(r, Failure) else f"error {r.exit_code}: {r.message}"
            for _, r in possible_many(paths, "uniform", render=_jsonl_of)]
     assert got == expected
+    unbuilt = [_uniform_unbuilt(p.read_text(), str(p)) for p in map(Path, paths)]
+    assert sum(r is not None for r in unbuilt) >= 100  # the batch's hot path did run (not the fallback)
     assert sum(line.startswith("{") for line in got) >= 100
     assert any('"capture":{' in line for line in got)
     assert any(line.startswith("error 1: ") and "inconsistent" in line for line in got)

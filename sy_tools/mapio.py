@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -690,7 +691,28 @@ def load_board(spec: str | os.PathLike[str] = "london", fmt: str | None = None) 
     spec_s = os.fspath(spec)
     if fmt is None and spec_s in BUILTIN_MAPS and not os.path.exists(spec_s):
         return _builtin(spec_s)
-    return _load(spec_s, fmt)
+    key = _file_key(spec_s, fmt)
+    return _load(spec_s, fmt) if key is None else _load_file(spec_s, fmt, key)
+
+
+def _file_key(spec: str, fmt: str | None) -> tuple[int, ...] | None:
+    """What identifies the contents of a one-file map (device, inode, size, modification time):
+    a batch of records naming the same map file reads and checks it once, and a changed file
+    is read again.  None for anything else (a pair of files, a folder, a path that fails)."""
+    if fmt == "pair" or os.path.basename(spec).lower() in ("stations.txt", "connections.txt"):
+        return None
+    try:
+        st = os.stat(spec)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+@lru_cache(maxsize=8)
+def _load_file(spec: str, fmt: str | None, key: tuple[int, ...]) -> Board:
+    return _load(spec, fmt)
 
 
 def _load(spec: str, fmt: str | None) -> Board:

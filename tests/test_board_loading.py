@@ -83,3 +83,32 @@ def test_old_import_path_still_works():
     assert sy_tools.validate.load_board is mapio.load_board
     assert sy_tools.validate.board_from_raw is mapio.board_from_raw
     assert sy_tools.load_board is mapio.load_board
+
+
+def test_a_map_file_is_checked_once_until_it_changes(tmp_path, monkeypatch):
+    """A batch of records naming one map file reads and checks it once; a changed file (or a
+    new one in its place) is read again, and a broken one is never remembered as good."""
+    loads: list[str] = []
+    real = mapio._load
+
+    def counting(spec: str, fmt: str | None) -> Board:
+        loads.append(spec)
+        return real(spec, fmt)
+
+    monkeypatch.setattr(mapio, "_load", counting)
+    mapio._load_file.cache_clear()
+    doc = json.loads(mapio.builtin_path("london").read_text())
+    p = tmp_path / "mine.json"
+    p.write_text(json.dumps(doc))
+    first = mapio.load_board(str(p))
+    assert mapio.load_board(str(p)) is first and len(loads) == 1
+    doc["connections"] = doc["connections"][:-1]  # a different map, same name
+    p.write_text(json.dumps(doc))
+    second = mapio.load_board(str(p))
+    assert len(loads) == 2 and len(second.connections) == len(first.connections) - 1
+    doc["connections"].append({"a": 1, "b": 1000, "transport": "taxi"})
+    p.write_text(json.dumps(doc))
+    for _ in range(2):
+        with pytest.raises(MapError):
+            mapio.load_board(str(p))
+    assert len(loads) == 4

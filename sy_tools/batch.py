@@ -101,7 +101,7 @@ def possible_many(paths: Iterable[str], weights: str = "paths", history: bool = 
     instead, in the worker: a batch then ships short lines, not whole results, back."""
     paths = list(paths)
     work: list[Job] = [(p, weights, history, round_, render) for p in paths]
-    jobs = min(jobs, len(paths) // MIN_PER_WORKER, os.cpu_count() or 1)
+    jobs = min(jobs, len(paths) // MIN_PER_WORKER, _cores())
     if jobs <= 1:
         for job in work:
             yield job[0], _one(job)
@@ -116,3 +116,12 @@ def possible_many(paths: Iterable[str], weights: str = "paths", history: bool = 
     chunk = max(1, min(64, len(work) // (jobs * 8)))
     with ctx.Pool(jobs) as pool:
         yield from zip(paths, pool.imap(_one, work, chunksize=chunk))
+
+
+def _cores() -> int:
+    """The cores this process may run on (a container or ``taskset`` may allow fewer than the
+    machine has)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1

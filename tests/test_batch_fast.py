@@ -122,3 +122,28 @@ def test_fast_path_builds_long_records_like_the_parser():
     assert fast is not None and fast == parse_record_json(text, "g.json")
     assert fast.rounds[69].detectives[0].where == "rounds[69].detectives[0]"
     assert fast.rounds[70].mrx[1].where == "rounds[70].mrx[1]"
+
+
+def test_a_batch_uses_the_cores_it_may_run_on(monkeypatch, tmp_path):
+    """On one allowed core (``taskset``, a container) a large batch runs in this process, however
+    many cores the machine has."""
+    import multiprocessing
+    import os
+
+    import sy_tools.batch as batch
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+
+    def no_workers(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a worker pool was started")
+
+    monkeypatch.setattr(multiprocessing, "get_context", no_workers)
+    src = Path(__file__).parent.parent / "examples" / "in-progress.json"
+    paths = []
+    for i in range(2 * batch.MIN_PER_WORKER):
+        p = tmp_path / f"g{i}.json"
+        p.write_bytes(src.read_bytes())
+        paths.append(str(p))
+    assert batch._cores() == 1
+    assert len(list(possible_many(paths, "uniform", jobs=batch.AUTO_JOBS))) == len(paths)

@@ -72,7 +72,7 @@ def _uniform_unbuilt(text: str, path: str) -> Possible | None:
     if v is None or v.rules.mrx_onto_detective == "caught":  # (a hidden move's 'to' is UNSET here, not None)
         return None
     try:
-        fin = final_of(v.board, v.rules, v.detectives, v.start_candidates, v.doc.rounds or (), _needs_trace)
+        fin = final_of(v.board, v.rules, v.doc.detectives, v.start_candidates, v.doc.rounds or (), _needs_trace)
     except _NeedsTrace:
         return None
     return uniform_possible(fin, v.board, v.rules, path)

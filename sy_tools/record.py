@@ -256,7 +256,8 @@ class Vouched(NamedTuple):
     doc: Any
     board: Board
     rules: Rules
-    detectives: tuple[Detective, ...]
+    #: each detective's tickets when the record gives them (else None: the rules' own)
+    detective_tickets: list[dict[str, int] | None]
     start_candidates: tuple[Station, ...]
     mrx_tickets: Mapping[str, int]
     mrx_start: Station | None
@@ -290,7 +291,8 @@ def fast_record(text: str, file: str | None = None) -> Record | None:
     return Record(
         board=v.board,
         rules=v.rules,
-        detectives=v.detectives,
+        detectives=tuple(Detective(d.name, d.start, dict(v.rules.detective_tickets) if t is None else t)
+                         for d, t in zip(v.doc.detectives, v.detective_tickets)),
         start_candidates=v.start_candidates,
         rounds=tuple(rounds),
         mrx_tickets=v.mrx_tickets,
@@ -341,20 +343,22 @@ def vouched(text: str, file: str | None = None) -> Vouched | None:
             extra["comment"] = doc.comment
             keys += 1
         nb = board.neighbours[Ticket.TAXI]  # every station of a valid map has an entry
-        dets = []
+        dets = doc.detectives
+        det_tickets: list[dict[str, int] | None] = []
         names = set()
-        for d in doc.detectives:
+        for d in dets:
             name = d.name
             if (name in names or ":" in name or not name.strip() or not name.isprintable() or d.start not in nb
                     or reserved_name(name)):
                 return None
             names.add(name)
-            tickets = dict(rules.detective_tickets)
             keys += 2
-            if d.tickets is not U:
-                tickets = ticket_counts(d.tickets, ("taxi", "bus", "underground"), tickets, "", None)
+            if d.tickets is U:
+                det_tickets.append(None)
+            else:
+                det_tickets.append(ticket_counts(d.tickets, ("taxi", "bus", "underground"),
+                                                 dict(rules.detective_tickets), "", None))
                 keys += 1 + len(d.tickets)
-            dets.append(Detective(name, d.start, tickets))
         if not 1 <= len(dets) <= 5:
             return None
         det_starts = {d.start for d in dets}
@@ -408,7 +412,7 @@ def vouched(text: str, file: str | None = None) -> Vouched | None:
         keys += 1
     if text.count(":") != keys:
         return None  # a key appears twice (or a colon hides somewhere unusual): let the collector say
-    return Vouched(doc, board, rules, tuple(dets), candidates, mrx_tickets, mrx_start, map_spec, cand_spec, extra)
+    return Vouched(doc, board, rules, det_tickets, candidates, mrx_tickets, mrx_start, map_spec, cand_spec, extra)
 
 
 _TOP_KEYS = {"version", "map", "rules", "detectives", "mrx", "rounds", "comment"}

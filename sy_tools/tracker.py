@@ -27,7 +27,7 @@ from .board import Board, Station, StationMask, Ticket, mask_of, stations_of
 from .errors import AnalysisError, RecordError
 from .jsonutil import int_text
 from .position import mrx_sources, mrx_targets
-from .record import Detective, MrXMove, Record
+from .record import MrXMove, Record
 from .rules import Rules
 
 Weight = int | float  # exact route counts, or rescaled floats (see EXACT_BITS)
@@ -185,10 +185,11 @@ def _final(record: Record) -> _Final:
                     lambda: trace(record))
 
 
-def final_of(board: Board, rules: Rules, detectives: Iterable[Detective], start_candidates: Iterable[Station],
+def final_of(board: Board, rules: Rules, detectives: Iterable[Any], start_candidates: Iterable[Station],
              rounds: Iterable[Any], slow: Callable[[], Trace]) -> _Final:
-    """:func:`_final` of a record given by its parts.  ``rounds`` may be :class:`Round` s or
-    anything with their attributes (``mrx``: moves with ``ticket``, ``to``, ``took``;
+    """:func:`_final` of a record given by its parts.  ``detectives`` may be :class:`Detective` s
+    or anything with their ``name`` and ``start``; ``rounds`` :class:`Round` s or anything with
+    their attributes (``mrx``: moves with ``ticket``, ``to``, ``took``;
     ``detectives``: moves with ``name``, ``to``, ``capture``; a missing list false), so that a
     batch can filter its decoded records without building them.  ``slow()`` is called wherever
     the filter needs the move-by-move trace (an inconsistent record, which it raises; a capture
@@ -225,13 +226,14 @@ def final_of(board: Board, rules: Rules, detectives: Iterable[Detective], start_
         for j, dm in enumerate(rnd.detectives or ()):
             to = dm.to
             bit = 1 << to
-            occupied = (occupied & ~(1 << pos[dm.name])) | bit
-            pos[dm.name] = to
+            name = dm.name
+            occupied = (occupied & ~(1 << pos[name])) | bit
+            pos[name] = to
             if dm.capture:
                 S &= bit
                 if not S:
                     slow()
-                return _Final(S, n, r_i, pos, last_reveal, Capture(to, dm.name, r_i, f"rounds[{r_i - 1}].detectives[{j}]"))
+                return _Final(S, n, r_i, pos, last_reveal, Capture(to, name, r_i, f"rounds[{r_i - 1}].detectives[{j}]"))
             S &= ~bit
         if not S:
             slow()

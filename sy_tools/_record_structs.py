@@ -3,10 +3,10 @@
 and unknown keys in C).  Every optional key defaults to ``UNSET`` so that the reader can tell a
 missing key from one written out."""
 
-from typing import Union
+from typing import Annotated, Union
 
 import msgspec
-from msgspec import UNSET, UnsetType
+from msgspec import UNSET, Meta, UnsetType
 
 from .board import Ticket as TicketName  # decoded straight into the enum, by value
 
@@ -25,8 +25,10 @@ class MrXMoveS(msgspec.Struct, forbid_unknown_fields=True, gc=False):
 
 
 class RoundS(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    mrx: list[MrXMoveS]
-    detectives: Union[list[DetectiveMoveS], UnsetType] = UNSET
+    # (lengths the fast path's precomputed places cover, checked while decoding: a longer list
+    # goes the general way, whose collector names what is wrong with it)
+    mrx: Annotated[list[MrXMoveS], Meta(max_length=2)]
+    detectives: Union[Annotated[list[DetectiveMoveS], Meta(max_length=10)], UnsetType] = UNSET
 
 
 class DetectiveS(msgspec.Struct, forbid_unknown_fields=True, gc=False):

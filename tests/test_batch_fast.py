@@ -147,3 +147,21 @@ def test_a_batch_uses_the_cores_it_may_run_on(monkeypatch, tmp_path):
         paths.append(str(p))
     assert batch._cores() == 1
     assert len(list(possible_many(paths, "uniform", jobs=batch.AUTO_JOBS))) == len(paths)
+
+
+def test_lists_longer_than_the_fast_path_covers_go_the_general_way():
+    """Three Mr. X entries in a round (the parser refuses them) and eleven detective moves in
+    one (it takes them): the fast path declines both, so each reads as the parser says."""
+    from sy_tools.record import fast_record, parse_record_json
+
+    base = {"detectives": [{"name": "Red", "start": 13}, {"name": "Blue", "start": 26}]}
+    three = dict(base, rounds=[{"mrx": [{"ticket": "taxi"}] * 3}])
+    assert fast_record(json.dumps(three)) is None
+    with pytest.raises(SyToolsError, match=r"rounds\[0\]\.mrx"):
+        parse_record_json(json.dumps(three))
+    eleven = dict(base, rounds=[{"mrx": [], "detectives": [{"name": "Red", "ticket": "taxi", "to": 23 if i % 2 else 13}
+                                                            for i in range(11)]}])
+    assert fast_record(json.dumps(eleven)) is None
+    assert len(parse_record_json(json.dumps(eleven)).rounds[0].detectives) == 11
+    ten = dict(base, rounds=[{"mrx": [], "detectives": eleven["rounds"][0]["detectives"][:10]}])
+    assert fast_record(json.dumps(ten)) == parse_record_json(json.dumps(ten))

@@ -85,7 +85,7 @@ def _timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, str]:
     return wall, cpu, out.stdout
 
 
-def run_process(n: int = 2000, repeat: int = 3) -> list[str]:
+def run_process(n: int = 2000, repeat: int = 5) -> list[str]:
     """``sy-tools possible *.json --format jsonl --weights uniform`` against the plain tracker
     script (:mod:`benchmarks.plain_tracker`), each a fresh process, interleaved, best of
     ``repeat``.  Both may cache their bytecode (as an installed program does)."""

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import errno
 import os
-import signal
 import stat
 import threading
 from collections.abc import Iterator, Sequence
@@ -35,7 +34,13 @@ from .errors import InputError
 #: The most bytes :func:`read_text` reads from one file (a record or a map is far smaller).
 MAX_READ_BYTES = 64 * 1024 * 1024
 
-_SIGNALS = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+_SIGNAL_NAMES = ("SIGTERM", "SIGHUP")  # (the signal module is loaded by the writers only: reading commands start faster)
+
+
+def _signals() -> tuple[Any, ...]:
+    import signal
+
+    return tuple(getattr(signal, n) for n in _SIGNAL_NAMES if hasattr(signal, n))
 
 
 class _Signalled(BaseException):
@@ -53,12 +58,14 @@ def _cleanup_on_signals() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    import signal
+
     old: dict[int, Any] = {}
 
     def handler(signum: int, frame: object) -> None:
         raise _Signalled(signum)
 
-    for sig in _SIGNALS:
+    for sig in _signals():
         try:
             prev = signal.getsignal(sig)
             if prev is signal.SIG_IGN or prev is None:
@@ -82,7 +89,9 @@ def _cleanup_on_signals() -> Iterator[None]:
 @contextmanager
 def _signals_held() -> Iterator[None]:
     """Hold SIGINT/SIGTERM/SIGHUP until the block ends (used around the final renames)."""
-    sigs = {signal.SIGINT, *_SIGNALS}
+    import signal
+
+    sigs = {signal.SIGINT, *_signals()}
     if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
         yield
         return

@@ -8,6 +8,7 @@ import json
 import os
 import random
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -87,8 +88,11 @@ def _timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, str]:
 
 def run_process(n: int = 2000, repeat: int = 5) -> list[str]:
     """``sy-tools possible *.json --format jsonl --weights uniform`` against the plain tracker
-    script (:mod:`benchmarks.plain_tracker`), each a fresh process, interleaved, best of
-    ``repeat``.  Both may cache their bytecode (as an installed program does)."""
+    script (:mod:`benchmarks.plain_tracker`), each a fresh process.  ``repeat`` rounds, each
+    running the three commands back to back; both may cache their bytecode (as an installed
+    program does).  The ratios: best time against best time, and the median (and range) of
+    the rounds' own ratios, which a shared machine's slow and fast spells (minutes long; the
+    plain script's time swings by half) move far less."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     script = Path(sys.executable).with_name("sy-tools")
     sy = [str(script)] if script.exists() else [sys.executable, "-m", "sy_tools"]
@@ -104,20 +108,26 @@ def run_process(n: int = 2000, repeat: int = 5) -> list[str]:
         for k in ("jobs1", "jobs2"):
             assert [json.loads(line)["stations"] for line in outs[k].splitlines()] == plain, k
         load = os.getloadavg()[0]  # the machine may be shared: say how busy it was
-        best = {k: (float("inf"), float("inf")) for k in cmds}
+        runs: dict[str, list[tuple[float, float]]] = {k: [] for k in cmds}
         for _ in range(repeat):
             for k, c in cmds.items():
                 wall, cpu, _ = _timed(c, env)
-                best[k] = (min(best[k][0], wall), min(best[k][1], cpu))
+                runs[k].append((wall, cpu))
+    best = {k: (min(w for w, _ in v), min(c for _, c in v)) for k, v in runs.items()}
     (pw, pc), (w1, c1), (w2, c2) = best["plain"], best["jobs1"], best["jobs2"]
+
+    def per_round(k: str) -> str:
+        ratios = sorted(p[0] / r[0] for p, r in zip(runs["plain"], runs[k]))
+        return f"per round: median {statistics.median(ratios):4.1f}x ({ratios[0]:.1f}-{ratios[-1]:.1f}x)"
+
     return [
-        f"possible as processes: {n} record files, --format jsonl --weights uniform (best of {repeat}; "
+        f"possible as processes: {n} record files, --format jsonl --weights uniform ({repeat} rounds; "
         f"load average {load:.1f} -> {os.getloadavg()[0]:.1f})",
-        f"  plain tracker script (json + sets over networkx)  {pw:6.2f} s wall  {pc:6.2f} s CPU",
-        f"  sy-tools possible --jobs 1 (one process)          {w1:6.2f} s wall  {c1:6.2f} s CPU"
-        f"   ratio {pw / w1:4.1f}x wall, {pc / c1:4.1f}x CPU",
-        f"  sy-tools possible (as typed: every core)          {w2:6.2f} s wall  {c2:6.2f} s CPU"
-        f"   ratio {pw / w2:4.1f}x wall",
+        f"  plain tracker script (json + sets over networkx)  best {pw:5.2f} s wall  {pc:5.2f} s CPU",
+        f"  sy-tools possible --jobs 1 (one process)          best {w1:5.2f} s wall  {c1:5.2f} s CPU"
+        f"   ratio {pw / w1:4.1f}x wall, {pc / c1:4.1f}x CPU; {per_round('jobs1')}",
+        f"  sy-tools possible (as typed: every core)          best {w2:5.2f} s wall  {c2:5.2f} s CPU"
+        f"   ratio {pw / w2:4.1f}x wall; {per_round('jobs2')}",
     ]
 
 

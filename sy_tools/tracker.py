@@ -233,7 +233,8 @@ def final_of(board: Board, rules: Rules, detectives: Iterable[Any], start_candid
                 S &= bit
                 if not S:
                     slow()
-                return _Final(S, n, r_i, pos, last_reveal, Capture(to, name, r_i, f"rounds[{r_i - 1}].detectives[{j}]"))
+                where = getattr(dm, "where", None) or f"rounds[{r_i - 1}].detectives[{j}]"  # (a struct has no place)
+                return _Final(S, n, r_i, pos, last_reveal, Capture(to, name, r_i, where))
             S &= ~bit
         if not S:
             slow()

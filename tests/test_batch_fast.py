@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -94,20 +95,28 @@ def test_final_set_equals_the_move_by_move_trace(london):
     rng = random.Random(3)
     docs = _records(london, 40, seed=9)
     docs += [_collided(d, rng) for d in docs] + [_contradicted(d, rng) for d in docs]
-    compared = broken = 0
+    compared = broken = captured = 0
     for doc in docs:
         rec = parse_record(doc)
         try:
-            want = trace(rec).current
+            tr = trace(rec)
         except SyToolsError as e:
             with pytest.raises(type(e)) as got:
                 _final(rec)
             assert str(got.value) == str(e)
             broken += 1
             continue
-        assert _final(rec).mask == want
+        fin = _final(rec)
+        assert (fin.mask, fin.capture, fin.last_reveal) == (tr.current, tr.capture, tr.last_reveal)
+        captured += fin.capture is not None
         compared += 1
-    assert compared >= 100 and broken >= 20
+    assert compared >= 100 and broken >= 20 and captured >= 20
+    # a record built by hand may place its moves as it likes: the capture keeps the move's own place
+    rec = next(parse_record(d) for d in docs if any(m.get("capture") for r in d["rounds"] for m in r.get("detectives", [])))
+    last = rec.rounds[-1]
+    moved = replace(rec, rounds=rec.rounds[:-1] + (last._replace(detectives=tuple(
+        m._replace(where="by hand") if m.capture else m for m in last.detectives)),))
+    assert _final(moved).capture == trace(moved).capture and trace(moved).capture.where == "by hand"
 
 
 def test_fast_path_builds_long_records_like_the_parser():

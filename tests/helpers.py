@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -175,3 +176,30 @@ def plan_problems(rec_doc: dict[str, Any], plan: Any, k: int) -> list[str]:
             rounds.append({"mrx": [{"ticket": "black"}], "detectives": moves})
     r = check(parse_record(dict(rec_doc, rounds=rounds)))
     return [p.line(None) for p in r.problems if p.code.startswith("det-")]
+
+
+def reveal_cuts(board: Board, rules: Any, seeds: Iterable[int], n_detectives: Callable[[random.Random], int],
+                black: int) -> Iterator[tuple[int, dict[str, Any], Record, Any]]:
+    """``(seed, record doc, record, referee status)`` per seed: a random game cut right after Mr.
+    X's first single-leg reveal (move 3 or 8), as the detectives saw it, with an empty detectives'
+    round to fill; a seed whose cut is illegal, over, or leaves Mr. X fewer than ``black`` black
+    tickets gives nothing."""
+    from sy_tools.record import parse_record
+    from sy_tools.referee import check
+    from sy_tools.simulate import detectives_view, random_game
+
+    for seed in seeds:
+        rng = random.Random(seed)
+        doc = random_game(board, rules, rng, n_detectives=n_detectives(rng))
+        n = 0
+        for cut, rnd in enumerate(doc["rounds"]):
+            n += len(rnd["mrx"])
+            if n not in (3, 8) or len(rnd["mrx"]) != 1:
+                continue
+            rec_doc = detectives_view(dict(doc, rounds=doc["rounds"][:cut] + [{"mrx": rnd["mrx"], "detectives": []}]),
+                                      rules)
+            rec = parse_record(rec_doc)
+            st = check(rec)
+            if st.legal and not st.status.over and st.position.mrx_tickets.black >= black:
+                yield seed, rec_doc, rec, st
+            break

@@ -8,7 +8,7 @@ import random
 from collections import Counter
 
 import pytest
-from helpers import plan_problems, small_board
+from helpers import plan_problems, reveal_cuts, small_board
 
 from sy_tools.board import DETECTIVE_TICKETS, Ticket, mask_of, stations_of
 from sy_tools.cordon import (
@@ -25,7 +25,7 @@ from sy_tools.cordon import (
 from sy_tools.record import parse_record
 from sy_tools.referee import check
 from sy_tools.rules import PRESETS
-from sy_tools.simulate import detectives_view, random_game
+from sy_tools.simulate import random_game
 
 ALL_X = {"taxi": 4, "bus": 3, "underground": 3, "black": 5}
 
@@ -217,28 +217,14 @@ def test_multi_turn_plans_replay_through_the_referee(london, k):
     skipped who could move, a stuck detective stays out."""
     from sy_tools.cordon import cordon
 
-    rules = PRESETS["classic"]
     done = 0
-    for seed in range(60):
-        rng = random.Random(1000 + seed)
-        doc = random_game(london, rules, rng, n_detectives=rng.randint(2, 5 if k == 2 else 3))
-        n = 0
-        for cut, rnd in enumerate(doc["rounds"]):
-            n += len(rnd["mrx"])
-            if n not in (3, 8) or len(rnd["mrx"]) != 1:
-                continue
-            rec_doc = detectives_view(dict(doc, rounds=doc["rounds"][:cut] + [{"mrx": rnd["mrx"], "detectives": []}]),
-                                      rules)
-            rec = parse_record(rec_doc)
-            st = check(rec)
-            if not st.legal or st.status.over or st.position.mrx_tickets.black < k:
-                break
-            res = cordon(rec, moves=k, time_limit=20)
-            assert res.status in ("optimal", "feasible") and res.plan
-            bad = plan_problems(rec_doc, res.plan, k)
-            assert not bad, (seed, [p.describe() for p in res.plan], bad)
-            done += 1
-            break
+    for seed, rec_doc, rec, _ in reveal_cuts(london, PRESETS["classic"], range(1000, 1060),
+                                             lambda rng: rng.randint(2, 5 if k == 2 else 3), black=k):
+        res = cordon(rec, moves=k, time_limit=20)
+        assert res.status in ("optimal", "feasible") and res.plan
+        bad = plan_problems(rec_doc, res.plan, k)
+        assert not bad, (seed, [p.describe() for p in res.plan], bad)
+        done += 1
     assert done >= 10
 
 

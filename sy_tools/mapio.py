@@ -44,6 +44,8 @@ from .files import atomic_write_bytes, atomic_write_many, read_bytes, read_text,
 from .findings import Finding, Level, Location  # noqa: F401  (Finding, Level: re-exported)
 
 FORMATS = ("json", "pair", "bristol")
+#: the two files of the ``pair`` format, in one folder
+PAIR_FILES = ("stations.txt", "connections.txt")
 OUTPUT_FORMATS = ("json", "pair", "bristol", "graphml")
 BUILTIN_MAPS = ("london",)
 #: Coordinates must lie within +-COORD_LIMIT (drawing units); larger ones are errors.
@@ -122,7 +124,7 @@ def detect_format(path: Path) -> str:
     name = path.name.lower()
     if name.endswith(".json"):
         return "json"
-    if name in ("stations.txt", "connections.txt"):
+    if name in PAIR_FILES:
         return "pair"
     if name.endswith(".graphml"):
         raise MapError("GraphML is an output format only; convert from json, pair or bristol", str(path))
@@ -429,7 +431,7 @@ def _int_token(raw: RawMap, tok: str, what: str, loc: Location) -> int | None:
 def read_pair(path: Path) -> RawMap:
     """Read the ``stations.txt`` + ``connections.txt`` pair (``path``: the folder or either file)."""
     folder = path if path.is_dir() else path.parent
-    spath, cpath = folder / "stations.txt", folder / "connections.txt"
+    spath, cpath = (folder / f for f in PAIR_FILES)
     raw = RawMap(name=folder.resolve().name or "map", source=str(folder), format="pair")
     for p in (spath, cpath):
         if not p.exists():
@@ -612,7 +614,7 @@ def output_format(out: str | os.PathLike[str], fmt: str | None = None) -> str:
     if suffix == ".graphml":
         return "graphml"
     if suffix == ".txt":
-        if p.name in ("stations.txt", "connections.txt"):
+        if p.name in PAIR_FILES:
             return "pair"
         return "bristol"
     raise MapError(f"cannot tell the output format from the suffix {suffix!r}; pass --to", str(out))
@@ -623,9 +625,9 @@ def source_files(spec: str | os.PathLike[str], fmt: str | None = None) -> list[P
     p = Path(spec)
     if not p.exists():
         return []
-    if p.is_dir() or (fmt or "") == "pair" or p.name in ("stations.txt", "connections.txt"):
+    if p.is_dir() or (fmt or "") == "pair" or p.name in PAIR_FILES:
         folder = p if p.is_dir() else p.parent
-        return [folder / "stations.txt", folder / "connections.txt"]
+        return [folder / f for f in PAIR_FILES]
     return [p]
 
 
@@ -646,7 +648,7 @@ def write_map(board: Board, out: str | os.PathLike[str], fmt: str | None = None,
     p = Path(out)
     if fmt == "pair":
         folder = p if (p.is_dir() or not p.suffix) else p.parent
-        targets = [folder / "stations.txt", folder / "connections.txt"]
+        targets = [folder / f for f in PAIR_FILES]
         refuse_overwrite(targets, keep or [])
         s_text, c_text = to_pair_texts(board)
         folder.mkdir(parents=True, exist_ok=True)
@@ -699,9 +701,9 @@ def _file_key(spec: str, fmt: str | None) -> tuple[int, ...] | None:
     """What identifies the contents of a one-file map (device, inode, size, modification time):
     a batch of records naming the same map file reads and checks it once, and a changed file
     is read again.  None for anything else (a pair of files, a folder, a path that fails)."""
-    if fmt == "pair" or os.path.basename(spec).lower() in ("stations.txt", "connections.txt"):
-        return None
     try:
+        if source_files(spec, fmt) != [Path(spec)]:
+            return None
         st = os.stat(spec)
     except (OSError, ValueError):
         return None

@@ -20,7 +20,7 @@ from .board import Board, Station, Ticket
 from .errors import InputError, RecordError
 from .files import read_text
 from .findings import Finding, Level, Location
-from .position import reserved_name
+from .movement import reserved_name
 from .rules import MRX_TICKET_KINDS, PRESETS, Rules, rules_from_json, ticket_counts
 
 TICKETS = {t.value: t for t in Ticket}

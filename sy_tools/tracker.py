@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 from .board import Board, Station, StationMask, Ticket, mask_of, stations_of
 from .errors import AnalysisError, RecordError
 from .jsonutil import int_text
-from .position import mrx_sources, mrx_targets
+from .movement import mrx_sources, mrx_targets
 from .record import MrXMove, Record
 from .rules import Rules
 

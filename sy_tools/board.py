@@ -212,6 +212,19 @@ class _LazyMasks(Mapping[Station, StationMask]):
         return station in self._lists
 
 
+class _Bits:
+    """``1 << s`` for station ``s`` (``~(1 << s)`` when ``clear``), computed when asked: the
+    stand-in for :attr:`Board.bits` and :attr:`Board.clears` on maps too large for tables."""
+
+    __slots__ = ("_clear",)
+
+    def __init__(self, clear: bool) -> None:
+        self._clear = clear
+
+    def __getitem__(self, station: Station) -> StationMask:
+        return ~(1 << station) if self._clear else 1 << station
+
+
 def _frozen(d: Mapping[Any, Any]) -> Mapping[Any, Any]:
     return MappingProxyType(dict(d))
 
@@ -252,6 +265,10 @@ class Board:
         default_factory=dict, repr=False
     )
     _n_bytes: int = field(default=1, repr=False)
+    #: ``bits[s] == 1 << s`` and ``clears[s] == ~(1 << s)`` for every station ``s``: tables on a
+    #: map small enough, so that a hot loop moving pieces makes no temporary masks
+    bits: Any = field(default=_Bits(False), repr=False)
+    clears: Any = field(default=_Bits(True), repr=False)
 
     @classmethod
     def build(
@@ -300,7 +317,11 @@ class Board:
             nb = {t: _LazyMasks(d) for t, d in lists.items()}
 
         tables: dict[Ticket, tuple[tuple[StationMask, ...], ...]] = {}
+        bits: Any = _Bits(False)
+        clears: Any = _Bits(True)
         if precompute and len(st) * (top + 1) <= _TABLE_BUDGET:
+            bits = tuple(1 << s for s in range(top + 1))
+            clears = tuple(~b for b in bits)
             # one row of 256 unions per byte of a mask; bytes that hold no station share a row of
             # zeros, and a bit that is no station reuses the union without it
             n_chunks = top // _CHUNK + 1
@@ -338,6 +359,8 @@ class Board:
             _nb=nb,
             _transport_lists=MappingProxyType(t_lists),
             _n_bytes=top // _CHUNK + 1,
+            bits=bits,
+            clears=clears,
         )
 
     def __copy__(self) -> Board:

@@ -196,6 +196,7 @@ def final_of(board: Board, rules: Rules, detectives: Iterable[Any], start_candid
     by Mr. X's own move, which it returns)."""
     reveals = rules.reveal_moves
     caught = rules.mrx_onto_detective == "caught"
+    bits, clears = board.bits, board.clears
     pos = {d.name: d.start for d in detectives}
     occupied = 0
     for s in pos.values():
@@ -223,19 +224,22 @@ def final_of(board: Board, rules: Rules, detectives: Iterable[Any], start_candid
                 last_reveal = (n, m.to)
             if not S:
                 slow()  # raises, naming the move
-        for j, dm in enumerate(rnd.detectives or ()):
-            to = dm.to
-            bit = 1 << to
-            name = dm.name
-            occupied = (occupied & ~(1 << pos[name])) | bit
-            pos[name] = to
-            if dm.capture:
-                S &= bit
-                if not S:
-                    slow()
-                where = getattr(dm, "where", None) or f"rounds[{r_i - 1}].detectives[{j}]"  # (a struct has no place)
-                return _Final(S, n, r_i, pos, last_reveal, Capture(to, name, r_i, where))
-            S &= ~bit
+        dms = rnd.detectives
+        if dms:
+            moved = 0  # (the round's stations, cleared from S at once: fewer temporary masks)
+            for j, dm in enumerate(dms):
+                to = dm.to
+                name = dm.name
+                occupied = (occupied & clears[pos[name]]) | bits[to]
+                pos[name] = to
+                if dm.capture:
+                    S &= ~moved & bits[to]
+                    if not S:
+                        slow()
+                    where = getattr(dm, "where", None) or f"rounds[{r_i - 1}].detectives[{j}]"  # (a struct has no place)
+                    return _Final(S, n, r_i, pos, last_reveal, Capture(to, name, r_i, where))
+                moved |= bits[to]
+            S &= ~moved
         if not S:
             slow()
     return _Final(S, n, r_i, pos, last_reveal, None)

@@ -52,6 +52,27 @@ def test_sparse_ids_cost_little(tmp_path, fmt):
     assert "id-gap" in _codes(spec)
 
 
+def test_sparse_ids_possible_agrees_with_the_trace(tmp_path):
+    """The batch's filter on a map too sparse for its bit tables (it computes them when asked)
+    says what the move-by-move trace says."""
+    from sy_tools.batch import possible_many
+    from sy_tools.record import load_record
+    from sy_tools.tracker import possible
+
+    ids = [1, 2, 3, 4, 5, 10**6]
+    spec = write_map(tmp_path, "json", ids, [(a, b, "taxi") for a, b in zip(ids, ids[1:])] + [(1, 10**6, "taxi")])
+    game = tmp_path / "g.json"
+    game.write_text(json.dumps({"map": spec.name, "detectives": [{"name": "Red", "start": 4}],
+                                "mrx": {"start_candidates": [2, 10**6]},
+                                "rounds": [{"mrx": [{"ticket": "taxi"}],
+                                            "detectives": [{"name": "Red", "ticket": "taxi", "to": 5}]}]}))
+    assert not isinstance(load_board(spec).bits, tuple)
+    ((_, fast),) = possible_many([str(game)], "uniform")
+    slow = possible(load_record(game), "paths")
+    assert fast.stations == slow.stations == (1, 3)  # from 2: 1 or 3; from 10**6: 1 or 5 (Red's)
+    assert fast.detectives == {"Red": 5}
+
+
 def test_id_gap_lists_the_first_missing(tmp_path):
     spec = write_map(tmp_path, "bristol", [1, 2, 5, 9], [(1, 2, "taxi"), (2, 5, "taxi"), (5, 9, "taxi")])
     (gap,) = [f for f in validate_map(spec).findings if f.code == "id-gap"]
@@ -89,6 +110,9 @@ def test_large_board_steps_agree_with_neighbour_lists():
                     expect.update(b.moves(s, t))
                 assert set(stations_of(b.step(mask_of(sub), t))) == expect
                 assert b.neighbours[t][sub[0]] == mask_of(b.moves(sub[0], t))
+        for s in (1, 77, b.stations[-1]):  # tables on the small map, computed on the large one
+            assert b.bits[s] == 1 << s and b.clears[s] == ~(1 << s)
+    assert isinstance(small.bits, tuple) and not isinstance(board.bits, tuple)
 
 
 # ---- a read-only board --------------------------------------------------------------------------

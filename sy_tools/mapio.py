@@ -691,7 +691,9 @@ def load_board(spec: str | os.PathLike[str] = "london", fmt: str | None = None) 
     """Load a map for analysis.  Refuses (with :class:`MapError`) a map that has any error;
     warnings are accepted.  Built-in maps are loaded once and cached."""
     spec_s = os.fspath(spec)
-    if fmt is None and spec_s in BUILTIN_MAPS and not os.path.exists(spec_s):
+    # (a file of that name in the working folder is read instead; os.access, unlike
+    # os.path.exists, raises nothing when there is none, the usual case: a batch asks per record)
+    if fmt is None and spec_s in BUILTIN_MAPS and not os.access(spec_s, os.F_OK):
         return _builtin(spec_s)
     key = _file_key(spec_s, fmt)
     return _load(spec_s, fmt) if key is None else _load_file(spec_s, fmt, key)

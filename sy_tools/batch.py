@@ -109,8 +109,10 @@ def possible_many(paths: Iterable[str], weights: str = "paths", history: bool = 
     import multiprocessing
 
     from .mapio import load_board
+    from .record import warm_fast_path
 
-    load_board("london")  # workers inherit the built-in map instead of each building it
+    load_board("london")  # workers inherit the built-in map and the decoder instead of each building them
+    warm_fast_path()
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
     chunk = max(1, min(64, len(work) // (jobs * 8)))

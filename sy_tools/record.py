@@ -240,6 +240,10 @@ def _fast_decoder() -> Any:
     return structs.DECODER, structs.FAILURE, structs.UNSET, load_board
 
 
+def warm_fast_path() -> None:
+    _fast_decoder()
+
+
 def _wheres(i: int) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     """The places of round ``i`` and of its moves (made once: a batch repeats them a million times)."""
     w = f"rounds[{i}]"

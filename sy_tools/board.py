@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import reduce as _reduce
+from itertools import compress as _compress
 from operator import getitem as _getitem
 from operator import or_ as _or
 from types import MappingProxyType
@@ -390,8 +391,8 @@ class Board:
         """All stations one ``ticket`` hop from any station in ``mask``.
 
         Small sets (up to 8 stations, where that is faster) OR their stations' neighbour masks;
-        larger ones look up one precomputed union per byte of the mask (``map``/``reduce`` run
-        the loop in C).  Maps too large for those tables walk the mask's bytes and set the
+        larger ones look up one precomputed union per non-zero byte of the mask (``map``,
+        ``compress`` and ``reduce`` run the loop in C).  Maps too large for those tables walk the mask's bytes and set the
         neighbours' bits (linear time)."""
         if mask.bit_count() <= 8:
             nb = self._nb[ticket]
@@ -403,7 +404,8 @@ class Board:
             return out
         table = self._tables.get(ticket)
         if table is not None:
-            return _reduce(_or, map(_getitem, table, mask.to_bytes(len(table), "little")), 0)
+            data = mask.to_bytes(len(table), "little")  # (bytes without stations are skipped)
+            return _reduce(_or, map(_getitem, _compress(table, data), filter(None, data)), 0)
         return self._step_walk(mask, ticket)
 
     def _step_walk(self, mask: StationMask, ticket: Ticket) -> StationMask:

@@ -266,8 +266,9 @@ class Board:
         default_factory=dict, repr=False
     )
     _n_bytes: int = field(default=1, repr=False)
-    #: ``bits[s] == 1 << s`` and ``clears[s] == ~(1 << s)`` for every station ``s``: tables on a
-    #: map small enough, so that a hot loop moving pieces makes no temporary masks
+    #: ``bits[s] == 1 << s`` and ``clears[s] == ~(1 << s)`` for every station ``s`` of the board
+    #: (tables when its top id is small enough, so that a hot loop moving pieces makes no
+    #: temporary masks; anything else, a negative number among them, is not a station to ask for)
     bits: Any = field(default=_Bits(False), repr=False)
     clears: Any = field(default=_Bits(True), repr=False)
 
@@ -320,9 +321,10 @@ class Board:
         tables: dict[Ticket, tuple[tuple[StationMask, ...], ...]] = {}
         bits: Any = _Bits(False)
         clears: Any = _Bits(True)
-        if precompute and len(st) * (top + 1) <= _TABLE_BUDGET:
+        if (top + 1) * (top + 1) <= _MASK_BUDGET:  # (the tables cost about top id squared bits)
             bits = tuple(1 << s for s in range(top + 1))
             clears = tuple(~b for b in bits)
+        if precompute and len(st) * (top + 1) <= _TABLE_BUDGET:
             # one row of 256 unions per byte of a mask; bytes that hold no station share a row of
             # zeros, and a bit that is no station reuses the union without it
             n_chunks = top // _CHUNK + 1
@@ -404,7 +406,7 @@ class Board:
             return out
         table = self._tables.get(ticket)
         if table is not None:
-            data = mask.to_bytes(len(table), "little")  # (bytes without stations are skipped)
+            data = mask.to_bytes(len(table), "little")  # (the mask's zero bytes are skipped)
             return _reduce(_or, map(_getitem, _compress(table, data), filter(None, data)), 0)
         return self._step_walk(mask, ticket)
 

@@ -2,8 +2,8 @@
 
 They belong to the rules engine (:mod:`sy_tools.position` builds on them and re-exports them);
 they live in this small module so that the possible-set filter, which steps whole sets of
-stations, can use them without loading the engine's classes (a batch of small records starts
-as many processes as it reads files, and start-up is a large share of each)."""
+stations, can use them without loading the engine's classes (start-up is a large share of a
+``sy-tools possible`` run over a batch of small records)."""
 
 from __future__ import annotations
 

@@ -241,6 +241,8 @@ def _fast_decoder() -> Any:
 
 
 def warm_fast_path() -> None:
+    """Load the fast path's decoder now (a batch does, before it forks its workers, which then
+    share it instead of each importing msgspec)."""
     _fast_decoder()
 
 

@@ -181,8 +181,18 @@ def _final(record: Record) -> _Final:
     """Just where Mr. X can be at the end, and what the result reports with it: the hot path of
     a batch (``--weights uniform`` without history), same semantics as :func:`trace`, which it
     falls back to, to name the move, when the record is inconsistent."""
-    return final_of(record.board, record.rules, record.detectives, record.start_candidates, record.rounds,
+    board = record.board
+    stations = {d.start for d in record.detectives}
+    stations.update([dm.to for rnd in record.rounds for dm in rnd.detectives])
+    if not board.neighbours[Ticket.TAXI].keys() >= stations:  # (a record built by hand may name any number)
+        return _final_of_trace(trace(record))
+    return final_of(board, record.rules, record.detectives, record.start_candidates, record.rounds,
                     lambda: trace(record))
+
+
+def _final_of_trace(tr: Trace) -> _Final:
+    return _Final(tr.current, len(tr.steps), tr.capture.round if tr.capture else tr.round, dict(tr.positions),
+                  tr.last_reveal, tr.capture)
 
 
 def final_of(board: Board, rules: Rules, detectives: Iterable[Any], start_candidates: Iterable[Station],
@@ -211,10 +221,7 @@ def final_of(board: Board, rules: Rules, detectives: Iterable[Any], start_candid
         for m in rnd.mrx:
             n += 1
             if caught and m.to is not None and occupied >> m.to & 1:  # (_onto_detective, inlined: hot path)
-                tr = slow()
-                assert tr.capture is not None
-                return _Final(tr.current, len(tr.steps), tr.capture.round, dict(tr.positions), tr.last_reveal,
-                              tr.capture)
+                return _final_of_trace(slow())
             S = mrx_targets(board, S, m.ticket, occupied, rules)
             if n in reveals or m.took is not None:
                 if m.to is None:

@@ -320,3 +320,36 @@ def test_voluntary_reveal_collapses_the_set():
     assert possible(rec, weights="uniform").stations == (105,)
     assert p.history[0] == (72, 107, 108)  # the only taxi stops with a bus on to 105
     assert len(possible(rec.truncated(1)).stations) > 1  # before he showed himself
+
+
+@pytest.mark.parametrize("start, to", [(13, -1), (-1, 14), (13, 204), (204, 14)])
+def test_hand_built_record_off_the_board_filters_as_the_trace_does(london, start, to):
+    """A Record built in code is not checked against the map: the filter's bit tables must not
+    answer for a number that is no station (a negative one would wrap round to station 199)."""
+    from sy_tools.board import Ticket
+    from sy_tools.record import Detective, DetectiveMove, MrXMove, Record, Round
+    from sy_tools.tracker import _final, trace
+
+    for capture in (False, True):
+        rec = Record(board=london, rules=PRESETS["classic"], detectives=(Detective("Red", start, {}),),
+                     start_candidates=(198, 1), rounds=(Round((MrXMove(Ticket.TAXI, None, "m"),),
+                     (DetectiveMove("Red", Ticket.TAXI, to, "d", capture),), "r"),), mrx_tickets={})
+        assert _outcome(lambda r: _final(r).mask, rec) == _outcome(lambda r: trace(r).current, rec)
+
+
+def _outcome(f, rec):
+    try:
+        return f(rec)
+    except Exception as e:  # noqa: BLE001 - the comparison is the point
+        return type(e)
+
+
+def test_bit_tables_stay_small_on_a_far_off_id():
+    """Nine stations and one id of 30,000: the bit tables (quadratic in the top id) are not built
+    (they were, since stations x top id was small: 200,000 took 5 GB)."""
+    from sy_tools.board import Board, Connection
+
+    ids = list(range(1, 10)) + [30_000]
+    board = Board.build("far", ids, [Connection.of(a, b, "taxi") for a, b in zip(ids, ids[1:])])
+    assert not isinstance(board.bits, tuple)
+    assert board.bits[30_000] == 1 << 30_000 and board.clears[7] == ~(1 << 7)

@@ -394,8 +394,8 @@ class Board:
 
         Small sets (up to 8 stations, where that is faster) OR their stations' neighbour masks;
         larger ones look up one precomputed union per non-zero byte of the mask (``map``,
-        ``compress`` and ``reduce`` run the loop in C).  Maps too large for those tables walk the mask's bytes and set the
-        neighbours' bits (linear time)."""
+        ``compress`` and ``reduce`` run the loop in C).  Maps too large for those tables walk the
+        mask's bytes and set the neighbours' bits (linear time)."""
         if mask.bit_count() <= 8:
             nb = self._nb[ticket]
             out = 0
@@ -406,7 +406,7 @@ class Board:
             return out
         table = self._tables.get(ticket)
         if table is not None:
-            data = mask.to_bytes(len(table), "little")  # (the mask's zero bytes are skipped)
+            data = mask.to_bytes(len(table), "little")
             return _reduce(_or, map(_getitem, _compress(table, data), filter(None, data)), 0)
         return self._step_walk(mask, ticket)
 

@@ -208,9 +208,7 @@ def final_of(board: Board, rules: Rules, detectives: Iterable[Any], start_candid
     caught = rules.mrx_onto_detective == "caught"
     bits, clears = board.bits, board.clears
     pos = {d.name: d.start for d in detectives}
-    occupied = 0
-    for s in pos.values():
-        occupied |= 1 << s
+    occupied = mask_of(pos.values())
     S = mask_of(start_candidates) & ~occupied
     if not S:
         slow()  # raises, naming the move

@@ -26,11 +26,17 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from sy_tools.advise import DetectiveObservation, MrXObservation, detective_policy, distances, mrx_policy
-from sy_tools.board import Board, Station, Ticket, mask_of, stations_of
-from sy_tools.mapio import load_board
-from sy_tools.position import Move, Position, mrx_targets
-from sy_tools.rules import PRESETS, Rules
+from sy_tools.engine.board import Board
+from sy_tools.engine.movement import mrx_targets
+from sy_tools.engine.moves import Move
+from sy_tools.engine.observations import DetectiveObservation, MrXObservation
+from sy_tools.engine.position import Position
+from sy_tools.engine.rules import PRESETS, Rules
+from sy_tools.engine.stations import Station, mask_of, stations_of
+from sy_tools.engine.tickets import Ticket
+from sy_tools.formats.map_load import load_board
+from sy_tools.selfplay.policies import detective_policy, mrx_policy
+from sy_tools.solvers.belief import distances
 
 #: games per pair in ``make bench`` (keep it short: the lead re-runs it through ``simulate``)
 GAMES = 60

@@ -7,12 +7,15 @@ import random
 import statistics
 import time
 
-from sy_tools.board import DETECTIVE_TICKETS, mask_of
-from sy_tools.cordon import CordonInputs, cordon_inputs, held_tickets, is_sealed, solve
-from sy_tools.mapio import load_board
-from sy_tools.record import parse_record
-from sy_tools.rules import PRESETS
-from sy_tools.simulate import detectives_view, random_game
+from sy_tools.engine.rules import PRESETS
+from sy_tools.engine.stations import mask_of
+from sy_tools.engine.tickets import DETECTIVE_TICKETS
+from sy_tools.formats.game_json import parse_record
+from sy_tools.formats.map_load import load_board
+from sy_tools.selfplay.generate import detectives_view, random_game
+from sy_tools.solvers.cordon import CordonInputs, cordon_inputs
+from sy_tools.solvers.cordon_model import solve
+from sy_tools.solvers.seal import held_tickets, is_sealed
 
 NEAR_REVEAL = {3, 4, 8, 9, 13, 14, 18, 19}
 

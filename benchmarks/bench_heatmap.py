@@ -20,8 +20,8 @@ BASELINE = """
 import sys, matplotlib
 matplotlib.use('Agg')
 import matplotlib.pyplot as plt, networkx as nx
-from sy_tools.record import load_record
-from sy_tools.tracker import possible
+from sy_tools.formats.record_io import load_record
+from sy_tools.analysis.possible import possible
 rec = load_record(sys.argv[1])
 p = possible(rec)
 g = rec.board.to_networkx()
@@ -43,7 +43,7 @@ def _plain_reach(board, start, tickets):
     """The baseline: breadth-first search over every (station, tickets left) state."""
     from collections import deque
 
-    from sy_tools.board import DETECTIVE_TICKETS
+    from sy_tools.engine.tickets import DETECTIVE_TICKETS
 
     kinds = list(DETECTIVE_TICKETS)
     first = (start, tuple(tickets.get(t.value, 0) for t in kinds))
@@ -64,8 +64,8 @@ def _plain_reach(board, start, tickets):
 
 
 def _coverage_lines() -> list[str]:
-    from sy_tools.reach import reach
-    from sy_tools.record import load_record
+    from sy_tools.analysis.reach import reach
+    from sy_tools.formats.record_io import load_record
 
     rec = load_record(GAME)
     full = {"taxi": 10, "bus": 8, "underground": 4}
@@ -84,10 +84,10 @@ def _coverage_lines() -> list[str]:
 def _long_record(moves: int):
     import random
 
-    from sy_tools.mapio import load_board
-    from sy_tools.record import parse_record
-    from sy_tools.rules import rules_from_json
-    from sy_tools.simulate import detectives_view, random_game
+    from sy_tools.engine.rules import rules_from_json
+    from sy_tools.formats.game_json import parse_record
+    from sy_tools.formats.map_load import load_board
+    from sy_tools.selfplay.generate import detectives_view, random_game
 
     board = load_board("london")
     spec = {"preset": "classic", "log_length": moves, "reveal_moves": list(range(3, moves + 1, 5)),
@@ -103,7 +103,7 @@ def _history_lines() -> list[str]:
     import io
 
     from sy_tools import plot
-    from sy_tools.route import likely_route
+    from sy_tools.analysis.route import likely_route
 
     out = []
     for moves in (100, 400):

@@ -17,8 +17,9 @@ from pathlib import Path
 
 import networkx as nx
 
-from sy_tools.record import Record
-from sy_tools.tracker import possible, possible_mask
+from sy_tools.analysis.possible import possible
+from sy_tools.analysis.tracker import possible_mask
+from sy_tools.formats.record import Record
 
 from .common import best_of, corpus
 
@@ -58,9 +59,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def write_corpus(folder: Path, n: int, seed: int = 2026) -> list[str]:
     """``n`` random legal classic records as the detectives saw them, one game.json each."""
-    from sy_tools.mapio import load_board
-    from sy_tools.rules import PRESETS
-    from sy_tools.simulate import detectives_view, random_game
+    from sy_tools.engine.rules import PRESETS
+    from sy_tools.formats.map_load import load_board
+    from sy_tools.selfplay.generate import detectives_view, random_game
 
     board, rules = load_board("london"), PRESETS["classic"]
     rng = random.Random(seed)
@@ -136,7 +137,7 @@ def run(n: int = 2000) -> list[str]:
     g = records[0].board.to_networkx()
     # same answers first
     for r in records:
-        from sy_tools.board import stations_of
+        from sy_tools.engine.stations import stations_of
 
         assert set(stations_of(possible_mask(r))) == baseline(r, g)
     moves = sum(r.n_moves for r in records)

@@ -8,10 +8,11 @@ import os
 import resource
 import time
 
-from sy_tools.board import Ticket
-from sy_tools.mapio import load_board
-from sy_tools.rules import PRESETS
-from sy_tools.simulate import GameSpec, game_rng, simulate
+from sy_tools.engine.rules import PRESETS
+from sy_tools.engine.tickets import Ticket
+from sy_tools.formats.map_load import load_board
+from sy_tools.selfplay.game import GameSpec, game_rng
+from sy_tools.selfplay.runner import simulate
 
 MRX_KINDS = ("taxi", "bus", "underground", "black")
 DET_KINDS = ("taxi", "bus", "underground")

@@ -9,15 +9,17 @@ import statistics
 import time
 from typing import Any
 
-from sy_tools.board import DETECTIVE_TICKETS, stations_of
-from sy_tools.cordon import cordon_inputs
-from sy_tools.cordon import puzzle as cordon_puzzle
-from sy_tools.cordon import solve as cordon_solve
-from sy_tools.mapio import load_board
-from sy_tools.record import Record, parse_record
-from sy_tools.rules import PRESETS
-from sy_tools.simulate import detectives_view, random_game
-from sy_tools.solve import puzzle, record_position, solve
+from sy_tools.engine.rules import PRESETS
+from sy_tools.engine.stations import stations_of
+from sy_tools.engine.tickets import DETECTIVE_TICKETS
+from sy_tools.formats.game_json import parse_record
+from sy_tools.formats.map_load import load_board
+from sy_tools.formats.record import Record
+from sy_tools.selfplay.generate import detectives_view, random_game
+from sy_tools.solvers.cordon import cordon_inputs
+from sy_tools.solvers.cordon import puzzle as cordon_puzzle
+from sy_tools.solvers.cordon_model import solve as cordon_solve
+from sy_tools.solvers.forced import puzzle, record_position, solve
 
 NEAR_REVEAL = {3, 4, 8, 9, 13, 14, 18, 19}
 LIMITS = {1: 2.0, 2: 2.0, 3: 1.5}  # seconds per solve

@@ -5,10 +5,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from sy_tools.mapio import load_board
-from sy_tools.record import Record, parse_record
-from sy_tools.rules import PRESETS
-from sy_tools.simulate import detectives_view, random_game
+from sy_tools.engine.rules import PRESETS
+from sy_tools.formats.game_json import parse_record
+from sy_tools.formats.map_load import load_board
+from sy_tools.formats.record import Record
+from sy_tools.selfplay.generate import detectives_view, random_game
 
 
 def corpus(n: int, seed: int = 2026) -> list[Record]:

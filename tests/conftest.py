@@ -6,8 +6,8 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import settings
 
-from sy_tools.board import Board
-from sy_tools.validate import load_board
+from sy_tools.engine.board import Board
+from sy_tools.formats.map_load import load_board
 
 # CI replays the same examples every run (a red CI means a change broke something); locally each
 # run explores new ones.
@@ -24,7 +24,7 @@ def london() -> Board:
 @pytest.fixture
 def cli():
     """Run the real CLI: ``cli("validate", "london")`` -> click Result (stdout/stderr apart)."""
-    from sy_tools.cli import main
+    from sy_tools.cli.app import main
 
     runner = CliRunner()
 

@@ -21,7 +21,7 @@ def main() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     from click.testing import CliRunner
 
-    from sy_tools.cli import main as cli
+    from sy_tools.cli.app import main as cli
 
     def alarm(signum: int, frame: object) -> None:
         raise _Timeout

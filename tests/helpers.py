@@ -12,8 +12,8 @@ from typing import Any
 
 import networkx as nx
 
-from sy_tools.board import Board, Connection
-from sy_tools.record import Record
+from sy_tools.engine.board import Board, Connection
+from sy_tools.formats.record import Record
 
 TRANSPORTS_OF = {
     "taxi": {"taxi"},
@@ -125,8 +125,9 @@ def compare_with_oracle(record: Record, weights: str = "paths") -> bool:
     probabilities, and an inconsistent record raising where the oracle finds no route."""
     import pytest
 
-    from sy_tools.board import stations_of
-    from sy_tools.tracker import InconsistentRecord, possible, possible_mask
+    from sy_tools.analysis.possible import possible
+    from sy_tools.analysis.tracker import InconsistentRecord, possible_mask
+    from sy_tools.engine.stations import stations_of
 
     ans = oracle_answer(record)
     if ans is None:
@@ -163,8 +164,8 @@ def plan_problems(rec_doc: dict[str, Any], plan: Any, k: int) -> list[str]:
     """A k-turn cordon ``plan`` appended to the detectives' record ``rec_doc`` (its last round
     holds Mr. X's move only; his later moves hidden, black), replayed by the referee: the
     lines of its detective problems (none for a legal plan)."""
-    from sy_tools.record import parse_record
-    from sy_tools.referee import check
+    from sy_tools.analysis.referee import check
+    from sy_tools.formats.game_json import parse_record
 
     rounds = list(rec_doc["rounds"])
     for j in range(k):
@@ -184,9 +185,9 @@ def reveal_cuts(board: Board, rules: Any, seeds: Iterable[int], n_detectives: Ca
     X's first single-leg reveal (move 3 or 8), as the detectives saw it, with an empty detectives'
     round to fill; a seed whose cut is illegal, over, or leaves Mr. X fewer than ``black`` black
     tickets gives nothing."""
-    from sy_tools.record import parse_record
-    from sy_tools.referee import check
-    from sy_tools.simulate import detectives_view, random_game
+    from sy_tools.analysis.referee import check
+    from sy_tools.formats.game_json import parse_record
+    from sy_tools.selfplay.generate import detectives_view, random_game
 
     for seed in seeds:
         rng = random.Random(seed)

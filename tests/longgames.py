@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from sy_tools.board import Board, Ticket
+from sy_tools.engine.board import Board
+from sy_tools.engine.tickets import Ticket
 
 
 def long_game(board: Board, rounds: int, seed: int = 1, detectives: int = 3) -> dict[str, Any]:

@@ -14,20 +14,17 @@ import random
 
 import pytest
 
-from sy_tools.advise import (
-    DetectiveObservation,
-    MrXObservation,
-    advise_detectives,
-    advise_mrx,
-    advise_puzzle,
-    detective_policy,
-    distances,
-    mrx_policy,
-)
-from sy_tools.board import Ticket, mask_of, stations_of
+from sy_tools.engine.movement import MRX, detective_hops
+from sy_tools.engine.moves import Move, OutcomeKind
+from sy_tools.engine.observations import DetectiveObservation, MrXObservation
+from sy_tools.engine.position import Position
+from sy_tools.engine.rules import PRESETS
+from sy_tools.engine.stations import mask_of, stations_of
+from sy_tools.engine.tickets import Ticket, Tickets
 from sy_tools.errors import AnalysisError
-from sy_tools.position import MRX, Move, OutcomeKind, Position, Tickets, detective_hops
-from sy_tools.rules import PRESETS
+from sy_tools.selfplay.policies import detective_policy, mrx_policy
+from sy_tools.solvers.advise import advise_mrx, advise_puzzle
+from sy_tools.solvers.belief import advise_detectives, distances
 
 RULES = PRESETS["classic"]
 NAMES = ("Red", "Blue", "Green", "Yellow", "Black")
@@ -337,9 +334,9 @@ def test_solve_hook_calls_the_solver_when_it_is_there(monkeypatch, london):
     import sys
     import types
 
-    import sy_tools.advise as advise
+    import sy_tools.solvers.belief as advise
 
-    monkeypatch.delitem(sys.modules, "sy_tools.solve", raising=False)
+    monkeypatch.delitem(sys.modules, "sy_tools.solvers.forced", raising=False)
     # the real solver is part of the package: a capture it proves is what advise plays
     pos = Position(london, RULES, ("Red",), (9,), (Tickets(taxi=5),), frozenset(), Tickets(taxi=4), None, 4, 4, 0, 1)
     adv = advise_detectives(pos, [1], forced=advise.solve_hook(), time_limit=2)
@@ -351,10 +348,10 @@ def test_solve_hook_calls_the_solver_when_it_is_there(monkeypatch, london):
         calls.append((turns, time_limit, position.mrx_at))
         return None
 
-    fake = types.ModuleType("sy_tools.solve")
+    fake = types.ModuleType("sy_tools.solvers.forced")
     fake.solve = fake_solve  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "sy_tools.solve", fake)
-    monkeypatch.setattr(sys.modules["sy_tools"], "solve", fake, raising=False)
+    monkeypatch.setitem(sys.modules, "sy_tools.solvers.forced", fake)
+    monkeypatch.setattr(sys.modules["sy_tools.solvers"], "forced", fake, raising=False)
     hook = advise.solve_hook(turns=3)
     assert hook is not None
     pos = Position.start(london, RULES, [("Red", 58)], mrx_at=74)._with(turn=1)

@@ -10,10 +10,12 @@ import random
 import pytest
 from test_advise import _capture_positions, _mrx_positions, can_capture, joint_moves, win_claims, wins_next_turn
 
-from sy_tools.advise import advise_detectives, advise_mrx
-from sy_tools.board import Board, Transport, mask_of, stations_of
-from sy_tools.position import Tickets
-from sy_tools.rules import PRESETS
+from sy_tools.engine.board import Board
+from sy_tools.engine.rules import PRESETS
+from sy_tools.engine.stations import mask_of, stations_of
+from sy_tools.engine.tickets import Tickets, Transport
+from sy_tools.solvers.advise import advise_mrx
+from sy_tools.solvers.belief import advise_detectives
 
 VARIANTS = {"cutoff": {"cutoff_escape": True}, "caught": {"mrx_onto_detective": "caught"},
             "reveal": {"voluntary_reveal": True}}
@@ -81,8 +83,8 @@ def test_a_reveal_that_takes_the_catching_ticket_is_his_best_move():
     """On a taxi line 1-2-3-4-5 Mr. X at 3 (taxis only) is next to a detective wherever he goes:
     Red at 1 and Blue at 5 hold one taxi each.  Showing himself at 2 and taking Red's taxi (or
     at 4, Blue's) is the only safe move; advise ranks it first, hidden moves after."""
-    from sy_tools.board import Connection
-    from sy_tools.position import Position
+    from sy_tools.engine.board import Connection
+    from sy_tools.engine.position import Position
 
     board = Board.build("line", range(1, 6), [Connection.of(a, a + 1, "taxi") for a in range(1, 5)])
     rules = dataclasses.replace(_rules("reveal"), reveal_moves=())
@@ -104,9 +106,10 @@ def test_advise_vs_advise_games_replay_legal_under_each_variant(variant):
     legal through check with the same outcome."""
     import json
 
-    from sy_tools.record import parse_record
-    from sy_tools.referee import check
-    from sy_tools.simulate import GameSpec, simulate
+    from sy_tools.analysis.referee import check
+    from sy_tools.formats.game_json import parse_record
+    from sy_tools.selfplay.game import GameSpec
+    from sy_tools.selfplay.runner import simulate
 
     spec = GameSpec(mrx_policy="advise", detective_policy="advise", seed=3, rules=_rules(variant), records=True,
                     detectives=3)
@@ -122,8 +125,8 @@ def test_the_detectives_count_a_reveal_that_takes_a_catching_ticket():
     Classic: Red to 2 and Blue to 6 catch him next turn wherever he goes (a claimed win, and a
     real one).  Under the voluntary reveal he shows himself at 3 taking Red's last taxi (or at
     5, Blue's) and is safe: advise must not claim that win, and the brute force agrees."""
-    from sy_tools.board import Connection
-    from sy_tools.position import Position
+    from sy_tools.engine.board import Connection
+    from sy_tools.engine.position import Position
 
     board = Board.build("line", range(1, 8), [Connection.of(a, a + 1, "taxi") for a in range(1, 7)])
     for rules, claim in ((dataclasses.replace(PRESETS["classic"], reveal_moves=()), True),
@@ -149,8 +152,8 @@ def _det(pos, name, to):
 def test_the_detectives_trap_him_by_closing_his_line():
     """Under the cut-off escape a detective on a via station closes the line: Mr. X at 11 holds
     only buses and his one line 11-12 passes over 5; Red steps 4 -> 5 and he is trapped."""
-    from sy_tools.board import Connection
-    from sy_tools.position import Position
+    from sy_tools.engine.board import Connection
+    from sy_tools.engine.position import Position
 
     conns = [Connection.of(a, a + 1, "taxi") for a in range(1, 7)] + [Connection.of(11, 12, "bus")]
     board = Board.build("shuttle", [1, 2, 3, 4, 5, 6, 7, 11, 12], conns, via={(11, 12, "bus"): [5]})

@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from sy_tools.batch import Failure, _uniform_unbuilt, possible_many
-from sy_tools.cli import _jsonl_of
+from sy_tools.analysis.batch import Failure, _uniform_unbuilt, possible_many
+from sy_tools.analysis.possible import possible
+from sy_tools.analysis.tracker import _final, trace
+from sy_tools.cli.possible import _jsonl_of
+from sy_tools.engine.rules import PRESETS
 from sy_tools.errors import SyToolsError
-from sy_tools.record import parse_record
-from sy_tools.rules import PRESETS
-from sy_tools.simulate import detectives_view, random_game
-from sy_tools.tracker import _final, possible, trace
+from sy_tools.formats.game_json import parse_record
+from sy_tools.selfplay.generate import detectives_view, random_game
 
 
 def _records(london, n: int, seed: int = 5) -> list[dict]:
@@ -121,7 +122,8 @@ def test_final_set_equals_the_move_by_move_trace(london):
 
 def test_fast_path_builds_long_records_like_the_parser():
     """More rounds than the fast path's precomputed places, passes, double moves."""
-    from sy_tools.record import fast_record, parse_record_json
+    from sy_tools.formats.game_fast import fast_record
+    from sy_tools.formats.record_io import parse_record_json
 
     d = {"detectives": [{"name": "Red", "start": 13}, {"name": "Blue", "start": 26}],
          "rounds": [{"mrx": [], "detectives": [{"name": "Red", "ticket": "taxi", "to": 23 if i % 2 else 13}]}
@@ -139,7 +141,7 @@ def test_a_batch_uses_the_cores_it_may_run_on(monkeypatch, tmp_path):
     import multiprocessing
     import os
 
-    import sy_tools.batch as batch
+    import sy_tools.analysis.batch as batch
 
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
     monkeypatch.setattr(os, "cpu_count", lambda: 8)
@@ -161,7 +163,8 @@ def test_a_batch_uses_the_cores_it_may_run_on(monkeypatch, tmp_path):
 def test_lists_longer_than_the_fast_path_covers_go_the_general_way():
     """Three Mr. X entries in a round (the parser refuses them) and eleven detective moves in
     one (it takes them): the fast path declines both, so each reads as the parser says."""
-    from sy_tools.record import fast_record, parse_record_json
+    from sy_tools.formats.game_fast import fast_record
+    from sy_tools.formats.record_io import parse_record_json
 
     base = {"detectives": [{"name": "Red", "start": 13}, {"name": "Blue", "start": 26}]}
     three = dict(base, rounds=[{"mrx": [{"ticket": "taxi"}] * 3}])

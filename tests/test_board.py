@@ -4,7 +4,9 @@ from collections import Counter
 
 import networkx as nx
 
-from sy_tools.board import Board, Connection, Ticket, Transport, mask_of, stations_of
+from sy_tools.engine.board import Board, Connection
+from sy_tools.engine.stations import mask_of, stations_of
+from sy_tools.engine.tickets import Ticket, Transport
 
 
 def test_london_counts(london):

@@ -9,11 +9,12 @@ import json
 from pathlib import Path
 
 import pytest
-
 import sy_tools.validate
-from sy_tools import mapio
-from sy_tools.board import Board
+
+from sy_tools.engine.board import Board
 from sy_tools.errors import MapError
+from sy_tools.formats import map_load as mapio
+from sy_tools.formats import maps, raw_map
 
 FIELDS = ("name", "stations", "connections", "coords", "start_decks", "via", "all_mask", "neighbours",
           "transport_neighbours", "_tables", "_lists", "_nb", "_transport_lists", "_n_bytes")
@@ -41,8 +42,8 @@ def fresh_builtin():
 def test_validated_hashes_are_current():
     """The shipped London is the content whose hash the shortcut trusts, and it validates clean
     (when data/london.json changes, update ``mapio.VALIDATED`` after checking it)."""
-    for name in mapio.BUILTIN_MAPS:
-        data = mapio.builtin_path(name).read_bytes()
+    for name in raw_map.BUILTIN_MAPS:
+        data = maps.builtin_path(name).read_bytes()
         assert sy_tools.validate.validate_map(name).ok
         sha = hashlib.sha256(data).hexdigest()
         assert sha == mapio.VALIDATED[name], f"{name} changed: it validates clean, so set VALIDATED[{name!r}] = {sha!r}"
@@ -57,11 +58,12 @@ def test_shortcut_builds_the_same_board():
 def test_changed_builtin_file_is_checked_in_full(tmp_path, monkeypatch, fresh_builtin):
     """A built-in file that differs from the validated one by a byte never takes the shortcut:
     an error in it is refused as from any map."""
-    doc = json.loads(mapio.builtin_path("london").read_text())
+    doc = json.loads(maps.builtin_path("london").read_text())
     doc["connections"].append({"a": 1, "b": 1000, "transport": "taxi"})
     bad = tmp_path / "london.json"
     bad.write_text(json.dumps(doc))
     monkeypatch.setattr(mapio, "builtin_path", lambda name: Path(bad))
+    monkeypatch.setattr(maps, "builtin_path", lambda name: Path(bad))
     assert mapio._known_clean("london") is None
     with pytest.raises(MapError, match="1000"):
         mapio.load_board("london")
@@ -74,7 +76,7 @@ def test_unreadable_or_odd_shortcut_falls_back(monkeypatch, fresh_builtin):
     assert mapio._known_clean("london") is None
     assert_same_board(mapio.load_board("london"), mapio._load("london", None))
     mapio._builtin.cache_clear()
-    monkeypatch.setitem(mapio.VALIDATED, "london", mapio._sha256(mapio.builtin_path("london").read_bytes()))
+    monkeypatch.setitem(mapio.VALIDATED, "london", mapio._sha256(maps.builtin_path("london").read_bytes()))
     monkeypatch.setattr(mapio, "board_from_json", lambda doc, name: 1 / 0)
     assert_same_board(mapio.load_board("london"), mapio._load("london", None))
 
@@ -97,7 +99,7 @@ def test_a_map_file_is_checked_once_until_it_changes(tmp_path, monkeypatch):
 
     monkeypatch.setattr(mapio, "_load", counting)
     mapio._load_file.cache_clear()
-    doc = json.loads(mapio.builtin_path("london").read_text())
+    doc = json.loads(maps.builtin_path("london").read_text())
     p = tmp_path / "mine.json"
     p.write_text(json.dumps(doc))
     first = mapio.load_board(str(p))

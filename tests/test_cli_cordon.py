@@ -54,8 +54,8 @@ def test_cordon_round_plans_from_an_earlier_position(cli):
     d = json.loads(cli("cordon", game, "--round", "3", "--time-limit", "5", "--format", "json").output)
     p = json.loads(cli("possible", game, "--round", "3", "--format", "json").output)
     assert d["mrx_moves"] == p["move"] == 4 and d["to_move"] == "mrx"
-    from sy_tools.cordon import cordon
-    from sy_tools.record import load_record
+    from sy_tools.formats.record_io import load_record
+    from sy_tools.solvers.cordon import cordon
 
     lib = cordon(load_record(game).at_round(3), time_limit=5)
     assert d["target"] == list(lib.target) and d["cordon_size"] == lib.cordon_size

@@ -65,10 +65,12 @@ def test_heatmap_piece_tickets_with_tickets_a_hidden_alias(cli, tmp_path):
 
 
 def test_choices_come_from_the_library():
-    from sy_tools import cli as c
-    from sy_tools import plot, tracker
+    from sy_tools import plot
+    from sy_tools.analysis import tracker
+    from sy_tools.cli import app as c
+    from sy_tools.cli import possible as p
 
-    assert c._LAYERS == plot.LAYERS and c._WEIGHTS == tracker.WEIGHTS
+    assert c._LAYERS == plot.LAYERS and p._WEIGHTS == tracker.WEIGHTS
 
 
 @pytest.mark.parametrize("value", ["nan", "0", "1e309", "x"])

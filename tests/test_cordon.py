@@ -10,22 +10,16 @@ from collections import Counter
 import pytest
 from helpers import plan_problems, reveal_cuts, small_board
 
-from sy_tools.board import DETECTIVE_TICKETS, Ticket, mask_of, stations_of
-from sy_tools.cordon import (
-    SCALE,
-    DetectiveState,
-    detective_options,
-    exits,
-    expand,
-    held_tickets,
-    is_sealed,
-    puzzle,
-    solve,
-)
-from sy_tools.record import parse_record
-from sy_tools.referee import check
-from sy_tools.rules import PRESETS
-from sy_tools.simulate import random_game
+from sy_tools.analysis.referee import check
+from sy_tools.engine.rules import PRESETS
+from sy_tools.engine.stations import mask_of, stations_of
+from sy_tools.engine.tickets import DETECTIVE_TICKETS, Ticket
+from sy_tools.formats.game_json import parse_record
+from sy_tools.selfplay.generate import random_game
+from sy_tools.solvers.cordon import puzzle
+from sy_tools.solvers.cordon_model import detective_options, solve
+from sy_tools.solvers.cordon_result import SCALE, DetectiveState
+from sy_tools.solvers.seal import exits, expand, held_tickets, is_sealed
 
 ALL_X = {"taxi": 4, "bus": 3, "underground": 3, "black": 5}
 
@@ -170,7 +164,7 @@ def _assert_legal_plan(board, dets, plan, k):
 def test_plans_replay_through_the_referee(london):
     """Full records stopped right after a Mr. X move near a reveal: the k = 1 plan, appended as
     the detectives' round (a capture marked), replays legally through the referee."""
-    from sy_tools.cordon import cordon
+    from sy_tools.solvers.cordon import cordon
 
     rules = PRESETS["classic"]
     done = 0
@@ -215,7 +209,7 @@ def test_multi_turn_plans_replay_through_the_referee(london, k):
     """k-turn plans, appended to the detectives' record after a reveal (Mr. X's next moves hidden,
     black), replay through the referee with no detective problem: no illegal move, nobody
     skipped who could move, a stuck detective stays out."""
-    from sy_tools.cordon import cordon
+    from sy_tools.solvers.cordon import cordon
 
     done = 0
     for seed, rec_doc, rec, _ in reveal_cuts(london, PRESETS["classic"], range(1000, 1060),
@@ -321,18 +315,18 @@ def test_the_record_replay_counts_against_the_time_limit(monkeypatch):
     of the same budget as the solves."""
     import time
 
-    import sy_tools.referee
-    from sy_tools.cordon import cordon
-    from sy_tools.record import load_record
+    import sy_tools.analysis.referee as referee
+    from sy_tools.formats.record_io import load_record
+    from sy_tools.solvers.cordon import cordon
 
     rec = load_record("examples/in-progress.json")
-    real = sy_tools.referee.check
+    real = referee.check
 
     def slow(record):
         time.sleep(0.6)
         return real(record)
 
-    monkeypatch.setattr(sy_tools.referee, "check", slow)
+    monkeypatch.setattr(referee, "check", slow)
     t = time.perf_counter()
     res = cordon(rec, moves=1, time_limit=0.5)
     assert time.perf_counter() - t < 0.9
@@ -357,8 +351,8 @@ def test_a_plan_that_seals_is_a_forced_win(london):
     """Oracle: an open-loop plan that seals every station he may be at is a strategy, so solve
     must find a forced win within the same turns.  A double move between the planned turns
     once escaped plans that claimed a seal (Mr. X on 95, five detectives, k = 2)."""
-    from sy_tools.cordon import puzzle as cordon_puzzle
-    from sy_tools.solve import puzzle as solve_puzzle
+    from sy_tools.solvers.cordon import puzzle as cordon_puzzle
+    from sy_tools.solvers.forced import puzzle as solve_puzzle
 
     dets = [("Red", 44), ("Blue", 73), ("Green", 58), ("Yellow", 60), ("Black", 145)]
     mt = {"taxi": 4, "bus": 3, "underground": 3, "black": 0, "double": 1}

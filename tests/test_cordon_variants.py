@@ -13,18 +13,17 @@ import random
 import pytest
 from helpers import plan_problems, reveal_cuts, small_board
 
-from sy_tools.board import DETECTIVE_TICKETS, Board, Ticket, Transport, mask_of
-from sy_tools.cordon import (
-    SCALE,
-    DetectiveState,
-    held_tickets,
-    is_sealed,
-    puzzle,
-    reveal_takes,
-    solve,
-)
-from sy_tools.position import MRX, Move, OutcomeKind, Position, Tickets
-from sy_tools.rules import PRESETS, Rules
+from sy_tools.engine.board import Board
+from sy_tools.engine.movement import MRX
+from sy_tools.engine.moves import Move, OutcomeKind
+from sy_tools.engine.position import Position
+from sy_tools.engine.rules import PRESETS, Rules
+from sy_tools.engine.stations import mask_of
+from sy_tools.engine.tickets import DETECTIVE_TICKETS, Ticket, Tickets, Transport
+from sy_tools.solvers.cordon import puzzle
+from sy_tools.solvers.cordon_model import reveal_takes, solve
+from sy_tools.solvers.cordon_result import SCALE, DetectiveState
+from sy_tools.solvers.seal import held_tickets, is_sealed
 
 CLASSIC = PRESETS["classic"]
 CUTOFF = dataclasses.replace(CLASSIC, cutoff_escape=True)
@@ -359,7 +358,7 @@ def test_a_plan_keeps_a_spare_ticket_against_a_take(london):
     """Two turns on the bus: with two tickets Mr. X could take the second before turn 2 under the
     voluntary reveal, so no such plan is offered (and Red, able to move, may not stand); with
     three there is one to spare; with one, Red rides in turn 1 and is then stuck."""
-    from sy_tools.cordon import detective_options
+    from sy_tools.solvers.cordon_model import detective_options
 
     one = DetectiveState("Red", 100, {"taxi": 0, "bus": 1, "underground": 0})
     two = DetectiveState("Red", 100, {"taxi": 0, "bus": 2, "underground": 0})
@@ -381,7 +380,7 @@ def test_a_plan_keeps_a_spare_ticket_against_a_take(london):
 def test_variant_plans_replay_through_the_referee(london, rules, k):
     """k-turn plans under each variant, appended to the detectives' record after a reveal (Mr.
     X's next moves hidden, black), replay through the referee with no detective problem."""
-    from sy_tools.cordon import cordon
+    from sy_tools.solvers.cordon import cordon
 
     done = 0
     for seed, rec_doc, rec, _ in reveal_cuts(london, rules, range(3000, 3040), lambda rng: rng.randint(2, 4), black=k):
@@ -415,7 +414,7 @@ def test_puzzle_rules_option_through_the_cli(cli, tmp_path):
 
 
 def test_status_values_are_the_documented_ones():
-    from sy_tools.cordon import CORDON_STATUSES, CordonStatus
+    from sy_tools.solvers.cordon_result import CORDON_STATUSES, CordonStatus
 
     assert CORDON_STATUSES == ("optimal", "feasible", "infeasible", "model-invalid", "unknown")
     assert CordonStatus.of_solver("MODEL_INVALID") is CordonStatus.MODEL_INVALID

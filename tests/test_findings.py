@@ -9,12 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from sy_tools import mapio, referee
+from sy_tools.analysis import referee
+from sy_tools.analysis.referee import check
 from sy_tools.errors import RecordError
 from sy_tools.findings import Finding, Level, Location
-from sy_tools.record import RecordErrors, load_record
-from sy_tools.referee import check
-from sy_tools.validate import validate_map
+from sy_tools.formats import map_json as mapio
+from sy_tools.formats.map_check import validate_map
+from sy_tools.formats.record import RecordErrors
+from sy_tools.formats.record_io import load_record
 
 EX = Path(__file__).resolve().parent.parent / "examples"
 
@@ -28,7 +30,7 @@ Blue 26: T 27, T 37
 
 
 def test_old_names_are_the_one_type():
-    assert mapio.Finding is Finding and mapio.Location is Location and referee.Problem is Finding
+    assert referee.Problem is Finding
     f = Finding("warning", "id-gap", "m", Location("f"))  # a level given as text is the enum
     assert f.level is Level.WARNING and f.level == "warning" and str(f.level) == "warning"
 
@@ -53,7 +55,7 @@ def test_location_forms(loc, text, where):
 
 def test_bad_map(cli, tmp_path):
     """Map findings: the JSON path form and the line form, in the library and through validate."""
-    m = json.loads((Path(mapio.__file__).parent.parent / "data" / "london.json").read_text())
+    m = json.loads((Path(mapio.__file__).parent.parent.parent / "data" / "london.json").read_text())
     m["connections"].append({"a": 1, "b": 1, "transport": "taxi"})
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(m))
@@ -138,7 +140,7 @@ def test_illegal_game(cli, tmp_path, suffix):
 
 
 def _converted(tmp_path: Path) -> str:
-    from sy_tools.record import record_json_text
+    from sy_tools.formats.game_json import record_json_text
 
     src = tmp_path / "src.txt"
     src.write_text(ILLEGAL_TXT)

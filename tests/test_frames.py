@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from sy_tools.cordon import cordon
-from sy_tools.record import load_record
-from sy_tools.referee import check
-from sy_tools.tracker import possible
+from sy_tools.analysis.possible import possible
+from sy_tools.analysis.referee import check
+from sy_tools.formats.record_io import load_record
+from sy_tools.solvers.cordon import cordon
 
 EX = Path(__file__).resolve().parent.parent / "examples"
 

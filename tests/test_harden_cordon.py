@@ -14,16 +14,11 @@ import pytest
 from harden_tools import ROOT, run_limited
 from helpers import small_board
 
-from sy_tools.board import Ticket
-from sy_tools.cordon import (
-    DetectiveState,
-    count_options,
-    detective_options,
-    plan_cordon,
-    solve,
-)
+from sy_tools.engine.rules import PRESETS
+from sy_tools.engine.tickets import Ticket
 from sy_tools.errors import InputError
-from sy_tools.rules import PRESETS
+from sy_tools.solvers.cordon_model import count_options, detective_options, plan_cordon, solve
+from sy_tools.solvers.cordon_result import DetectiveState
 
 FIVE = "A=13,B=26,C=29,D=34,E=50"
 TICKETS = dict(PRESETS["classic"].detective_tickets)
@@ -146,11 +141,11 @@ def test_ctrl_c_stops_the_solver_at_once():
 
 
 def test_keyboard_interrupt_anywhere_is_exit_130(cli, monkeypatch):
-    import sy_tools.validate
+    import sy_tools.formats.map_check as map_check
 
     def interrupted(*a, **k):  # type: ignore[no-untyped-def]
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(sy_tools.validate, "validate_map", interrupted)
+    monkeypatch.setattr(map_check, "validate_map", interrupted)
     r = cli("validate", "london")
     assert r.exit_code == 130 and r.stderr.strip() == "error: interrupted"

@@ -17,7 +17,7 @@ import pytest
 from harden_tools import ROOT, run_limited, unblock_later
 
 from sy_tools.errors import InputError
-from sy_tools.files import atomic_write_bytes, read_text
+from sy_tools.formats.files import atomic_write_bytes, read_text
 
 EX = ROOT / "examples"
 

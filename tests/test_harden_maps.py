@@ -10,10 +10,13 @@ import random
 import pytest
 from harden_tools import run_limited, write_map
 
-from sy_tools.board import Board, Connection, Ticket, mask_of, stations_of
+from sy_tools.engine.board import Board, Connection
+from sy_tools.engine.stations import mask_of, stations_of
+from sy_tools.engine.tickets import Ticket
 from sy_tools.errors import MapError
-from sy_tools.mapio import read_map
-from sy_tools.validate import MAX_STATION_ID, check_raw, load_board, validate_map
+from sy_tools.formats.map_check import MAX_STATION_ID, check_raw, validate_map
+from sy_tools.formats.map_load import load_board
+from sy_tools.formats.maps import read_map
 
 FORMATS = ["json", "pair", "bristol"]
 TRIANGLE = [(1, 2, "taxi"), (2, 3, "taxi"), (1, 3, "bus")]
@@ -55,9 +58,9 @@ def test_sparse_ids_cost_little(tmp_path, fmt):
 def test_sparse_ids_possible_agrees_with_the_trace(tmp_path):
     """The batch's filter on a map too sparse for its bit tables (it computes them when asked)
     says what the move-by-move trace says."""
-    from sy_tools.batch import possible_many
-    from sy_tools.record import load_record
-    from sy_tools.tracker import possible
+    from sy_tools.analysis.batch import possible_many
+    from sy_tools.analysis.possible import possible
+    from sy_tools.formats.record_io import load_record
 
     ids = [1, 2, 3, 4, 5, 10**6]
     spec = write_map(tmp_path, "json", ids, [(a, b, "taxi") for a, b in zip(ids, ids[1:])] + [(1, 10**6, "taxi")])

@@ -11,7 +11,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from sy_tools.cli import main
+from sy_tools.cli.app import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -10,12 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sy_tools.errors import MapError, MapFormatError
-from sy_tools.mapio import (
-    read_map,
-    to_json_text,
-    write_map,
-)
-from sy_tools.validate import check_raw, load_board
+from sy_tools.formats.map_check import check_raw
+from sy_tools.formats.map_load import load_board
+from sy_tools.formats.map_write import to_json_text, write_map
+from sy_tools.formats.maps import read_map
 
 
 def layout(board, coords=True, decks=True):

@@ -14,11 +14,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sy_tools.board import Ticket
+from sy_tools.engine.movement import reserved_name
+from sy_tools.engine.rules import rules_from_json
+from sy_tools.engine.tickets import Ticket
 from sy_tools.errors import RecordError
-from sy_tools.position import reserved_name
-from sy_tools.record import RecordErrors, load_record, parse_record, record_to_json, to_notation
-from sy_tools.rules import rules_from_json
+from sy_tools.formats.game_json import parse_record, record_to_json
+from sy_tools.formats.notation import to_notation
+from sy_tools.formats.record import RecordErrors
+from sy_tools.formats.record_io import load_record
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -169,7 +172,7 @@ def test_pass_round_trips():
     assert rec.rounds[1].mrx == () and rec.n_moves == 1
     text = to_notation(rec)
     assert "X: T, -\n" in text
-    from sy_tools.record import parse_notation
+    from sy_tools.formats.notation import parse_notation
 
     assert parse_record(parse_notation(text)).rounds == rec.rounds
 
@@ -241,14 +244,14 @@ def test_record_errors_name_the_players_line(tmp_path, text, where, message):
 
 @pytest.mark.parametrize("head", ["MrX: T", "Mr. X: T", "mrx: T", "Mr X 45: T", "MRX 45: T"])
 def test_mrx_spelled_out_hints_at_x(head):
-    from sy_tools.record import parse_notation
+    from sy_tools.formats.notation import parse_notation
 
     with pytest.raises(RecordError, match="Mr. X's line is written 'X: ...'"):
         parse_notation(f"{head}\nRed 13: T 23\n")
 
 
 def test_quoted_detective_called_mrx_is_a_detective():
-    from sy_tools.record import parse_notation
+    from sy_tools.formats.notation import parse_notation
 
     doc = parse_notation('X: T\n"MrX" 13: T 23\n"X" 26: T 27\n')
     assert [d["name"] for d in doc["detectives"]] == ["MrX", "X"]

@@ -13,8 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sy_tools import plot
-from sy_tools.record import load_record
-from sy_tools.tracker import possible
+from sy_tools.analysis.possible import possible
+from sy_tools.formats.record_io import load_record
+from sy_tools.plot import board as plot_board
+from sy_tools.plot import frame as plot_frame
+from sy_tools.plot import layout as plot_layout
+from sy_tools.plot import style as plot_style
 
 EX = Path(__file__).resolve().parent.parent / "examples"
 SIZE, DPI = (8.0, 6.0), 60
@@ -70,9 +74,9 @@ def test_each_layer_renders_requested_size(layer, game, tmp_path):
 
 
 def test_most_likely_station_has_the_top_colour(tmp_path):
-    from sy_tools.record import parse_record, record_to_json
-    from sy_tools.rules import PRESETS
-    from sy_tools.simulate import detectives_view
+    from sy_tools.engine.rules import PRESETS
+    from sy_tools.formats.game_json import parse_record, record_to_json
+    from sy_tools.selfplay.generate import detectives_view
 
     full = load_record(EX / "double-and-ferry.json")
     view = parse_record(detectives_view(record_to_json(full), PRESETS["classic"]))
@@ -80,8 +84,8 @@ def test_most_likely_station_has_the_top_colour(tmp_path):
     best, p = possible(rec).ranked()[0]
     fig = plot.possible_figure(rec, size=(12, 9), dpi=80)
     ax, img = _render(fig, tmp_path)
-    top = np.array(matplotlib.colormaps[plot.PROB_CMAP](1.0)[:3])
-    low = np.array(matplotlib.colormaps[plot.PROB_CMAP](0.0)[:3])
+    top = np.array(matplotlib.colormaps[plot_style.PROB_CMAP](1.0)[:3])
+    low = np.array(matplotlib.colormaps[plot_style.PROB_CMAP](0.0)[:3])
     cx, cy = _pixel(ax, img, rec.board.coords[best])
     radius_px = 0.5 * _diameter_pt(fig) * 80 / 72
     hits = 0
@@ -118,10 +122,10 @@ def test_not_mirrored_station_1_top_left(game, tmp_path):
 
 
 def test_map_without_coordinates_falls_back(tmp_path, london):
-    from sy_tools.mapio import write_map
+    from sy_tools.formats.map_write import write_map
 
     write_map(london, tmp_path / "g.txt")
-    from sy_tools.validate import load_board
+    from sy_tools.formats.map_load import load_board
 
     board = load_board(tmp_path / "g.txt")
     fig = plot.reach_figure(board, 1, None, size=SIZE, dpi=DPI)
@@ -222,7 +226,7 @@ def test_least_likely_station_is_clearly_apart_from_impossible_ones(game):
     coll = _station_colours(fig)
     faces, edges = coll.get_facecolors(), coll.get_edgecolors()
     order = list(rec.board.stations)
-    empty = np.array(matplotlib.colors.to_rgba(plot.EMPTY_FILL))
+    empty = np.array(matplotlib.colors.to_rgba(plot_style.EMPTY_FILL))
     impossible = next(s for s in order if s not in res.probabilities)
     assert np.abs(faces[order.index(impossible)] - empty).max() < 1e-6
     assert np.abs(faces[order.index(low)][:3] - empty[:3]).max() > 0.15
@@ -233,9 +237,9 @@ def test_least_likely_station_is_clearly_apart_from_impossible_ones(game):
 def test_star_ring_and_number_stack_readably(game):
     """A detective on Mr. X's last-seen station: the star sits behind the disc, the ring
     outside it, the number on top."""
-    fr = plot._frame(SIZE, DPI, "t", [], False)
-    coords, _ = plot.layout(game.board)
-    ba = plot.BoardAxes(fr.fig, fr.main, game.board, coords)
+    fr = plot_frame._frame(SIZE, DPI, "t", [], False)
+    coords, _ = plot_layout.layout(game.board)
+    ba = plot_board.BoardAxes(fr.fig, fr.main, game.board, coords)
     ba.stations({55: "#4d004b"})
     ba.mrx(55)
     ba.detectives({"Red": 55})
@@ -250,14 +254,14 @@ def test_star_ring_and_number_stack_readably(game):
 
 
 def test_cordon_markers_arrows_and_labels(game):
-    from sy_tools.cordon import cordon
+    from sy_tools.solvers.cordon import cordon
 
     rec = game.at_round(7)
     res = cordon(rec, moves=2)
     fig = plot.cordon_figure(game, moves=2, round=7, size=SIZE, dpi=DPI)
     ax = fig.axes[0]
-    dets = {plot.detective_colour(p.name, i) for i, p in enumerate(res.plan)}
-    for colour in (plot.CORDON_COLOUR, plot.OPEN_COLOUR):
+    dets = {plot_board.detective_colour(p.name, i) for i, p in enumerate(res.plan)}
+    for colour in (plot_style.CORDON_COLOUR, plot_style.OPEN_COLOUR):
         assert all(matplotlib.colors.to_hex(colour) != matplotlib.colors.to_hex(d) for d in dets)
     arrows = [p for p in ax.patches if isinstance(p, matplotlib.patches.FancyArrowPatch)]
     moves = [(t, i) for p in res.plan for i, (a, b, t) in enumerate(zip(p.path, p.path[1:], p.tickets), 1)
@@ -271,8 +275,8 @@ def test_cordon_markers_arrows_and_labels(game):
 
 
 def test_coverage_colours_by_nearest_detective_and_numbers_moves(game):
-    from sy_tools.reach import nearest
-    from sy_tools.referee import check
+    from sy_tools.analysis.reach import nearest
+    from sy_tools.analysis.referee import check
 
     pos = check(game).position
     dets = {n: (s, t.to_dict(("taxi", "bus", "underground"))) for n, s, t in zip(pos.names, pos.stations, pos.tickets)
@@ -289,7 +293,7 @@ def test_coverage_colours_by_nearest_detective_and_numbers_moves(game):
         assert at[(round(x, 3), round(y, 3))] == str(n)
         if len(names) == 1:
             fill = coll.get_facecolors()[order.index(s)][:3]
-            base = np.array(matplotlib.colors.to_rgb(plot.detective_colour(names[0], pos.names.index(names[0]))))
+            base = np.array(matplotlib.colors.to_rgb(plot_board.detective_colour(names[0], pos.names.index(names[0]))))
             # a tint of the detective's colour: fill = base + (1 - base) * fade, one fade for all channels
             fade = [(f - b) / (1 - b) for f, b in zip(fill, base) if b < 0.95]
             assert fade and max(fade) - min(fade) < 1e-6
@@ -301,8 +305,8 @@ def test_mrx_reach_matches_a_plain_walk(game):
     """Mr. X's reach to the next reveal against a walk over networkx neighbours."""
     from helpers import neighbours
 
-    from sy_tools.reach import mrx_reach
-    from sy_tools.referee import check
+    from sy_tools.analysis.reach import mrx_reach
+    from sy_tools.analysis.referee import check
 
     for r in (4, 9, 10):
         rec = game.at_round(r)
@@ -324,7 +328,7 @@ def test_mrx_reach_matches_a_plain_walk(game):
 
 
 def test_hostile_coordinates_and_big_maps_without_coordinates(tmp_path):
-    from sy_tools.board import Board, Connection
+    from sy_tools.engine.board import Board, Connection
 
     def ring(n, coords=None):
         conns = [Connection.of(i, i % n + 1, "taxi") for i in range(1, n + 1)]
@@ -339,7 +343,7 @@ def test_hostile_coordinates_and_big_maps_without_coordinates(tmp_path):
     fig = plot.reach_figure(ring(520), [1, 260], {"taxi": 2}, size=(4, 3), dpi=30)
     assert "no coordinates in the map: computed layout" in _title(fig)
     plot.save(fig, tmp_path / "big.png")
-    pts, _ = plot.layout(ring(2100))  # the grid beyond 2,000 stations: distinct points, no scipy
+    pts, _ = plot_layout.layout(ring(2100))  # the grid beyond 2,000 stations: distinct points, no scipy
     assert len(set(pts.values())) == 2100
 
 
@@ -397,9 +401,9 @@ def test_cli_refuses_to_overwrite_its_input(cli, tmp_path):
 
 
 def test_a_hop_and_its_reverse_bend_apart(game):
-    fr = plot._frame(SIZE, DPI, "t", [], False)
-    coords, _ = plot.layout(game.board)
-    ba = plot.BoardAxes(fr.fig, fr.main, game.board, coords)
+    fr = plot_frame._frame(SIZE, DPI, "t", [], False)
+    coords, _ = plot_layout.layout(game.board)
+    ba = plot_board.BoardAxes(fr.fig, fr.main, game.board, coords)
     ba.arrow(55, 71, "black", "4K")
     ba.arrow(71, 55, "black", "5T")
     there, back = [p for p in ba.ax.patches if isinstance(p, matplotlib.patches.FancyArrowPatch)]
@@ -422,7 +426,7 @@ def test_tiny_and_odd_sizes_still_draw(game, tmp_path, size):
 @settings(max_examples=150, deadline=None)
 @given(st.text(max_size=30))
 def test_size_and_station_options_never_crash(text):
-    from sy_tools.cli import _size, _stations_option
+    from sy_tools.cli.heatmap import _size, _stations_option
     from sy_tools.errors import InputError
 
     for parse in (_size, lambda v: _stations_option((v,), "--from")):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from matplotlib.patches import FancyArrowPatch
 
 from sy_tools import plot
-from sy_tools.solve import puzzle
+from sy_tools.solvers.forced import puzzle
 
 
 def test_solve_figure_draws_the_strategy(london):

@@ -12,9 +12,11 @@ from dataclasses import replace
 
 import pytest
 
-from sy_tools.board import Ticket
-from sy_tools.position import MRX, Move, OutcomeKind, Position, Tickets
-from sy_tools.rules import PRESETS
+from sy_tools.engine.movement import MRX
+from sy_tools.engine.moves import Move, OutcomeKind
+from sy_tools.engine.position import Position
+from sy_tools.engine.rules import PRESETS
+from sy_tools.engine.tickets import Ticket, Tickets
 
 RIDES = {"taxi": {"taxi"}, "bus": {"bus"}, "underground": {"underground"},
          "black": {"taxi", "bus", "underground", "ferry"}}
@@ -166,7 +168,7 @@ def _random_games(board, n, seed):
 
 
 def _with_via(board, via):
-    from sy_tools.board import Board
+    from sy_tools.engine.board import Board
 
     return Board.build(board.name, board.stations, board.connections, board.coords, board.start_decks, via)
 
@@ -314,8 +316,9 @@ def test_moves_and_check_tickets_agree_with_the_plain_referee(london, cli, tmp_p
 
 
 def test_package_exposes_modules_not_functions_under_module_names():
-    import sy_tools
     import sy_tools.cordon
+
+    import sy_tools
 
     assert callable(sy_tools.cordon.cordon) and callable(sy_tools.cordon.puzzle) and callable(sy_tools.cordon.solve)
     assert sy_tools.Position is Position
@@ -335,3 +338,37 @@ def test_library_conveniences(london):
 
     with pytest.raises(InputError):
         Position.start(london, "nope", [("Red", 13)], mrx_at=45)
+
+
+def test_double_move_at_the_end_of_the_log_matches_the_plain_referee(london):
+    """Generated positions where Mr. X holds a double ticket with one, two or three log entries
+    left (random games seldom get there): the engine, the playout's tables and the plain
+    referee agree on his moves.  A double move needs room for both entries (docs/rules.md)."""
+    from sy_tools.engine.position import double_allowed
+
+    rng = random.Random(11)
+    checked = {1: 0, 2: 0, 3: 0}
+    for _ in range(300):
+        rules = replace(_rules(rng), double_moves_per_round=1)
+        left = rng.choice((1, 2, 3))
+        if rules.log_length < left:
+            continue
+        k = rng.randint(1, 4)
+        stations = rng.sample(london.stations, k + 1)
+        xt = Tickets(taxi=rng.randint(0, 3), bus=rng.randint(0, 3), underground=rng.randint(0, 2),
+                     black=rng.randint(0, 2), double=rng.randint(1, 2))
+        used = rng.randint(0, max(rules.double_moves_per_game - 1, 0))
+        moved = rules.log_length - left
+        pos = Position(london, rules, tuple(NAMES[:k]), tuple(stations[:k]),
+                       tuple(Tickets(**rules.detective_tickets) for _ in range(k)), frozenset(), xt, stations[k],
+                       moved, moved, used, 0)
+        plain = Plain(london, rules, stations[:k], stations[k])
+        plain.xt = Counter(xt.to_dict())
+        plain.moves, plain.doubles = moved, used
+        engine = _shape(m for m in pos.legal_moves() if m.took is None)
+        assert engine == plain.x_moves()
+        has_double = any(len(t) == 2 for t, _ in engine)
+        assert not has_double or left >= 2
+        assert double_allowed(rules, xt.double, used, moved) == (left >= 2 and used < rules.double_moves_per_game)
+        checked[left] += has_double or left == 1
+    assert min(checked.values()) > 20, checked

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections import deque
 
-from sy_tools.board import DETECTIVE_TICKETS, Ticket
-from sy_tools.reach import coverage, reach
+from sy_tools.analysis.reach import coverage, reach
+from sy_tools.engine.tickets import DETECTIVE_TICKETS, Ticket
 
 
 def plain_reach(board, start, tickets, kinds=DETECTIVE_TICKETS):
@@ -60,7 +60,7 @@ def test_full_detective_tickets_and_several_starts_match_plain_bfs(london):
     full = {"taxi": 10, "bus": 8, "underground": 4}
     for start in (13, 194, rng.choice(london.stations)):
         assert reach(london, start, full) == plain_reach(london, start, full)
-    from sy_tools.reach import reach_from
+    from sy_tools.analysis.reach import reach_from
 
     for _ in range(5):
         starts = rng.sample(london.stations, 3)
@@ -71,7 +71,7 @@ def test_full_detective_tickets_and_several_starts_match_plain_bfs(london):
 
 
 def test_nearest_names_every_detective_at_the_fewest_moves(london):
-    from sy_tools.reach import nearest
+    from sy_tools.analysis.reach import nearest
 
     rng = random.Random(5)
     dets = {n: (s, {"taxi": rng.randint(1, 4), "bus": rng.randint(0, 2), "underground": rng.randint(0, 1)})

@@ -7,8 +7,10 @@ import json
 import re
 from pathlib import Path
 
-from sy_tools.record import load_record, parse_notation, parse_record
-from sy_tools.referee import check
+from sy_tools.analysis.referee import check
+from sy_tools.formats.game_json import parse_record
+from sy_tools.formats.notation import parse_notation
+from sy_tools.formats.record_io import load_record
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()

@@ -10,18 +10,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sy_tools.engine.rules import PRESETS, preset, rules_from_json
 from sy_tools.errors import InputError, RecordError
-from sy_tools.record import (
-    RecordErrors,
-    load_record,
-    parse_notation,
-    parse_record,
-    parse_record_json,
-    record_json_text,
-    to_notation,
-)
-from sy_tools.rules import PRESETS, preset, rules_from_json
-from sy_tools.simulate import detectives_view, random_game
+from sy_tools.formats.game_json import parse_record, record_json_text
+from sy_tools.formats.notation import parse_notation, to_notation
+from sy_tools.formats.record import RecordErrors
+from sy_tools.formats.record_io import load_record, parse_record_json
+from sy_tools.selfplay.generate import detectives_view, random_game
 
 GOOD = {"detectives": [{"name": "Red", "start": 13}, {"name": "Blue", "start": 26}],
         "mrx": {"start_candidates": [35, 45, 51]},
@@ -212,9 +207,9 @@ def test_fuzz_record_reader(doc):
 }))
 def test_fuzz_records_through_referee_and_tracker(doc):
     """Nearly-valid records: parse, check and track without a traceback."""
+    from sy_tools.analysis.possible import possible
+    from sy_tools.analysis.referee import check
     from sy_tools.errors import SyToolsError
-    from sy_tools.referee import check
-    from sy_tools.tracker import possible
 
     try:
         rec = parse_record(doc)

@@ -19,10 +19,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from longgames import long_game
 
-from sy_tools import tracker
+from sy_tools.analysis import possible as tracker
+from sy_tools.analysis.possible import possible
 from sy_tools.errors import RecordError
-from sy_tools.record import fast_record, load_record, parse_notation, parse_record, parse_record_json
-from sy_tools.tracker import possible
+from sy_tools.formats.game_fast import fast_record
+from sy_tools.formats.game_json import parse_record
+from sy_tools.formats.notation import parse_notation
+from sy_tools.formats.record_io import load_record, parse_record_json
 
 ROOT = Path(__file__).resolve().parent.parent
 EX = ROOT / "examples"
@@ -205,7 +208,7 @@ def test_long_records_stay_near_linear(london):
 
 def _route_weights(rec, weights):
     """Brute force: each consistent route's weight under ``weights`` (exact Fractions)."""
-    from sy_tools.board import Ticket
+    from sy_tools.engine.tickets import Ticket
 
     routes = oracle_routes(rec, 5_000)
     if routes is None:
@@ -232,8 +235,8 @@ def _route_weights(rec, weights):
 def test_float_weights_match_exact_oracle(london, weights, monkeypatch):
     """The rescaled floats agree with exact arithmetic over every consistent route (paths: the
     float fallback for huge counts is forced on by EXACT_BITS = 0)."""
-    from sy_tools.rules import PRESETS
-    from sy_tools.simulate import detectives_view, random_game
+    from sy_tools.engine.rules import PRESETS
+    from sy_tools.selfplay.generate import detectives_view, random_game
 
     if weights == "paths":
         monkeypatch.setattr(tracker, "EXACT_BITS", 0)
@@ -265,8 +268,8 @@ def test_float_weights_match_exact_oracle(london, weights, monkeypatch):
 
 
 def test_fast_path_equals_the_collecting_parser(london):
-    from sy_tools.rules import PRESETS
-    from sy_tools.simulate import detectives_view, random_game
+    from sy_tools.engine.rules import PRESETS
+    from sy_tools.selfplay.generate import detectives_view, random_game
 
     for seed in range(40):
         doc = random_game(london, PRESETS["classic"], random.Random(seed))

@@ -6,11 +6,11 @@ from __future__ import annotations
 import copy
 import random
 
-from sy_tools.board import Ticket
-from sy_tools.record import parse_record
-from sy_tools.referee import check
-from sy_tools.rules import PRESETS
-from sy_tools.simulate import detectives_view, random_game
+from sy_tools.analysis.referee import check
+from sy_tools.engine.rules import PRESETS
+from sy_tools.engine.tickets import Ticket
+from sy_tools.formats.game_json import parse_record
+from sy_tools.selfplay.generate import detectives_view, random_game
 
 CLASSIC = PRESETS["classic"]
 

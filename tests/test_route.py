@@ -11,11 +11,12 @@ import random
 import pytest
 from helpers import oracle_routes, small_board
 
-from sy_tools.record import load_record, parse_record
-from sy_tools.route import likely_route
-from sy_tools.rules import rules_from_json
-from sy_tools.simulate import detectives_view, random_game
-from sy_tools.tracker import possible
+from sy_tools.analysis.possible import possible
+from sy_tools.analysis.route import likely_route
+from sy_tools.engine.rules import rules_from_json
+from sy_tools.formats.game_json import parse_record
+from sy_tools.formats.record_io import load_record
+from sy_tools.selfplay.generate import detectives_view, random_game
 
 
 def _with_board(doc, board):

@@ -12,22 +12,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sy_tools.board import Ticket
+from sy_tools.analysis.distances import distances
+from sy_tools.analysis.referee import check
+from sy_tools.engine.observations import DetectiveObservation
+from sy_tools.engine.playout import random_playout
+from sy_tools.engine.position import Position, draw
+from sy_tools.engine.rules import PRESETS, rules_from_json
+from sy_tools.engine.tickets import Ticket
 from sy_tools.errors import InputError
-from sy_tools.policies import DetectiveObservation, distances
-from sy_tools.position import Position, draw, random_playout
-from sy_tools.record import parse_record
-from sy_tools.referee import check
-from sy_tools.rules import PRESETS, rules_from_json
-from sy_tools.simulate import (
-    GameSpec,
-    Summary,
-    game_rng,
-    random_game,
-    rules_json,
-    simulate,
-    wilson,
-)
+from sy_tools.formats.game_json import parse_record
+from sy_tools.selfplay.game import GameSpec, game_rng, rules_json
+from sy_tools.selfplay.generate import random_game
+from sy_tools.selfplay.runner import simulate
+from sy_tools.selfplay.stats import Summary, wilson
 
 CLASSIC = PRESETS["classic"]
 
@@ -333,7 +330,7 @@ def test_parquet_rows(cli, tmp_path):
 
     assert cli("simulate", "-n", "50", "--out", str(tmp_path / "r.parquet"), "--jobs", "1").exit_code == 0
     cli("simulate", "-n", "50", "--out", str(tmp_path / "r.csv"), "--jobs", "1")
-    from sy_tools.simulate import win_rates_from_file
+    from sy_tools.selfplay.results import win_rates_from_file
 
     assert win_rates_from_file(str(tmp_path / "r.parquet")) == win_rates_from_file(str(tmp_path / "r.csv"))
     res = simulate(GameSpec(), 50, jobs=1)
@@ -357,7 +354,7 @@ def cheat(obs, rng):
     return obs.legal_moves[0].__class__(obs.to_move, obs.legal_moves[0].tickets, (obs.stations[0] % 199 + 1,))
 
 def onto_detective(obs, rng):
-    from sy_tools.position import Move
+    from sy_tools.engine.moves import Move
     return Move.mrx(("taxi", obs.position.stations[0]))
 
 NOT_CALLABLE = 3
@@ -484,7 +481,7 @@ def test_odd_option_values_never_give_a_traceback(cli, tmp_path, option, value):
 def test_fast_paths_fall_back_for_rule_fields_they_do_not_model(london, monkeypatch):
     """With a rule field declared unmodelled, counting lists the engine's moves and the playout
     steps Position by Position: the same games either way; the simulator refuses such rules."""
-    import sy_tools.position as position
+    import sy_tools.engine.rules as position
 
     rng = random.Random(3)
     cases = []
@@ -508,8 +505,8 @@ def test_the_detectives_view_keeps_voluntary_reveals_and_the_ticket_taken(london
     """A voluntary reveal is seen by the detectives: their record keeps the station and the
     ticket he took, so it replays with the same tickets and outcome as the full record (the
     view once dropped both)."""
-    from sy_tools.simulate import detectives_view, random_game
-    from sy_tools.tracker import possible
+    from sy_tools.analysis.possible import possible
+    from sy_tools.selfplay.generate import detectives_view, random_game
 
     rules = rules_from_json({"preset": "classic", "voluntary_reveal": True})
     reveals = 0
@@ -532,9 +529,9 @@ def test_the_detectives_view_keeps_voluntary_reveals_and_the_ticket_taken(london
 def test_cordon_detectives_plan_with_the_games_rules(london):
     """The cordon policy seals by the rules in play: under the cut-off escape Red on 58 closes
     Mr. X's only line out of 74 (underground to 46 passes over 58), which classic rules ignore."""
-    from sy_tools.advise import puzzle_position
-    from sy_tools.board import mask_of
-    from sy_tools.policies import _cordon_plan
+    from sy_tools.engine.stations import mask_of
+    from sy_tools.selfplay.policies import _cordon_plan
+    from sy_tools.solvers.advise import puzzle_position
 
     plain = rules_from_json({"preset": "classic", "tickets_to_mrx": False})
     cut = rules_from_json({"preset": "classic", "tickets_to_mrx": False, "cutoff_escape": True})
@@ -548,7 +545,7 @@ def test_cordon_detectives_plan_with_the_games_rules(london):
 
 
 def test_wilson_ends_are_exact():
-    from sy_tools.simulate import wilson
+    from sy_tools.selfplay.stats import wilson
 
     for n in (1, 3, 7, 18, 1000):
         assert wilson(0, n)[0] == 0.0 and wilson(n, n)[1] == 1.0

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from sy_tools.policies import DETECTIVE_POLICIES, MRX_POLICIES
-from sy_tools.simulate import GameSpec, simulate
+from sy_tools.selfplay.game import GameSpec
+from sy_tools.selfplay.policies import DETECTIVE_POLICIES, MRX_POLICIES
+from sy_tools.selfplay.runner import simulate
 
 
 def _rows(result):
@@ -26,9 +27,9 @@ def test_simulate_plays_the_cutoff_and_caught_variants_and_check_agrees(tmp_path
     import json
     from dataclasses import replace
 
-    from sy_tools.record import parse_record
-    from sy_tools.referee import check
-    from sy_tools.rules import PRESETS
+    from sy_tools.analysis.referee import check
+    from sy_tools.engine.rules import PRESETS
+    from sy_tools.formats.game_json import parse_record
 
     rules = replace(PRESETS["classic"], name="classic+", mrx_onto_detective="caught", cutoff_escape=True)
     spec = GameSpec(mrx_policy="random", detective_policy="random", seed=5, rules=rules, records=True)
@@ -50,9 +51,9 @@ def test_simulate_plays_voluntary_reveals_and_check_agrees():
     import json
     from dataclasses import replace
 
-    from sy_tools.record import parse_record
-    from sy_tools.referee import check
-    from sy_tools.rules import PRESETS
+    from sy_tools.analysis.referee import check
+    from sy_tools.engine.rules import PRESETS
+    from sy_tools.formats.game_json import parse_record
 
     rules = replace(PRESETS["classic"], name="classic+", voluntary_reveal=True)
     spec = GameSpec(mrx_policy="random", detective_policy="random", seed=9, rules=rules, records=True)

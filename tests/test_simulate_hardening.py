@@ -21,7 +21,7 @@ from sy_tools.errors import InputError
 
 BOTS = '''
 import os, sys
-from sy_tools.policies import random_detective, random_mrx
+from sy_tools.selfplay.policies import random_detective, random_mrx
 
 def sys_exit(obs, rng):
     sys.exit(3)
@@ -214,7 +214,8 @@ def test_jobs_is_bounded(cli, monkeypatch):
     assert "--jobs" in _one_line(cli("simulate", "-n", "2", "--jobs", "100000"))
     import concurrent.futures
 
-    from sy_tools import simulate as sim
+    from sy_tools.selfplay import game as sim
+    from sy_tools.selfplay import runner
 
     seen = []
     real = concurrent.futures.ProcessPoolExecutor
@@ -224,7 +225,7 @@ def test_jobs_is_bounded(cli, monkeypatch):
         return real(n, **kw)
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", spy)
-    assert len(list(sim.iter_games(sim.GameSpec(), 3, jobs=1000))) == 3
+    assert len(list(runner.iter_games(sim.GameSpec(), 3, jobs=1000))) == 3
     assert seen == [3]
 
 
@@ -273,7 +274,7 @@ def test_a_policy_cannot_print_into_the_json(cli, bots):
                          ids=["silent", "http", "garbage"])
 def test_a_non_dask_scheduler_is_one_error_in_bounded_time(reply):
     pytest.importorskip("distributed")
-    from sy_tools.simulate import _connect
+    from sy_tools.selfplay.runner import _connect
 
     srv = socket.socket()
     srv.bind(("127.0.0.1", 0))
@@ -401,7 +402,7 @@ def test_out_to_a_pipe_with_no_reader(cli, tmp_path):
 
 def test_heatmap_winrate_reads_parquet(cli, tmp_path, london):
     pytest.importorskip("pyarrow")
-    from sy_tools.plot import load_winrates
+    from sy_tools.plot.winrate import load_winrates
 
     pq = tmp_path / "r.parquet"
     assert cli("simulate", "-n", "20", "--jobs", "1", "--out", str(pq)).exit_code == 0

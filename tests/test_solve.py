@@ -11,11 +11,16 @@ import random
 import pytest
 from helpers import small_board
 
-from sy_tools.board import DETECTIVE_TICKETS, Board, Connection, Ticket, Transport, mask_of, stations_of
+from sy_tools.engine.board import Board, Connection
+from sy_tools.engine.movement import MRX
+from sy_tools.engine.moves import Move
+from sy_tools.engine.position import Position
+from sy_tools.engine.rules import PRESETS, Rules
+from sy_tools.engine.stations import mask_of, stations_of
+from sy_tools.engine.tickets import DETECTIVE_TICKETS, Ticket, Tickets, Transport
 from sy_tools.errors import AnalysisError, InputError
-from sy_tools.position import MRX, Move, Position, Tickets
-from sy_tools.rules import PRESETS, Rules
-from sy_tools.solve import StrategyNode, puzzle, puzzle_position, solve
+from sy_tools.solvers.forced import puzzle, puzzle_position, solve
+from sy_tools.solvers.forced_tree import StrategyNode
 
 CLASSIC = PRESETS["classic"]
 
@@ -381,9 +386,9 @@ def _record_case(board, rules, rng: random.Random):
     within 1 or 2 turns and checked against :func:`shortest` (and its strategy replayed):
     ``(position, shortest win or None)``, or None when the cut game is over."""
     from sy_tools.errors import SyToolsError
-    from sy_tools.record import parse_record
-    from sy_tools.simulate import detectives_view, random_game
-    from sy_tools.solve import record_position, solve_record
+    from sy_tools.formats.game_json import parse_record
+    from sy_tools.selfplay.generate import detectives_view, random_game
+    from sy_tools.solvers.forced import record_position, solve_record
 
     doc = random_game(board, rules, random.Random(rng.getrandbits(32)), n_detectives=rng.choice([2, 3]),
                       mrx_start_candidates=board.start_decks["classic"])

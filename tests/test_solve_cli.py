@@ -77,12 +77,12 @@ def test_bad_input_exits_2(cli, args, message):
 
 
 def test_ctrl_c_exits_130_without_a_traceback(cli, monkeypatch):
-    import sy_tools.solve
+    import sy_tools.solvers.forced as forced
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(sy_tools.solve, "puzzle", interrupted)
+    monkeypatch.setattr(forced, "puzzle", interrupted)
     r = cli("solve", *PUZZLE)
     assert r.exit_code == 130
     assert "Traceback" not in r.output + r.stderr

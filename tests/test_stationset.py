@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sy_tools.board import StationSet, mask_of, stations_of
+from sy_tools.engine.stations import StationSet, mask_of, stations_of
 
 stations = st.sets(st.integers(min_value=0, max_value=400), max_size=40)
 

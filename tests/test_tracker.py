@@ -10,11 +10,12 @@ from fractions import Fraction
 import pytest
 from helpers import compare_with_oracle, oracle_answer, small_board
 
+from sy_tools.analysis.possible import possible
+from sy_tools.analysis.tracker import InconsistentRecord
+from sy_tools.engine.rules import PRESETS, rules_from_json
 from sy_tools.errors import RecordError
-from sy_tools.record import parse_record
-from sy_tools.rules import PRESETS, rules_from_json
-from sy_tools.simulate import detectives_view, random_game
-from sy_tools.tracker import InconsistentRecord, possible
+from sy_tools.formats.game_json import parse_record
+from sy_tools.selfplay.generate import detectives_view, random_game
 
 
 def _truncations(rec, rng, k=3):
@@ -29,7 +30,7 @@ def _truncations(rec, rng, k=3):
 def test_oracle_london_random_games():
     """Hundreds of random legal London records, truncated at random points."""
     board_rules = PRESETS["classic"]
-    from sy_tools.validate import load_board
+    from sy_tools.formats.map_load import load_board
 
     board = load_board("london")
     rng = random.Random(1)
@@ -78,7 +79,7 @@ def _with_board(doc, board):
 
 def test_moves_model_probabilities_small_case():
     """The behavioural model: uniform among legal destinations of the shown ticket."""
-    from sy_tools.board import Board, Connection
+    from sy_tools.engine.board import Board, Connection
 
     # 1 - 2, 1 - 3, 3 - 4 (taxi); Mr. X at 1, then taxi, taxi
     b = Board.build("t", [1, 2, 3, 4, 5], [Connection.of(1, 2, "taxi"), Connection.of(1, 3, "taxi"),
@@ -101,8 +102,8 @@ def test_moves_model_probabilities_small_case():
 
 
 def london_moves(s, ticket):
-    from sy_tools.board import Ticket
-    from sy_tools.validate import load_board
+    from sy_tools.engine.tickets import Ticket
+    from sy_tools.formats.map_load import load_board
 
     return load_board("london").moves(s, Ticket(ticket))
 
@@ -312,7 +313,7 @@ def test_oracle_small_boards_voluntary_reveals():
 def test_voluntary_reveal_collapses_the_set():
     from pathlib import Path
 
-    from sy_tools.record import load_record
+    from sy_tools.formats.record_io import load_record
 
     rec = load_record(Path(__file__).parent.parent / "examples/variants/voluntary-reveal.json")
     p = possible(rec, history=True)
@@ -326,9 +327,9 @@ def test_voluntary_reveal_collapses_the_set():
 def test_hand_built_record_off_the_board_filters_as_the_trace_does(london, start, to):
     """A Record built in code is not checked against the map: the filter's bit tables must not
     answer for a number that is no station (a negative one would wrap round to station 199)."""
-    from sy_tools.board import Ticket
-    from sy_tools.record import Detective, DetectiveMove, MrXMove, Record, Round
-    from sy_tools.tracker import _final, trace
+    from sy_tools.analysis.tracker import _final, trace
+    from sy_tools.engine.tickets import Ticket
+    from sy_tools.formats.record import Detective, DetectiveMove, MrXMove, Record, Round
 
     for capture in (False, True):
         rec = Record(board=london, rules=PRESETS["classic"], detectives=(Detective("Red", start, {}),),
@@ -347,7 +348,7 @@ def _outcome(f, rec):
 def test_bit_tables_stay_small_on_a_far_off_id():
     """Nine stations and one id of 30,000: the bit tables (quadratic in the top id) are not built
     (they were, since stations x top id was small: 200,000 took 5 GB)."""
-    from sy_tools.board import Board, Connection
+    from sy_tools.engine.board import Board, Connection
 
     ids = list(range(1, 10)) + [30_000]
     board = Board.build("far", ids, [Connection.of(a, b, "taxi") for a, b in zip(ids, ids[1:])])

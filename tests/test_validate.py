@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from sy_tools.errors import MapError
-from sy_tools.validate import CHECKS, load_board, validate_map
+from sy_tools.formats.map_check import CHECKS, validate_map
+from sy_tools.formats.map_load import load_board
 
 BASE = {
     "name": "tiny",

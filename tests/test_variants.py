@@ -12,16 +12,20 @@ from pathlib import Path
 import pytest
 from helpers import compare_with_oracle, oracle_answer, small_board
 
-from sy_tools.board import Board, Transport
+from sy_tools.analysis.mapstats import map_diff, map_info
+from sy_tools.analysis.possible import possible
+from sy_tools.analysis.referee import check
+from sy_tools.engine.board import Board
+from sy_tools.engine.rules import rules_from_json
+from sy_tools.engine.tickets import Transport
 from sy_tools.errors import MapError
-from sy_tools.mapio import read_map, to_json_text
-from sy_tools.mapstats import map_diff, map_info
-from sy_tools.record import load_record, parse_record
-from sy_tools.referee import check
-from sy_tools.rules import rules_from_json
-from sy_tools.simulate import detectives_view, random_game
-from sy_tools.tracker import possible
-from sy_tools.validate import check_raw, load_board, validate_map
+from sy_tools.formats.game_json import parse_record
+from sy_tools.formats.map_check import check_raw, validate_map
+from sy_tools.formats.map_load import load_board
+from sy_tools.formats.map_write import to_json_text
+from sy_tools.formats.maps import read_map
+from sy_tools.formats.record_io import load_record
+from sy_tools.selfplay.generate import detectives_view, random_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,9 +11,9 @@ import io
 from PIL import Image
 
 from sy_tools import plot
-from sy_tools.files import atomic_write_bytes, atomic_write_text
-from sy_tools.mapio import load_board
-from sy_tools.record import load_record
+from sy_tools.formats.files import atomic_write_bytes, atomic_write_text
+from sy_tools.formats.map_load import load_board
+from sy_tools.formats.record_io import load_record
 
 WINRATE_CSV = "docs/winrate-example.csv"
 
@@ -31,7 +31,8 @@ def winrate_example(games: int = 2000, seed: int = 1) -> str:
     """Greedy Mr. X against greedy detectives, classic rules (``sy-tools simulate -n 2000 --seed 1
     --mrx-policy greedy --detective-policy greedy --out ...``): one row per game, the columns
     ``heatmap --layer winrate`` reads."""
-    from sy_tools.simulate import GameSpec, simulate
+    from sy_tools.selfplay.game import GameSpec
+    from sy_tools.selfplay.runner import simulate
 
     spec = GameSpec(mrx_policy="greedy", detective_policy="greedy", seed=seed)
     frame = simulate(spec, games, jobs=1).to_frame()
@@ -44,7 +45,7 @@ def main() -> None:
     small_png(plot.history_figure(rec, size=(12, 9), dpi=100), "docs/history.png")
     small_png(plot.cordon_figure(rec, moves=2, round=7, size=(12, 9), dpi=100), "docs/cordon.png")
     small_png(plot.coverage_figure(rec, size=(12, 9), dpi=100), "docs/coverage.png")
-    from sy_tools.solve import puzzle
+    from sy_tools.solvers.forced import puzzle
 
     forced = puzzle(load_board("london"), [154], [("Red", 185), ("Blue", 130), ("Green", 168)], move_number=3,
                     mrx_tickets={"taxi": 4, "bus": 3, "underground": 3, "black": 0, "double": 0})

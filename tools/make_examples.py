@@ -10,12 +10,12 @@ import json
 import random
 from pathlib import Path
 
-from sy_tools.files import atomic_write_text
-from sy_tools.mapio import load_board
-from sy_tools.record import parse_record, record_json_text
-from sy_tools.referee import check
-from sy_tools.rules import PRESETS
-from sy_tools.simulate import detectives_view, random_game
+from sy_tools.analysis.referee import check
+from sy_tools.engine.rules import PRESETS
+from sy_tools.formats.files import atomic_write_text
+from sy_tools.formats.game_json import parse_record, record_json_text
+from sy_tools.formats.map_load import load_board
+from sy_tools.selfplay.generate import detectives_view, random_game
 
 OUT = Path("examples")
 RULES = PRESETS["classic"]

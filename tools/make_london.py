@@ -11,9 +11,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from sy_tools.files import atomic_write_text
-from sy_tools.mapio import board_from_raw, read_pair, to_json_text
-from sy_tools.validate import check_raw
+from sy_tools.formats.files import atomic_write_text
+from sy_tools.formats.map_check import check_raw
+from sy_tools.formats.map_load import board_from_raw
+from sy_tools.formats.map_text import read_pair
+from sy_tools.formats.map_write import to_json_text
 
 CLASSIC = [13, 26, 29, 34, 50, 53, 91, 94, 103, 112, 117, 132, 138, 141, 155, 174, 197, 198]
 MRX_2014 = [35, 45, 51, 71, 78, 104, 106, 127, 132, 146, 166, 170, 172]

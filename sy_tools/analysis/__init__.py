@@ -1,0 +1,1 @@
+"""Analyses of records and maps: the possible-set tracker, legality (the referee), routes, reach, legal moves."""

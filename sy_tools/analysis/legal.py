@@ -1,0 +1,119 @@
+
+"""What a piece may do now: the legal moves of the piece to move in a record (``sy-tools
+moves``), and where a ticket takes a piece from a station (``sy-tools map neighbours``).
+
+Both only ask the rules engine (:mod:`sy_tools.position`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine.board import Board
+from ..engine.movement import MRX
+from ..engine.moves import Move
+from ..engine.position import Position
+from ..engine.stations import Station
+from ..engine.tickets import Ticket
+from ..errors import AnalysisError, InputError
+from ..formats.record import Record
+
+
+def record_position(record: Record, at: Station | None = None) -> Position:
+    """The engine's position at the end of ``record`` (which must be legal), with Mr. X placed
+    at ``at`` when given (it must be a station where he may be)."""
+    from .possible import possible
+    from .referee import check
+
+    result = check(record)
+    if not result.legal:
+        first = result.errors[0]
+        raise AnalysisError(f"the record is illegal: {first.message} (run 'sy-tools check')", record.file,
+                            first.where)
+    pos = result.position
+    assert pos is not None
+    if at is None:
+        return pos
+    if at not in record.board:
+        raise InputError(f"station {at} is not on the map {record.board.name!r}", record.file, "--at")
+    if pos.mrx_at is not None and pos.mrx_at != at:
+        raise InputError(f"the record says Mr. X is at {pos.mrx_at}, not {at}", record.file, "--at")
+    if pos.mrx_at is None:
+        where = possible(record, weights="uniform")
+        if at not in where.stations:
+            shown = " ".join(map(str, where.stations[:12])) + (" ..." if len(where.stations) > 12 else "")
+            raise InputError(f"Mr. X cannot be at {at}: the record leaves him {len(where.stations)} possible "
+                             f"station(s): {shown}", record.file, "--at")
+    return pos.placed(at)
+
+
+@dataclass(frozen=True)
+class LegalMoves:
+    """The legal moves of the piece to move: ``piece`` is a detective's name or ``"Mr. X"``,
+    ``origin`` its station."""
+
+    piece: str
+    origin: Station
+    moves: tuple[Move, ...]
+    round: int
+    move: int
+    #: the moment in the words every command uses ("round 3, after Mr. X's move 4")
+    when: str = ""
+
+    @property
+    def singles(self) -> tuple[Move, ...]:
+        return tuple(m for m in self.moves if len(m.tickets) == 1 and m.took is None)
+
+    @property
+    def doubles(self) -> tuple[Move, ...]:
+        return tuple(m for m in self.moves if m.is_double and m.took is None)
+
+    @property
+    def reveals(self) -> tuple[Move, ...]:
+        """Moves with a voluntary reveal (rules ``voluntary_reveal``)."""
+        return tuple(m for m in self.moves if m.took is not None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stable JSON form (README, "moves")."""
+        return {"piece": self.piece, "from": self.origin, "round": self.round, "move": self.move,
+                "when": self.when, "count": len(self.moves), "moves": [m.to_dict() for m in self.moves]}
+
+
+def legal_moves(record: Record, at: Station | None = None) -> LegalMoves:
+    """The legal moves of the piece to move at the end of ``record``.  Mr. X's need his station:
+    from a full record, or ``at``.  Raises :class:`AnalysisError` when the record is illegal or
+    the game is over."""
+    pos = record_position(record, at)
+    out = pos.outcome
+    if out.over:
+        raise AnalysisError(f"the game is over: {out.describe()}", record.file)
+    if pos.to_move == MRX:
+        if pos.mrx_at is None:
+            raise InputError("Mr. X is to move and the record does not say where he is: give --at STATION",
+                             record.file)
+        origin = pos.mrx_at
+    else:
+        if at is not None:
+            raise InputError(f"--at places Mr. X, but {pos.to_move} is to move", record.file)
+        origin = pos.positions()[pos.to_move or ""]
+    return LegalMoves(pos.to_move or "", origin, tuple(pos.legal_moves()), out.round, out.move, pos.when)
+
+
+@dataclass(frozen=True)
+class Neighbours:
+    """Where each ticket takes a piece from ``station`` (black: Mr. X only; it alone rides the
+    ferry)."""
+
+    station: Station
+    by_ticket: dict[Ticket, tuple[Station, ...]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"station": self.station, "neighbours": {t.value: list(s) for t, s in self.by_ticket.items()}}
+
+
+def neighbours(board: Board, station: Station, ticket: Ticket | None = None) -> Neighbours:
+    """The stations one ``ticket`` hop from ``station`` (every ticket when None)."""
+    if station not in board:
+        raise InputError(f"station {station} is not on the map {board.name!r}", where="STATION")
+    tickets = (ticket,) if ticket is not None else tuple(Ticket)
+    return Neighbours(station, {t: board.moves(station, t) for t in tickets})

@@ -1,0 +1,212 @@
+"""The possible-set result and :func:`possible`, the entry point."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+from ..engine.board import Board
+from ..engine.movement import mrx_sources
+from ..engine.rules import Rules
+from ..engine.stations import Station, StationMask, stations_of
+from ..formats.jsonutil import int_text
+from ..formats.record import Record
+from .tracker import WEIGHTS, Capture, Share, Trace, _Final, _final, trace
+from .weights import EXACT_BITS, _backward, _forward, _move_share, _normalise
+
+
+@dataclass(frozen=True)
+class Possible:
+    """Where Mr. X can be, from the detectives' point of view.
+
+    ``probabilities`` sum to 1 over ``stations``; ``route_counts`` (``paths`` weights only) are the
+    exact numbers of consistent routes ending at each station.  ``history[i]`` is the set of
+    stations where he could have been right after move ``i + 1`` given the *whole* record.
+    """
+
+    stations: tuple[Station, ...]
+    probabilities: dict[Station, float]
+    weights: str
+    move: int
+    round: int
+    next_reveal: int | None
+    detectives: dict[str, Station]
+    last_reveal: tuple[int, Station] | None = None
+    capture: Capture | None = None
+    route_counts: dict[Station, int] | None = None
+    history: tuple[tuple[Station, ...], ...] | None = None
+    history_probabilities: tuple[dict[Station, float], ...] | None = None
+    file: str | None = None
+    #: what the reader must know about the analysis (the cut-off escape applied with incomplete via data)
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def moves_to_reveal(self) -> int | None:
+        """Mr. X moves until his next reveal (1 = the next move is a reveal move)."""
+        return None if self.next_reveal is None else self.next_reveal - self.move
+
+    def ranked(self) -> list[tuple[Station, float]]:
+        """Stations with their probabilities, most likely first (ties by station number)."""
+        return sorted(self.probabilities.items(), key=lambda kv: (-kv[1], kv[0]))
+
+    def to_dict(self) -> dict[str, object]:
+        """The stable JSON form (see README, "possible --format json")."""
+        out: dict[str, object] = {
+            "file": self.file,
+            "round": self.round,
+            "move": self.move,
+            "weights": self.weights,
+            "count": len(self.stations),
+            "stations": list(self.stations),
+            "probabilities": {str(s): p for s, p in sorted(self.probabilities.items())},
+            "next_reveal": self.next_reveal,
+            "moves_to_reveal": self.moves_to_reveal,
+            "last_reveal": None if self.last_reveal is None else
+            {"move": self.last_reveal[0], "station": self.last_reveal[1]},
+            "detectives": dict(self.detectives),
+            "capture": None if self.capture is None else
+            {"station": self.capture.station, "by": self.capture.by, "round": self.capture.round},
+        }
+        if self.route_counts is not None:
+            out["route_counts"] = {str(s): int_text(c) for s, c in sorted(self.route_counts.items())}
+        if self.history is not None:
+            out["history"] = [list(h) for h in self.history]
+        if self.history_probabilities is not None:
+            out["history_probabilities"] = [{str(s): p for s, p in h.items()} for h in self.history_probabilities]
+        if self.warnings:
+            out["warnings"] = list(self.warnings)
+        return out
+
+    def at_move(self, n: int) -> dict[Station, float]:
+        """Where he could have been right after his move ``n`` (1-based, as every table counts),
+        given the whole record: station -> probability.  Needs ``history=True``."""
+        if self.history is None:
+            raise ValueError("no history: call possible(record, history=True)")
+        if not 1 <= n <= len(self.history):
+            raise IndexError(f"move {n} is out of range: the record has moves 1..{len(self.history)}")
+        probs = self.history_probabilities[n - 1] if self.history_probabilities else {}
+        return {s: probs.get(s, 0.0) for s in self.history[n - 1]}
+
+    def to_frame(self):  # -> pandas.DataFrame
+        """Where he can be now: one row per station (``station``, ``probability`` and, with
+        ``paths`` weights, ``routes``), most likely first."""
+        import pandas as pd
+
+        rows = [{"station": s, "probability": p, **({"routes": self.route_counts[s]} if self.route_counts else {})}
+                for s, p in self.ranked()]
+        return pd.DataFrame(rows, columns=["station", "probability"] + (["routes"] if self.route_counts else []))
+
+    def history_frame(self):  # -> pandas.DataFrame
+        """The history as a tidy pandas DataFrame: one row per move and station (``move``
+        1-based, ``station``, ``probability``), numeric columns."""
+        import pandas as pd
+
+        rows = [(n, s, p) for n in range(1, len(self.history or ()) + 1) for s, p in self.at_move(n).items()]
+        return pd.DataFrame(rows, columns=["move", "station", "probability"])
+
+
+def smooth(board: Board, tr: Trace, rules: Rules | None = None) -> list[StationMask]:
+    """Forward-backward: after each move, the stations that lie on some route consistent with
+    the whole record (``rules``: for the cut-off escape's closed connections)."""
+    sets = list(tr.sets)
+    for i in range(len(sets) - 2, -1, -1):
+        sets[i] &= mrx_sources(board, sets[i + 1], tr.steps[i + 1].ticket, tr.steps[i + 1].occupied, rules)
+    return sets
+
+
+def uniform_possible(fin: _Final, board: Board, rules: Rules, file: str | None) -> Possible:
+    """The :class:`Possible` of ``possible(record, "uniform")`` from the record's :func:`_final`."""
+    stations = tuple(stations_of(fin.mask))
+    return Possible(
+        stations=stations,
+        probabilities={s: 1 / len(stations) for s in stations},
+        weights="uniform",
+        move=fin.moves,
+        round=fin.round,
+        next_reveal=None if fin.capture else rules.next_reveal(fin.moves),
+        detectives=fin.positions,
+        last_reveal=fin.last_reveal,
+        capture=fin.capture,
+        file=file,
+        warnings=_warnings(board, rules),
+    )
+
+
+def possible(record: Record, weights: str = "paths", history: bool = False) -> Possible:
+    """Where Mr. X can be now (and, with ``history``, where he could have been after each move),
+    with probabilities under ``weights``:
+
+    * ``paths`` (default): every route consistent with the record is equally likely;
+    * ``uniform``: every possible station is equally likely;
+    * ``moves``: Mr. X picks uniformly among the destinations his shown ticket allows.
+
+    Raises :class:`InconsistentRecord` (exit 1) if no route fits the record.
+    """
+    if weights not in WEIGHTS:
+        raise ValueError(f"unknown weights {weights!r}, expected one of {', '.join(WEIGHTS)}")
+    board = record.board
+    if weights == "uniform" and not history:  # the batch hot path: no per-move bookkeeping
+        return uniform_possible(_final(record), record.board, record.rules, record.file)
+    tr = trace(record)
+    current = tr.current
+    stations = tuple(stations_of(current))
+    counts = None
+    hist = hist_p = None
+    smoothed = smooth(board, tr, record.rules) if history or weights != "uniform" else None
+    if weights == "uniform":
+        probs = {s: 1 / len(stations) for s in stations}
+        if smoothed is not None:
+            hist_p = tuple({s: 1 / m.bit_count() for s in stations_of(m)} for m in smoothed)
+    elif not tr.steps:
+        if weights == "paths":
+            counts = {s: 1 for s in stations}
+        probs = {s: 1 / len(stations) for s in stations}
+        hist_p = () if history else None
+    else:
+        assert smoothed is not None
+        rules = record.rules
+        if weights == "paths":  # each next station once; exact integer counts
+            fwd = _forward(board, tr, 1, None, smoothed, rules)
+            counts = {s: int(fwd[-1][s]) for s in stations}
+            exact = sum(counts.values()).bit_length() <= EXACT_BITS
+            share: Share | None = None
+        else:
+            share, exact = partial(_move_share, rules=rules), False
+            fwd = _forward(board, tr, 1.0, share, smoothed, rules)
+        probs = _normalise({s: fwd[-1][s] for s in stations})
+        if history:
+            if not exact and weights == "paths":
+                fwd = _forward(board, tr, 1.0, None, smoothed, rules)
+            bwd = _backward(board, tr, smoothed, share, exact, rules)
+            hist_p = tuple(
+                _normalise({s: fwd[i].get(s, 0) * bwd[i][s] for s in stations_of(smoothed[i]) if s in bwd[i]})
+                for i in range(len(smoothed))
+            )
+    if history and smoothed is not None:
+        hist = tuple(tuple(stations_of(m)) for m in smoothed)
+    n = len(tr.steps)
+    return Possible(
+        stations=stations,
+        probabilities=probs,
+        weights=weights,
+        move=n,
+        round=tr.round if tr.capture is None else tr.capture.round,
+        next_reveal=None if tr.capture else record.rules.next_reveal(n),
+        detectives=dict(tr.positions),
+        last_reveal=tr.last_reveal,
+        capture=tr.capture,
+        route_counts=counts,
+        history=hist,
+        history_probabilities=hist_p,
+        file=record.file,
+        warnings=_warnings(board, record.rules),
+    )
+
+
+def _warnings(board: Board, rules: Rules) -> tuple[str, ...]:
+    if not rules.cutoff_escape:
+        return ()  # (without loading the validator: a batch asks this of every record)
+    from ..formats.map_check import cutoff_warning
+
+    w = cutoff_warning(board, rules)
+    return () if w is None else (w,)

@@ -1,0 +1,283 @@
+
+"""The referee: replay a record move by move through the rules engine (``sy-tools check``).
+
+It asks :class:`~sy_tools.position.Position` what is legal, reports every problem it finds with
+the place in the record, keeps going after an illegal move (applying it as written) so one run
+shows them all, and ends with the game's outcome.  Alongside the position it follows Mr. X's
+possible set (the detectives' view) to judge hidden moves, reveals and captures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.movement import MRX, mrx_targets
+from ..engine.moves import Move, Outcome
+from ..engine.position import Position
+from ..engine.stations import Station, StationMask, StationSet, mask_of
+from ..findings import Finding, Level, Location
+from ..formats.record import DetectiveMove, Record, Round
+
+#: Where inside a Mr. X move each engine problem points.
+_MRX_PLACE = {"mrx-ticket": ".ticket", "mrx-connection": ".to", "mrx-ferry": ".to", "mrx-onto-detective": ".to",
+              "mrx-cutoff": ".to", "voluntary-reveal": ".shown", "reveal-ticket": ".took"}
+
+_DET_PLACE = {"det-ticket": ".ticket", "det-connection": ".to", "det-collision": ".to"}
+
+#: One finding of the referee (the located-finding type every command shares; the old name).
+Problem = Finding
+
+#: Problems that mean the record lacks what it must hold (exit 2, as for unreadable input).
+INPUT_PROBLEMS = frozenset({"reveal-missing"})
+
+#: The game's status as ``check`` reports it (the engine's outcome).
+Status = Outcome
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """Everything ``check`` found.  ``legal`` means no errors (warnings allowed); ``position``
+    is the game as the record leaves it (Mr. X's station known only on a full record)."""
+
+    file: str | None
+    problems: tuple[Finding, ...]
+    status: Outcome
+    position: Position | None = None
+
+    @property
+    def legal(self) -> bool:
+        return not any(p.level == "error" for p in self.problems)
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [p for p in self.problems if p.level == "error"]
+
+    @property
+    def exit_code(self) -> int:
+        """0 legal; 2 when the record lacks something it must hold (bad input: a reveal move
+        without its station, as ``possible`` says too); 1 when it breaks the rules."""
+        if self.legal:
+            return 0
+        return 2 if any(p.code in INPUT_PROBLEMS for p in self.errors) else 1
+
+    @property
+    def tickets(self) -> dict[str, dict[str, int]]:
+        """Tickets left: each detective's taxi/bus/underground and Mr. X's five kinds."""
+        return self.position.ticket_table() if self.position is not None else {}
+
+    def to_frame(self):  # -> pandas.DataFrame
+        """The problems as a pandas DataFrame: ``level``, ``code``, ``where``, ``message``."""
+        import pandas as pd
+
+        return pd.DataFrame([p.to_dict() for p in self.problems], columns=["level", "code", "where", "message"])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "legal": self.legal, "problems": [p.to_dict() for p in self.problems],
+                "status": self.status.to_dict(), "tickets": self.tickets}
+
+
+def unreadable_dict(file: str | None, findings: Iterable[Finding]) -> dict[str, Any]:
+    """``check``'s JSON document for a record that can't be read or used (exit 2): ``readable``
+    false, the findings that say why, no status."""
+    return {"file": file, "legal": False, "readable": False, "problems": [f.to_dict() for f in findings],
+            "status": None}
+
+
+@dataclass
+class _Replay:
+    """The referee's running state: the engine's position, the detectives' view of Mr. X, and
+    the problems found so far."""
+
+    record: Record
+    pos: Position
+    possible: StationMask = 0
+    problems: list[Finding] = field(default_factory=list)
+
+    def error(self, code: str, where: str, msg: str) -> None:
+        self.problems.append(Finding(Level.ERROR, code, msg, self.at(where)))
+
+    def warning(self, code: str, where: str, msg: str) -> None:
+        self.problems.append(Finding(Level.WARNING, code, msg, self.at(where)))
+
+    def at(self, where: str) -> Location:
+        """The record's file and the JSON path ``where``; for a text record also the line and
+        round as the player wrote them (``line 5 (Red, round 2)``), which messages name."""
+        place = self.record.place(where)
+        return Location(self.record.file, path=where, place=place if place != where else None)
+
+    def lost_track(self, where: str, message: str) -> None:
+        """The record contradicts itself: report it and carry on knowing nothing of Mr. X."""
+        self.error("inconsistent", where, message)
+        self.possible = self.record.board.all_mask & ~self.pos.occupied
+
+
+def check(record: Record) -> CheckResult:
+    """Replay ``record`` and report every illegal or suspicious move, then the game's status."""
+    rp = _setup(record)
+    for r_i, rnd in enumerate(record.rounds, 1):
+        _trapped_unseen(rp)
+        if rp.pos.ended is not None:
+            rp.error("after-end", rnd.where, f"round {r_i} comes after the game ended ({rp.pos.ended.describe()})")
+            break
+        _mrx_turn(rp, rnd, r_i)
+        _detectives_turn(rp, rnd, r_i, last=r_i == len(record.rounds))
+    if rp.pos.to_move == MRX:
+        _trapped_unseen(rp)
+    return CheckResult(record.file, tuple(rp.problems), rp.pos.outcome, rp.pos)
+
+
+def _setup(record: Record) -> _Replay:
+    """The start position, and the set-up checks (shared start stations, Mr. X's start)."""
+    pos = Position.start(record.board, record.rules, [(d.name, d.start) for d in record.detectives],
+                         mrx_at=record.mrx_start, detective_tickets={d.name: d.tickets for d in record.detectives},
+                         mrx_tickets=record.mrx_tickets)
+    rp = _Replay(record, pos)
+    from ..formats.map_check import cutoff_warning
+
+    partial = cutoff_warning(record.board, record.rules)
+    if partial is not None:  # never silently: the rule closed only the hops the map knows
+        rp.warning("via-incomplete", "rules", partial)
+    seen: dict[Station, str] = {}
+    for i, d in enumerate(record.detectives):
+        if d.start in seen:
+            rp.error("det-start-shared", f"detectives[{i}].start",
+                     f"{d.name} starts on {d.start}, where {seen[d.start]} already stands")
+        seen.setdefault(d.start, d.name)
+    rp.possible = mask_of(record.start_candidates) & ~mask_of(seen)
+    if record.mrx_start is not None:
+        if record.mrx_start in seen:
+            rp.error("mrx-start", "mrx.start", f"Mr. X starts on {record.mrx_start}, where {seen[record.mrx_start]} stands")
+        elif record.mrx_start not in record.start_candidates:
+            rp.error("mrx-start", "mrx.start", f"Mr. X's start {record.mrx_start} is not among the start candidates")
+    if not rp.possible:
+        rp.error("inconsistent", "mrx.start_candidates", "no start candidate is free of detectives")
+    return rp
+
+
+def _trapped_unseen(rp: _Replay) -> None:
+    """Mr. X to move, his station unknown, and no station he may be at has a legal move: trapped
+    (the engine decides this itself when it knows his station)."""
+    pos = rp.pos
+    if pos.ended is not None or pos.to_move != MRX or not pos.rules.trapped_loses:
+        return
+    if pos.mrx_at is not None:
+        if not pos.mrx_can_move_from(pos.mrx_at):
+            rp.pos = pos.declare_trapped(pos.mrx_at)
+        return
+    if rp.possible and not any(pos.mrx_can_move_from(s) for s in StationSet(rp.possible)):
+        rp.pos = pos.declare_trapped(None)
+
+
+def _mrx_turn(rp: _Replay, rnd: Round, r_i: int) -> None:
+    """Mr. X's entry (or two): the engine's verdict, then the detectives' view of him."""
+    pos, rules, board = rp.pos, rp.record.rules, rp.record.board
+    move = Move(MRX, tuple(m.ticket for m in rnd.mrx), tuple(m.to for m in rnd.mrx))
+    shown = next((j for j, m in enumerate(rnd.mrx) if m.took is not None), None)
+    if shown is not None:  # a voluntary reveal: the engine checks it and hands the ticket over
+        took = rnd.mrx[shown].took
+        assert took is not None
+        move = move.revealing(shown, *took)
+    if move.is_pass:
+        for code, msg, _ in pos.problems(move):
+            rp.error(code, f"{rnd.where}.mrx", msg)
+        rp.pos = pos.pass_turn()
+        return
+    for code, msg, hop in pos.problems(move):
+        if code == "double-allowance":
+            rp.error(code, rnd.mrx[0].where, msg)
+        else:
+            rp.error(code, rnd.mrx[hop or 0].where + _MRX_PLACE.get(code, ""), msg)
+    occupied = pos.occupied
+    here = pos.mrx_at
+    for leg, m in enumerate(rnd.mrx):
+        n = pos.move + leg + 1
+        if m.to is not None and occupied >> m.to & 1 and rules.mrx_onto_detective == "caught":
+            rp.possible = 1 << m.to  # he stepped onto a detective: caught there, in the open
+            break
+        rp.possible = mrx_targets(board, rp.possible, m.ticket, occupied, rules)
+        reveal = rules.is_reveal(n) or m.took is not None  # a fixed or a voluntary reveal
+        if reveal and m.to is None:
+            rp.error("reveal-missing", f"{m.where}.to",
+                     f"move {n} is a reveal move: the station Mr. X showed ('to') is missing")
+        if m.to is not None and here is None and not occupied >> m.to & 1 and not rp.possible >> m.to & 1:
+            rp.error("reveal-unreachable" if reveal else "mrx-unreachable", f"{m.where}.to",
+                     f"the record contradicts itself at move {n} (round {r_i}): no route fitting the "
+                     f"record so far reaches {m.to} with a {m.ticket.value} ticket")
+        if reveal and m.to is not None:
+            rp.possible = 1 << m.to
+        here = m.to
+        if not rp.possible:
+            rp.lost_track(m.where, f"the record contradicts itself at move {n} (round {r_i}): no station is left "
+                          "for Mr. X")
+    rp.pos = pos.push(move)
+
+
+def _detectives_turn(rp: _Replay, rnd: Round, r_i: int, last: bool) -> None:
+    """The detectives' moves of one round, in the record's order, checked against the turn order
+    the engine keeps; then the round's end (absent detectives, or who is still to move)."""
+    names = rp.pos.names
+    moved: set[str] = set()
+    for dm in rnd.detectives:
+        pos = rp.pos
+        if pos.ended is not None:
+            break
+        i = names.index(dm.name)
+        in_turn = pos.turn >= 1 and i >= pos.turn - 1 and dm.name not in moved
+        if dm.name in pos.out:
+            rp.error("det-after-stuck", dm.where, f"{dm.name} moves after it was stuck (out of the game)")
+        elif dm.name in moved:
+            rp.error("det-twice", dm.where, f"{dm.name} moves twice in round {r_i}")
+        elif not in_turn:
+            rp.error("det-order", dm.where, f"{dm.name} moves out of turn (order: {', '.join(names)})")
+        else:
+            for j in range(pos.turn - 1, i):
+                _absent(rp, names[j], f"{rnd.where}.detectives", r_i)
+        moved.add(dm.name)
+        _detective_move(rp, dm, r_i, in_turn and dm.name not in pos.out)
+    pos = rp.pos
+    if pos.ended is not None or pos.turn == 0:
+        return
+    if last:
+        return  # the rest have not moved yet: in progress, the engine says who is to move
+    while rp.pos.ended is None and rp.pos.turn >= 1:
+        _absent(rp, rp.pos.to_move or "", f"{rnd.where}.detectives", r_i)
+        rp.pos = rp.pos.pass_turn()
+
+
+def _absent(rp: _Replay, name: str, where: str, r_i: int) -> None:
+    """A detective the record skips: fine if it is stuck (out), a warning if it could move."""
+    if name in rp.pos.out:
+        return
+    opts = rp.pos.detective_moves(name)
+    if opts:
+        rp.warning("det-absent", where, f"{name} did not move in round {r_i} although it could "
+                   f"(e.g. {opts[0].tickets[0].value} to {opts[0].to})")
+
+
+def _detective_move(rp: _Replay, dm: DetectiveMove, r_i: int, in_turn: bool) -> None:
+    """One detective move: the engine's verdict, the capture flag, then the view of Mr. X."""
+    pos = rp.pos
+    move = Move.detective(dm.name, dm.ticket, dm.to)
+    if in_turn:
+        for code, msg, _ in pos.problems(move):
+            if code not in ("det-stuck", "turn"):  # the record's turn order is judged above
+                rp.error(code, dm.where + _DET_PLACE.get(code, ""), msg)
+    if dm.capture:
+        if pos.mrx_at is not None and pos.mrx_at != dm.to:
+            rp.error("capture-wrong", f"{dm.where}.capture",
+                     f"{dm.name}'s move to {dm.to} is marked a capture, but Mr. X is at {pos.mrx_at}")
+        elif not rp.possible >> dm.to & 1:
+            rp.error("capture-wrong", f"{dm.where}.capture",
+                     f"{dm.name}'s move to {dm.to} is marked a capture, but Mr. X cannot be there")
+    elif pos.mrx_at is not None and pos.mrx_at == dm.to:
+        rp.warning("capture-unmarked", dm.where,
+                   f"{dm.name} lands on Mr. X at {dm.to}: a capture (mark it \"capture\": true)")
+    rp.pos = pos.push(move, capture=True if dm.capture else None, advance=in_turn)
+    if rp.pos.ended is not None:
+        return
+    rp.possible &= ~(1 << dm.to)
+    if not rp.possible:
+        rp.lost_track(dm.where, f"the record contradicts itself: after {dm.name}'s move to {dm.to} in round {r_i} there is no station "
+                      "left for Mr. X (was he caught? mark the move \"capture\": true)")

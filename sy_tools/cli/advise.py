@@ -1,0 +1,87 @@
+"""``sy-tools advise``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from ..engine.tickets import DETECTIVE_TICKET_KINDS, MRX_TICKET_KINDS
+from ..errors import InputError
+from .app import main
+from .common import _warn_cutoff
+from .cordon import _named_stations, _station_list, _ticket_counts
+from .options import (
+    format_option,
+    puzzle_options,
+    refuse_puzzle_flags,
+    round_option,
+    time_limit_option,
+)
+
+
+@main.command("advise", short_help="What each side should do now, and why.")
+@click.argument("game", required=False)
+@click.option("--side", type=click.Choice(["detectives", "mrx"]), default=None,
+              help="The side to advise (default: the side to move; puzzle mode: mrx with --at alone).")
+@click.option("--depth", type=click.IntRange(min=1, max=4), default=2, show_default=True,
+              help="Detective turns to look ahead.")
+@click.option("--top", type=click.IntRange(min=1), default=5, show_default=True, help="Mr. X: how many moves to show.")
+@time_limit_option(10.0, "the whole search")
+@click.option("--at", type=click.IntRange(min=0), default=None,
+              help="Mr. X's station, needed for his advice (default: from a full record).")
+@round_option("Advise on")
+@puzzle_options(rules=True)
+@format_option("text", "json")
+def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_limit: float, at: int | None,
+               round_: int | None,
+               around: str | None, dets: str | None, tickets: str | None, mrx_tickets: str | None,
+               move_number: int, map_spec: str, rules: Any, fmt: str) -> None:
+    """What each side should do now, and why: a move for each detective still to move (chosen
+    jointly, looking --depth turns ahead against every ticket Mr. X may show), or Mr. X's best
+    moves.  Give a GAME record, or puzzle flags (--around and/or --at, --detectives).
+
+    \b
+    Examples:
+      sy-tools advise examples/in-progress.json --at 4 --top 3
+      sy-tools advise examples/in-progress.json --at 4 --format json
+      sy-tools advise --around 83,101 --detectives Red=100,Blue=114,Green=82
+    """
+    from ..formats.output import dumps
+    from ..solvers.advise import advise_puzzle, advise_record
+    from ..solvers.belief import solve_hook
+
+    puzzle_flags = around is not None or dets is not None
+    if game is not None and puzzle_flags:
+        raise InputError("give either a GAME record or puzzle flags (--around/--detectives), not both")
+    if game is None:
+        if not puzzle_flags:
+            raise InputError("give a GAME record, or --around STATIONS (or --at) with --detectives")
+        if dets is None:
+            raise InputError("puzzle mode needs --detectives, e.g. Red=13,Blue=26", where="--detectives")
+        if round_ is not None:
+            raise InputError("--round needs a GAME record")
+        from ..formats.map_load import load_board
+
+        board = load_board(map_spec)
+        _warn_cutoff(board, rules)
+        result = advise_puzzle(
+            board,
+            _station_list(around, "--around") if around is not None else None,
+            at, _named_stations(dets, "--detectives"), side,
+            _ticket_counts(tickets, "--tickets", DETECTIVE_TICKET_KINDS) if tickets else None,
+            _ticket_counts(mrx_tickets, "--mrx-tickets", MRX_TICKET_KINDS)
+            if mrx_tickets else None,
+            move_number, depth, top, time_limit, solve_hook(depth), rules,
+        )
+    else:
+        refuse_puzzle_flags()
+        from ..formats.record_io import load_record
+
+        rec = load_record(game).at_round(round_)
+        _warn_cutoff(rec.board, rec.rules)
+        result = advise_record(rec, side, at, depth, top, time_limit, solve_hook(depth))
+    if fmt == "json":
+        click.echo(dumps(result.to_dict()))
+        return
+    click.echo(result.describe())

@@ -1,0 +1,121 @@
+"""The ``sy-tools`` click group: error handling, exit codes, broken pipes."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from ..engine.tickets import Ticket as _Ticket
+from ..errors import SyToolsError
+
+_TICKETS = tuple(_Ticket)
+
+#: The heatmap layers: ``sy_tools.plot.LAYERS`` (not imported here: plot loads matplotlib; a
+#: test keeps the two equal).
+_LAYERS = ("possible", "history", "reach", "coverage", "cordon", "winrate")
+
+#: Ticket kinds as CLI choices (the library's values; the tickets Mr. X may show).
+_TICKET_VALUES = tuple(t.value for t in _TICKETS)
+
+#: Longest error line printed (an input may be quoted in it; the rest is cut).
+MAX_ERROR_LINE = 2000
+
+
+def _clip(line: str) -> str:
+    return line if len(line) <= MAX_ERROR_LINE else line[: MAX_ERROR_LINE - 15] + " ... (cut)"
+
+
+_NO_ARGS: Any = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+#: The exit code when the reader of our output went away (``sy-tools ... | head -1``): the
+#: shell's 128 + SIGPIPE, quietly.
+EXIT_BROKEN_PIPE = 141
+
+
+def _quiet_broken_pipe() -> None:
+    """Point stdout at /dev/null so that Python's final flush does not complain again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    sys.exit(EXIT_BROKEN_PIPE)
+
+
+class _Group(click.Group):
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        """Like click's, but a usage error is one line on stderr (exit 2), never a usage dump; a
+        closed stdout is an error line, a reader that went away a quiet exit 141."""
+        if sys.stdout is None:  # started with stdout closed (>&-): nothing could be printed
+            click.echo("error: standard output is closed; nothing could be printed", err=True)
+            sys.exit(2)
+        try:
+            rv = self._main(args, prog_name, complete_var, standalone_mode, **extra)
+            sys.stdout.flush()
+            return rv
+        except SystemExit:
+            try:
+                sys.stdout.flush()
+            except BrokenPipeError:
+                _quiet_broken_pipe()
+            raise
+        except BrokenPipeError:
+            _quiet_broken_pipe()
+
+    def _main(self, args: Any, prog_name: str | None, complete_var: str | None, standalone_mode: bool,
+              **extra: Any) -> Any:
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except KeyboardInterrupt:
+            click.echo("error: interrupted", err=True)
+            sys.exit(130)
+        except _NO_ARGS as e:
+            click.echo(e.ctx.get_help() if e.ctx is not None else str(e))
+            sys.exit(0)
+        except click.UsageError as e:
+            where = e.ctx.command_path if e.ctx is not None else "sy-tools"
+            click.echo(f"error: {e.format_message()} (see '{where} --help')", err=True)
+            sys.exit(2)
+        except click.Abort as e:
+            if isinstance(e.__cause__, KeyboardInterrupt):  # Ctrl-C: the shell's convention
+                click.echo("error: interrupted", err=True)
+                sys.exit(130)
+            click.echo("error: aborted", err=True)
+            sys.exit(1)
+        except click.ClickException as e:
+            click.echo(f"error: {e.format_message()}", err=True)
+            sys.exit(e.exit_code)
+        if not standalone_mode:
+            return rv
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except SyToolsError as e:
+            click.echo(_clip(f"error: {e}"), err=True)
+            ctx.exit(e.exit_code)
+        except BrokenPipeError:
+            _quiet_broken_pipe()  # the reader went away: end quietly
+        except OSError as e:  # writing an output file ...
+            where = f"{e.filename}: " if getattr(e, "filename", None) else ""
+            click.echo(_clip(f"error: {where}{e.strerror or e}"), err=True)
+            ctx.exit(2)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
+@click.version_option(package_name="sy-tools")
+def main() -> None:
+    """Analyse and solve Scotland Yard positions.
+
+    \b
+    Examples:
+      sy-tools check examples/capture.json
+      sy-tools possible examples/in-progress.json
+      sy-tools COMMAND --help
+    """

@@ -1,0 +1,148 @@
+"""``sy-tools heatmap``."""
+
+from __future__ import annotations
+
+import click
+
+from ..analysis.tracker import WEIGHTS as _WEIGHTS
+from ..errors import InputError
+from .app import _LAYERS, _TICKET_VALUES, main
+from .common import _record_inputs, _say_written
+from .cordon import _ticket_counts
+from .options import (
+    map_option,
+    moves_option,
+    round_option,
+    time_limit_option,
+)
+
+
+def _size(value: str | None) -> tuple[float, float] | None:
+    if value is None:
+        return None
+    w, x, h = value.lower().partition("x")
+    try:
+        size = (float(w), float(h))
+    except ValueError:
+        raise InputError(f"expected WIDTHxHEIGHT in inches (e.g. 16x12), got {value[:40]!r}", where="--size") from None
+    if not all(0.5 <= v <= 100 for v in size):
+        raise InputError(f"each side must be 0.5 to 100 inches, got {value[:40]!r}", where="--size")
+    return size
+
+
+@main.command(short_help="Heatmaps over the board: possible, history, reach, coverage, cordon, winrate.")
+@click.argument("game", required=False)
+@click.option("--layer", type=click.Choice(list(_LAYERS)), default="possible", show_default=True,
+              help="What to draw (see the list above).")
+@click.option("-o", "--output", "out", default=None, help="Output file (.png, .svg, .pdf). Default: LAYER.png")
+@round_option("Draw")
+@click.option("--weights", type=click.Choice(list(_WEIGHTS)), default="paths", show_default=True,
+              help="possible, history: how likely each consistent route is (as in 'possible').")
+@click.option("--from", "from_", multiple=True,
+              help="reach: starting station(s), e.g. --from 13,46 (with GAME: instead of Mr. X's possible set).")
+@click.option("--piece-tickets", "tickets", default=None,
+              help="reach without GAME: the moving piece's ticket limits, e.g. taxi=10,bus=8,underground=4 "
+                   "(black=N rides everything; default: no limit).")
+@click.option("--tickets", "tickets_alias", default=None, hidden=True)
+@click.option("--panels", is_flag=True, help="history: one small board per move instead of the route.")
+@moves_option()
+@time_limit_option(10.0, "the cordon layer's whole search")
+@map_option("reach without GAME, winrate: the map")
+@click.option("--dpi", type=click.IntRange(min=20, max=600), default=None, help="Dots per inch (default 100).")
+@click.option("--size", default=None, help="Figure size in inches, WIDTHxHEIGHT (default 16x12).")
+def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, weights: str, from_: tuple[str, ...],
+            tickets: str | None, tickets_alias: str | None, panels: bool, moves: int, time_limit: float, map_spec: str, dpi: int | None,
+            size: str | None) -> None:
+    """Draw the board coloured by an analysis and write an image; prints its path.
+
+    \b
+    Layers: possible (default), history [--panels], reach --from STATION[,STATION...],
+    coverage, cordon [--moves k], winrate RESULTS.csv.
+    \b
+    Examples:
+      sy-tools heatmap examples/in-progress.json -o possible.png
+      sy-tools heatmap examples/in-progress.json --layer history -o route.png
+      sy-tools heatmap examples/in-progress.json --layer reach      # Mr. X until his next reveal
+      sy-tools heatmap --layer reach --from 13 --piece-tickets taxi=10,bus=8,underground=4
+      sy-tools heatmap --layer winrate results.csv                  # from sy-tools simulate
+    """
+    from pathlib import Path
+
+    from ..formats.files import refuse_overwrite
+
+    if tickets is not None and tickets_alias is not None:
+        raise InputError("give --piece-tickets once (--tickets is its old name)")
+    tickets = tickets if tickets is not None else tickets_alias
+    fig_size = _size(size)
+    w, h = fig_size or (16.0, 12.0)
+    if w * h * (dpi or 100) ** 2 > 100e6:
+        raise InputError(f"{w:g}x{h:g} inches at {dpi or 100} dpi is {w * h * (dpi or 100) ** 2 / 1e6:.0f} million "
+                         "pixels; at most 100 million (lower --size or --dpi)", where="--size")
+    out = out or f"{layer}.png"
+    if Path(out).suffix.lower() not in (".png", ".svg", ".pdf"):
+        raise InputError(f"unknown image format {Path(out).suffix or '(none)'!r}, expected .png, .svg or .pdf",
+                         out)
+    from ..formats.map_write import source_files
+
+    # never draw over an input (a record may be named game.svg; the map and a results file too)
+    refuse_overwrite([out], ([game] if game else []) + [str(p) for p in source_files(map_spec)])
+    starts = _stations_option(from_, "--from")
+    if starts and layer != "reach":
+        raise InputError("--from belongs to the reach layer")
+    if tickets is not None and not (layer == "reach" and game is None):
+        raise InputError("--piece-tickets belongs to the reach layer without a GAME (with a GAME Mr. X's tickets come "
+                         "from the record)")
+    if panels and layer != "history":
+        raise InputError("--panels belongs to the history layer")
+    if round_ is not None and (layer == "winrate" or game is None):
+        raise InputError("--round belongs to the layers drawn from a GAME record")
+    from .. import plot
+
+    if layer == "winrate":
+        if game is None:
+            raise InputError("the winrate layer needs a RESULTS file (.csv or .json with mrx_start, winner)")
+        from ..formats.map_load import load_board
+
+        board = load_board(map_spec)
+        fig = plot.winrate_figure(board, plot.load_winrates(game, board), fig_size, dpi, source=game)
+    elif layer == "reach" and game is None:
+        if not starts:
+            raise InputError("the reach layer needs --from STATION (or a GAME: Mr. X's reach)")
+        limits = _ticket_counts(tickets, "--piece-tickets", _TICKET_VALUES) if tickets else None
+        from ..formats.map_load import load_board
+
+        board = load_board(map_spec)
+        fig = plot.reach_figure(board, starts, limits, black=bool(limits and limits.get("black")), size=fig_size,
+                                dpi=dpi)
+    else:
+        if game is None:
+            raise InputError(f"the {layer} layer needs a GAME record")
+        from ..formats.record_io import load_record
+
+        rec = load_record(game)
+        refuse_overwrite([out], _record_inputs(game, rec))
+        if layer == "possible":
+            fig = plot.possible_figure(rec, weights, round_, fig_size, dpi)
+        elif layer == "history":
+            fig = plot.history_figure(rec, weights, round_, fig_size, dpi, panels=panels)
+        elif layer == "reach":
+            fig = plot.mrx_reach_figure(rec, round_, starts or None, fig_size, dpi)
+        elif layer == "coverage":
+            fig = plot.coverage_figure(rec, round_, fig_size, dpi)
+        else:
+            fig = plot.cordon_figure(rec, moves, round_, time_limit, fig_size, dpi)
+    _say_written(plot.save(fig, out, dpi))
+
+
+def _stations_option(values: tuple[str, ...], option: str) -> list[int]:
+    """Station numbers from a repeatable option that also takes comma lists (``--from 13,46``)."""
+    out: list[int] = []
+    for v in values:
+        for part in v.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            if not (part.isascii() and part.isdigit()) or len(part) > 9:
+                raise InputError(f"expected station numbers, e.g. 13 or 13,46, got {part[:40]!r}", where=option)
+            out.append(int(part))
+    return out

@@ -1,0 +1,194 @@
+"""``sy-tools rules``, ``record``, ``check`` and ``moves``."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from ..engine.tickets import MRX_TICKET_KINDS
+from ..errors import InputError
+from .app import _clip, main
+from .common import _dash, _record_inputs, _say_written
+from .options import (
+    all_option,
+    format_option,
+    round_option,
+)
+
+
+@main.command("rules")
+@click.argument("name", default="classic", metavar="[PRESET]")
+@format_option("text", "json")
+def rules_cmd(name: str, fmt: str) -> None:
+    """Print a rules preset (classic, 2014).
+
+    \b
+    Examples:
+      sy-tools rules
+      sy-tools rules 2014 --format json > my-rules.json   # edit, then --rules my-rules.json
+    """
+    from ..engine.rules import preset
+    from ..formats.output import dumps, table
+
+    d = preset(name).to_dict()
+    if fmt == "json":
+        click.echo(dumps(d))
+        return
+    rows = []
+    for k, v in d.items():
+        if isinstance(v, dict):
+            v = ", ".join(f"{a} {b}" for a, b in v.items())
+        elif isinstance(v, list):
+            v = ", ".join(map(str, v))
+        rows.append((k, str(v).lower() if isinstance(v, bool) else v))
+    click.echo(table(["rule", "value"], rows, right=[False, False]))
+
+
+@main.group("record")
+def record_group() -> None:
+    """Game records: convert between game.json and the text notation.
+
+    \b
+    Example:
+      sy-tools record convert examples/table.txt table.json
+    """
+
+
+@record_group.command("convert", short_help="Convert between game.json and the text notation, losslessly.")
+@click.argument("src", metavar="IN")
+@click.argument("dst", metavar="OUT")
+def record_convert(src: str, dst: str) -> None:
+    """Convert a record: OUT ending in .json gets game.json, anything else the text notation.
+
+    Nothing is lost either way; what the notation can't say (e.g. detectives out of turn
+    order within a round) is refused with exit 2, naming it.
+
+    \b
+    Examples:
+      sy-tools record convert examples/table.txt table.json
+      sy-tools record convert examples/capture.json capture.txt
+    """
+    from pathlib import Path
+
+    from ..formats.files import atomic_write_text, refuse_overwrite
+    from ..formats.game_json import record_json_text
+    from ..formats.notation import to_notation
+    from ..formats.record_io import load_record
+
+    dst = _dash(dst)
+    refuse_overwrite([Path(dst)], [Path(src)])
+    rec = load_record(src)
+    refuse_overwrite([Path(dst)], _record_inputs(src, rec))
+    text = record_json_text(rec, dst) if dst.lower().endswith(".json") else to_notation(rec, dst)
+    atomic_write_text(dst, text)
+    _say_written(dst)
+
+
+@main.command()
+@click.argument("game")
+@format_option("text", "json")
+def check(game: str, fmt: str) -> None:
+    """Replay a game record under the rules: is it legal, and who won?
+
+    Exit 0: legal; 1: illegal or self-contradictory; 2: unreadable.
+
+    \b
+    Examples:
+      sy-tools check examples/capture.json
+      sy-tools check examples/broken/wrong-ticket.json --format json
+    """
+    from ..analysis.referee import check as run_check
+    from ..analysis.referee import unreadable_dict
+    from ..findings import Finding
+    from ..formats.output import dumps
+    from ..formats.record import RecordErrors
+    from ..formats.record_io import load_record
+
+    try:
+        rec = load_record(game)
+    except RecordErrors as e:
+        if fmt == "json":
+            click.echo(dumps(unreadable_dict(game, e.findings)))
+        else:
+            for line in e.lines():
+                click.echo(_clip(f"error: {line}"), err=True)
+        sys.exit(2)
+    except InputError as e:  # the file itself can't be read: still one JSON document
+        if fmt != "json":
+            raise
+        click.echo(dumps(unreadable_dict(game, [Finding.from_error(e, "unreadable")])))
+        sys.exit(2)
+    result = run_check(rec)
+    if fmt == "json":
+        click.echo(dumps({**result.to_dict(), "readable": True}))
+    else:
+        for p in result.problems:
+            click.echo(p.line(game))
+        click.echo(_tickets_text(result.tickets))
+        verdict = "legal" if result.legal else f"ILLEGAL ({len(result.errors)} error(s))"
+        click.echo(f"{game}: {verdict}; {result.status.describe()}")
+    sys.exit(result.exit_code)
+
+
+def _tickets_text(tickets: dict[str, dict[str, int]]) -> str:
+    """Tickets left, a line per player."""
+    from ..formats.output import table
+
+    kinds = list(MRX_TICKET_KINDS)
+    rows = [[name] + [str(t[k]) if k in t else "" for k in kinds] for name, t in tickets.items()]
+    return "tickets left:\n" + table(["player"] + kinds, rows, right=[False] + [True] * len(kinds))
+
+
+@main.command("moves", short_help="The legal moves of the piece to move.")
+@click.argument("game")
+@click.option("--at", type=click.IntRange(min=0), default=None,
+              help="Mr. X's station, when he is to move (default: from a full record).")
+@round_option("Moves in")
+@all_option("every double move too")
+@format_option("text", "json")
+def moves_cmd(game: str, at: int | None, round_: int | None, show_all: bool, fmt: str) -> None:
+    """The legal moves of the piece to move at the end of GAME (a detective, or Mr. X: his
+    station from a full record or --at).
+
+    \b
+    Examples:
+      sy-tools moves examples/in-progress.json --at 4
+      sy-tools moves examples/in-progress.json --at 4 --format json
+    """
+    from ..analysis.legal import legal_moves
+    from ..formats.output import dumps
+    from ..formats.record_io import load_record
+
+    result = legal_moves(load_record(game).at_round(round_), at)
+    if fmt == "json":
+        click.echo(dumps(result.to_dict()))
+        return
+    click.echo(_moves_text(result, show_all))
+
+
+def _moves_text(r: Any, show_all: bool) -> str:
+    from ..engine.tickets import Ticket
+
+    n = len(r.moves)
+    lines = [f"{r.piece} at {r.origin} ({r.when}): {n} legal move{'s' if n != 1 else ''}"]
+    if any(m.is_pass for m in r.moves):
+        lines.append("  pass (no legal move; these rules let Mr. X pass)")
+    for t in Ticket:
+        dests = [m.to for m in r.singles if m.tickets[0] is t]
+        if dests:
+            lines.append(f"  {t.value}: " + " ".join(map(str, dests)))
+    doubles = r.doubles
+    if doubles:
+        if show_all:
+            lines.append(f"  double moves ({len(doubles)}):")
+            lines += [f"    2X {m.tickets[0].value} {m.stations[0]} / {m.tickets[1].value} {m.stations[1]}"
+                      for m in doubles]
+        else:
+            ends = len({m.to for m in doubles})
+            lines.append(f"  double moves: {len(doubles)}, ending on {ends} stations (--all lists them)")
+    if r.reveals:
+        lines.append(f"  with a voluntary reveal: {len(r.reveals)} (any move above, shown, taking one detective's "
+                     "ticket; JSON lists them)")
+    return "\n".join(lines)

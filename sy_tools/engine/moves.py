@@ -1,0 +1,167 @@
+"""Moves (:class:`Move`) and game outcomes (:class:`Outcome`)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from .movement import MRX
+from .stations import Station
+from .tickets import Ticket
+
+
+def when_text(rounds: int, moves: int) -> str:
+    """The one wording for a moment of a game, the same in every command and picture title:
+    ``rounds`` as ``--round N`` counts them (the rounds a record holds, the last one perhaps
+    under way) and the moves Mr. X has made: "round 3, after Mr. X's move 4"."""
+    if moves == 0:
+        return "before Mr. X's first move"
+    return f"round {rounds}, after Mr. X's move {moves}"
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move of one piece: a ticket and a station per hop (a double move has two of each).
+
+    ``stations`` holds None for a hop whose destination is unknown (Mr. X's hidden moves in a
+    detectives' record).  A move with no tickets is a pass (Mr. X trapped, where the rules let
+    him pass)."""
+
+    piece: str
+    tickets: tuple[Ticket, ...]
+    stations: tuple[Station | None, ...]
+    #: voluntary reveal (``rules.voluntary_reveal``): the hop (0 or 1) after which Mr. X shows
+    #: himself, and the detective and ticket he takes in return
+    shown: int | None = None
+    took: tuple[str, Ticket] | None = None
+
+    @classmethod
+    def mrx(cls, *hops: tuple[Ticket | str, Station | None]) -> Move:
+        """Mr. X's move: ``Move.mrx((Ticket.TAXI, 86))`` or two hops for a double move."""
+        return cls(MRX, tuple(Ticket(t) for t, _ in hops), tuple(s for _, s in hops))
+
+    @classmethod
+    def detective(cls, name: str, ticket: Ticket | str, to: Station) -> Move:
+        """A detective's move."""
+        return cls(name, (Ticket(ticket),), (to,))
+
+    @property
+    def is_double(self) -> bool:
+        return len(self.tickets) == 2
+
+    @property
+    def is_pass(self) -> bool:
+        return not self.tickets
+
+    @property
+    def to(self) -> Station | None:
+        """Where the piece ends up (None when unknown or a pass)."""
+        return self.stations[-1] if self.stations else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"tickets": [...], "stations": [...]}`` (the ``moves`` JSON entry)."""
+        d: dict[str, Any] = {"tickets": [t.value for t in self.tickets], "stations": list(self.stations)}
+        if self.shown is not None:
+            d["shown"] = self.shown
+        if self.took is not None:
+            d["took"] = {"from": self.took[0], "ticket": self.took[1].value}
+        return d
+
+    def revealing(self, hop: int, detective: str, ticket: Ticket | str) -> Move:
+        """This move with a voluntary reveal after ``hop``, taking ``ticket`` from ``detective``."""
+        return Move(self.piece, self.tickets, self.stations, hop, (detective, Ticket(ticket)))
+
+    def __str__(self) -> str:
+        if self.is_pass:
+            return f"{self.piece}: pass"
+        hops = " ".join(f"-{_LETTER[t]}-> {s if s is not None else '?'}" for t, s in zip(self.tickets, self.stations))
+        shown = "" if self.took is None else f" (shows himself, takes {self.took[0]}'s {self.took[1].value})"
+        return f"{self.piece} {'2X ' if self.is_double else ''}{hops}{shown}"
+
+_LETTER = {Ticket.TAXI: "T", Ticket.BUS: "B", Ticket.UNDERGROUND: "U", Ticket.BLACK: "K"}
+
+
+class Illegal(NamedTuple):
+    """Why a move is illegal: a code, a message quoting the move, and which hop (0 or 1 of a
+    double move; None for the move as a whole)."""
+
+    code: str
+    message: str
+    hop: int | None = None
+
+
+class OutcomeKind(str, enum.Enum):
+    """How a game stands."""
+
+    IN_PROGRESS = "in-progress"
+    CAPTURE = "capture"
+    TRAPPED = "trapped"
+    DETECTIVES_STUCK = "detectives-stuck"
+    LOG_FULL = "log-full"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def winner(self) -> str | None:
+        """``"detectives"``, ``"mrx"``, or None while in progress."""
+        if self is OutcomeKind.IN_PROGRESS:
+            return None
+        return "detectives" if self in (OutcomeKind.CAPTURE, OutcomeKind.TRAPPED) else "mrx"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How the game stands: its kind, who (the capturing detective, or who is to move), where
+    (capture or trap station, when known) and when: ``round``, the rounds played (the last one
+    perhaps under way; as ``--round N`` and ``possible`` count them), and ``move``, Mr. X's moves."""
+
+    kind: OutcomeKind
+    round: int
+    move: int
+    by: str | None = None
+    station: Station | None = None
+    to_move: str | None = None  # in progress: MRX or a detective's name
+
+    @property
+    def over(self) -> bool:
+        return self.kind is not OutcomeKind.IN_PROGRESS
+
+    @property
+    def winner(self) -> str | None:
+        return self.kind.winner
+
+    @property
+    def state(self) -> str:
+        """``in-progress``, ``detectives-won`` or ``mrx-won``."""
+        w = self.winner
+        return "in-progress" if w is None else f"{w}-won"
+
+    @property
+    def reason(self) -> str:
+        """The kind, or in progress ``mrx-to-move`` / ``detective-to-move``."""
+        if self.kind is OutcomeKind.IN_PROGRESS:
+            return "mrx-to-move" if self.to_move == MRX else "detective-to-move"
+        return self.kind.value
+
+    def describe(self) -> str:
+        """One line a player can read."""
+        k = self.kind
+        if k is OutcomeKind.IN_PROGRESS:
+            return f"in progress: {when_text(self.round, self.move)}; {self.to_move} to move"
+        if k is OutcomeKind.CAPTURE:
+            return f"detectives won: {self.by} caught Mr. X at {self.station} in round {self.round}"
+        if k is OutcomeKind.TRAPPED:
+            at = f" at {self.station}" if self.station is not None else ""
+            return f"detectives won: Mr. X trapped{at} in round {self.round} (no legal move)"
+        if k is OutcomeKind.LOG_FULL:
+            return f"Mr. X won: his travel log is full ({self.move} moves, round {self.round})"
+        return f"Mr. X won: no detective can move any more (round {self.round})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stable JSON form (``check --format json``'s ``status``)."""
+        return {"state": self.state, "reason": self.reason, "round": self.round, "move": self.move,
+                "to_move": None if self.kind is not OutcomeKind.IN_PROGRESS else
+                "mrx" if self.to_move == MRX else self.to_move,
+                "by": self.by, "station": self.station, "text": self.describe()}

@@ -1,0 +1,591 @@
+
+"""The rules engine: one place that says what is legal.
+
+A :class:`Position` is an immutable point in a game (python-chess's ``Board`` is the model): the
+board and rules, each detective's station and tickets in turn order, who is out, Mr. X's tickets
+and (when known) his station, the move and round numbers, and whose turn it is.  It offers
+:meth:`Position.legal_moves`, :meth:`Position.is_legal`, :meth:`Position.problems` (why a move is
+illegal), :meth:`Position.push` and :attr:`Position.outcome`.
+
+Every command asks this module what is legal: the referee replays records through
+:class:`Position`, the possible-set filter steps with :func:`mrx_targets`, cordon plans and reach
+enumerate :func:`detective_hops`, and the simulator, advisor and solver pick from
+:meth:`Position.legal_moves`.
+
+The rules, as implemented (README, "The rules engine"):
+
+* A round: Mr. X moves (one travel-log entry, or two with a double move), then every detective
+  in turn order.  Every piece must move if it can.
+* Mr. X moves with a ticket he holds along a connection it rides (black rides all four
+  transports and is the only ticket for the ferry), never onto a detective.  A double move spends
+  a double ticket and is two such moves against the same detective stations; it is allowed while
+  ``rules.double_moves_per_round >= 1``, he holds a double ticket, fewer than
+  ``rules.double_moves_per_game`` were used, and his log has room for both entries.
+* A detective moves with its own taxi, bus or underground ticket, never onto another detective.
+  A detective with no such move when its turn comes is stuck and out for good.  Used detective
+  tickets pass to Mr. X when ``rules.tickets_to_mrx``; he may use them from his next move on.
+* The game ends when a detective moves onto Mr. X (capture); when Mr. X is to move and has no
+  legal move (trapped: the detectives win under ``rules.trapped_loses``, otherwise he passes);
+  after the round in which his log filled (log full: Mr. X wins); or when no detective can move
+  any more (Mr. X wins).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .board import Board
+from .movement import MRX, _bits, _nth_bit, detective_hops, mrx_targets
+from .moves import Illegal, Move, Outcome, OutcomeKind, when_text
+from .rules import Rules, counting_models
+from .stations import Station, StationMask
+from .tickets import (
+    DETECTIVE_KINDS,
+    DETECTIVE_TICKETS,
+    Ticket,
+    Tickets,
+    Transport,
+)
+
+
+def double_allowed(rules: Rules, double_tickets: int, doubles_used: int, moves_made: int) -> bool:
+    """The double-move rule, written here only: Mr. X may make a double move while the rules
+    allow one in a round, he holds a double ticket, fewer than ``rules.double_moves_per_game``
+    were used, and his travel log has room for both entries (``moves_made + 2 <= log_length``).
+    :meth:`Position.can_double`, the playout and the solvers all ask it."""
+    return (rules.double_moves_per_round >= 1 and double_tickets > 0
+            and doubles_used < rules.double_moves_per_game and moves_made + 2 <= rules.log_length)
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Position:
+    """A point in a game.  Build the start with :meth:`Position.start`; move with :meth:`push`.
+
+    ``turn`` is 0 when Mr. X is to move and ``i + 1`` when detective ``i`` is.  ``round`` counts
+    Mr. X's turns begun; ``move`` his travel-log entries.  ``mrx_at`` is None when his station
+    is not known (a detectives' record): then only ticket and turn rules can be checked, and the
+    caller (the referee, the tracker) follows his possible set.
+    """
+
+    board: Board
+    rules: Rules
+    names: tuple[str, ...]
+    stations: tuple[Station, ...]
+    tickets: tuple[Tickets, ...]
+    out: frozenset[str]
+    mrx_tickets: Tickets
+    mrx_at: Station | None
+    move: int = 0
+    round: int = 0
+    doubles: int = 0
+    turn: int = 0
+    ended: Outcome | None = None
+
+    # ---- construction -----------------------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        board: Board,
+        rules: Rules | str,
+        detectives: Iterable[tuple[str, Station]] | Mapping[str, Station],
+        mrx_at: Station | None = None,
+        detective_tickets: Mapping[str, Mapping[str, int] | Tickets] | None = None,
+        mrx_tickets: Mapping[str, int] | Tickets | None = None,
+    ) -> Position:
+        """The position before Mr. X's first move (``rules``: a :class:`Rules` or a preset
+        name).  Tickets default to the rules' (Mr. X's black tickets follow
+        ``rules.black_per_detective``)."""
+        if isinstance(rules, str):
+            from .rules import preset
+
+            rules = preset(rules)
+        pairs = list(detectives.items()) if isinstance(detectives, Mapping) else list(detectives)
+        names = tuple(n for n, _ in pairs)
+        per = detective_tickets or {}
+        tks = tuple(Tickets.of(per.get(n, rules.detective_tickets)) for n in names)
+        mt = Tickets.of(mrx_tickets if mrx_tickets is not None else rules.mrx_start_tickets(len(names)))
+        return cls(board, rules, names, tuple(s for _, s in pairs), tks, frozenset(), mt, mrx_at)
+
+    def _with(self, **changes: Any) -> Position:
+        """A copy with ``changes`` (cheaper than ``dataclasses.replace``)."""
+        new = object.__new__(Position)
+        for name in Position.__slots__:  # type: ignore[attr-defined]
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(self, name))
+        return new
+
+    # ---- queries ----------------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> str | None:
+        """``MRX``, a detective's name, or None when the game is over."""
+        if self.ended is not None:
+            return None
+        return MRX if self.turn == 0 else self.names[self.turn - 1]
+
+    @property
+    def when(self) -> str:
+        """This moment in the words every command and title uses (:func:`when_text`)."""
+        return when_text(self.round, self.move)
+
+    @property
+    def occupied(self) -> StationMask:
+        """The detectives' stations as a mask."""
+        m = 0
+        for s in self.stations:
+            m |= 1 << s
+        return m
+
+    def detective(self, name: str) -> tuple[Station, Tickets]:
+        """A detective's station and tickets."""
+        i = self.names.index(name)
+        return self.stations[i], self.tickets[i]
+
+    def positions(self) -> dict[str, Station]:
+        """Detective name -> station."""
+        return dict(zip(self.names, self.stations))
+
+    def ticket_table(self) -> dict[str, dict[str, int]]:
+        """Every player's tickets: each detective's taxi/bus/underground, Mr. X's all five kinds."""
+        out = {n: t.to_dict(DETECTIVE_KINDS) for n, t in zip(self.names, self.tickets)}
+        out[MRX] = self.mrx_tickets.to_dict()
+        return out
+
+    def can_double(self) -> bool:
+        """Whether Mr. X may make a double move now (:func:`double_allowed`)."""
+        return double_allowed(self.rules, self.mrx_tickets.double, self.doubles, self.move)
+
+    def mrx_exits(self, station: Station) -> StationMask:
+        """Stations Mr. X may move to from ``station`` now (single moves)."""
+        occ = self.occupied
+        out = 0
+        for t in self.mrx_tickets.held():
+            out |= self._mrx_dests(station, t, occ)
+        return out
+
+    def mrx_can_move_from(self, station: Station) -> bool:
+        """Whether Mr. X standing at ``station`` has a legal move (a double move needs a legal
+        first leg, so single moves decide it)."""
+        return self.move < self.rules.log_length and bool(self.mrx_exits(station))
+
+    # ---- legal moves ------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the piece to move: one per distinct ticket and station sequence.
+
+        For Mr. X his station must be known (``mrx_at``); a trapped Mr. X under rules that let
+        him pass has the single pass move."""
+        if self.ended is not None:
+            return []
+        if self.turn == 0:
+            return self._mrx_moves()
+        i = self.turn - 1
+        return [Move(self.names[i], (t,), (d,)) for t, d in self._detective_hops(i)]
+
+    def _detective_hops(self, i: int) -> list[tuple[Ticket, Station]]:
+        blocked = self.occupied & ~(1 << self.stations[i])
+        return [(t, d) for t, d in detective_hops(self.board, self.stations[i], self.tickets[i])
+                if not blocked >> d & 1]
+
+    def detective_moves(self, name: str) -> list[Move]:
+        """The moves detective ``name`` could make from where it stands, the others where they
+        are now (whether or not it is its turn)."""
+        i = self.names.index(name)
+        return [Move(name, (t,), (d,)) for t, d in self._detective_hops(i)]
+
+    def _mrx_moves(self) -> list[Move]:
+        at = self.mrx_at
+        if at is None:
+            raise ValueError("Mr. X's station is not known in this position: give it (mrx_at) to list his moves")
+        if self.move >= self.rules.log_length:
+            return []
+        board, occ, held = self.board, self.occupied, self.mrx_tickets.held()
+        out: list[Move] = []
+        firsts: list[tuple[Ticket, Station]] = []
+        for t in held:
+            dests = self._mrx_dests(at, t, occ)
+            for d in board.moves(at, t):
+                if dests >> d & 1:
+                    if not occ >> d & 1:  # onto a detective ("caught" rules) ends the game there
+                        firsts.append((t, d))
+                    out.append(Move(MRX, (t,), (d,)))
+        if not out:
+            return [Move(MRX, (), ())] if not self.rules.trapped_loses else []
+        if self.can_double():
+            for t1, d1 in firsts:
+                left = self.mrx_tickets.spend(t1)
+                for t2 in left.held():
+                    dests = self._mrx_dests(d1, t2, occ)
+                    for d2 in board.moves(d1, t2):
+                        if dests >> d2 & 1:
+                            out.append(Move(MRX, (t1, t2), (d1, d2)))
+        if self.rules.voluntary_reveal:
+            out += [m.revealing(h, n, t) for m in out for h in range(len(m.tickets))
+                    if not self.rules.is_reveal(self.move + h + 1)
+                    for n, tk in zip(self.names, self.tickets) for t in tk.held(DETECTIVE_TICKETS)]
+        return out
+
+    def _mrx_dests(self, at: Station, ticket: Ticket, occ: StationMask) -> StationMask:
+        """Where Mr. X may move from ``at`` with ``ticket``: never onto a detective, except under
+        ``mrx_onto_detective: caught``, where he may (and is caught there)."""
+        return mrx_targets(self.board, 1 << at, ticket, occ, self.rules,
+                           onto_detectives=self.rules.mrx_onto_detective == "caught")
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal here (``problems`` says why not)."""
+        return not self.problems(move)
+
+    def problems(self, move: Move) -> list[Illegal]:
+        """Why ``move`` is illegal here, as ``(code, message)`` pairs (empty: legal).
+
+        Codes: ``game-over``, ``turn``, ``mrx-ticket``, ``double-allowance``, ``log-full``,
+        ``mrx-connection``, ``mrx-ferry``, ``mrx-onto-detective``, ``mrx-pass``, ``det-ticket``,
+        ``det-connection``, ``det-collision``, ``det-stuck``.  Mr. X's destinations are checked
+        only when his station is known."""
+        if self.ended is not None:
+            return [Illegal("game-over", f"the game is over ({self.ended.describe()})")]
+        if move.piece == MRX:
+            if self.turn != 0:
+                return [Illegal("turn", f"it is {self.to_move}'s turn, not Mr. X's")]
+            return self._mrx_problems(move)
+        if move.piece not in self.names:
+            return [Illegal("turn", f"unknown piece {move.piece!r}")]
+        if self.turn == 0:
+            return [Illegal("turn", f"it is Mr. X's turn, not {move.piece}'s")]
+        turn = [] if self.names[self.turn - 1] == move.piece else \
+            [Illegal("turn", f"it is {self.to_move}'s turn, not {move.piece}'s")]
+        return turn + self._detective_problems(move)
+
+    def _mrx_problems(self, move: Move) -> list[Illegal]:
+        probs: list[Illegal] = []
+        r = self.rules
+        if move.is_pass:
+            if self.mrx_at is not None and (r.trapped_loses or self.mrx_can_move_from(self.mrx_at)):
+                probs.append(Illegal("mrx-pass", "Mr. X must move: he has a legal move"))
+            return probs
+        if len(move.tickets) != len(move.stations) or len(move.tickets) > 2:
+            return [Illegal("mrx-shape", "a move is one or two hops, each with a ticket and a station")]
+        if move.is_double:
+            if r.double_moves_per_round < 1:
+                probs.append(Illegal("double-allowance", "these rules allow no double move in a round"))
+            elif self.mrx_tickets.double <= 0 or self.doubles >= r.double_moves_per_game:
+                allowance = min(self.mrx_tickets.double + self.doubles, r.double_moves_per_game)
+                probs.append(Illegal("double-allowance",
+                                     f"a double move beyond the allowance ({allowance} per game, {self.doubles} used; "
+                                     f"double tickets held {self.mrx_tickets.double})"))
+        probs += self._voluntary_problems(move)
+        left = self.mrx_tickets
+        here = self.mrx_at
+        occ = self.occupied
+        for leg, (t, to) in enumerate(zip(move.tickets, move.stations)):
+            n = self.move + leg + 1
+            if n > r.log_length:
+                probs.append(Illegal("log-full", f"move {n}: the travel log holds only {r.log_length} moves", leg))
+            if left[t] <= 0:
+                probs.append(Illegal("mrx-ticket", f"move {n}: Mr. X has no {t.value} ticket left", leg))
+            left = left.spend(t)
+            if to is None:
+                here = None
+                continue
+            if here is None:
+                pass
+            elif self.board.step(1 << here, t) >> to & 1:
+                if not mrx_targets(self.board, 1 << here, t, occ, r, onto_detectives=True) >> to & 1:
+                    probs.append(Illegal("mrx-cutoff", f"move {n}: Mr. X's {t.value} hop {here} -> {to} passes "
+                                         "over a detective (cut-off escape)", leg))
+            else:
+                kinds = self.board.transports_between(here, to)
+                if kinds == {Transport.FERRY}:
+                    probs.append(Illegal("mrx-ferry", f"move {n}: {here} -> {to} is a ferry crossing, which needs "
+                                         f"a black ticket, not {t.value}", leg))
+                else:
+                    has = f" (only {', '.join(sorted(k.value for k in kinds))})" if kinds else ""
+                    probs.append(Illegal("mrx-connection", f"move {n}: Mr. X moves {here} -> {to} by {t.value}, "
+                                         f"but there is no such connection{has}", leg))
+            if occ >> to & 1 and (r.mrx_onto_detective != "caught" or leg + 1 < len(move.tickets)):
+                probs.append(Illegal("mrx-onto-detective", f"move {n}: Mr. X moves onto a detective at {to}", leg))
+            here = to
+        return probs
+
+    def _voluntary_problems(self, move: Move) -> list[Illegal]:
+        """A voluntary reveal: allowed by the rules, on a hop that is not a fixed reveal, at a
+        station, taking a ticket the named detective holds."""
+        if move.shown is None and move.took is None:
+            return []
+        if not self.rules.voluntary_reveal:
+            return [Illegal("voluntary-reveal", "these rules have no voluntary reveal (voluntary_reveal: false)")]
+        if move.shown is None or move.took is None:
+            return [Illegal("voluntary-reveal", "a voluntary reveal shows Mr. X and takes one detective's ticket: "
+                            "give both")]
+        h = move.shown
+        if not 0 <= h < len(move.tickets):
+            return [Illegal("voluntary-reveal", f"no hop {h} to reveal after")]
+        n = self.move + h + 1
+        probs = []
+        if self.rules.is_reveal(n):
+            probs.append(Illegal("voluntary-reveal", f"move {n} is a fixed reveal already", h))
+        if move.stations[h] is None:
+            probs.append(Illegal("voluntary-reveal", f"move {n}: a reveal needs the station he showed", h))
+        name, t = move.took
+        if name not in self.names:
+            probs.append(Illegal("reveal-ticket", f"move {n}: there is no detective {name!r} to take a ticket from", h))
+        elif t not in DETECTIVE_TICKETS or self.tickets[self.names.index(name)][t] <= 0:
+            probs.append(Illegal("reveal-ticket", f"move {n}: {name} has no {t.value} ticket for Mr. X to take", h))
+        return probs
+
+    def _detective_problems(self, move: Move) -> list[Illegal]:
+        name = move.piece
+        i = self.names.index(name)
+        probs: list[Illegal] = []
+        if len(move.tickets) != 1 or len(move.stations) != 1 or move.stations[0] is None:
+            return [Illegal("det-shape", f"{name} moves one hop with one ticket to a known station")]
+        if name in self.out:
+            return [Illegal("det-stuck", f"{name} moves after it was stuck (out of the game)")]
+        t, to = move.tickets[0], move.stations[0]
+        here = self.stations[i]
+        if t is Ticket.BLACK:
+            probs.append(Illegal("det-ticket", f"{name} moves with a black ticket; detectives have none"))
+        elif self.tickets[i][t] <= 0:
+            probs.append(Illegal("det-ticket", f"{name} has no {t.value} ticket left"))
+        if t is Ticket.BLACK or to not in self.board.moves(here, t):
+            kinds = sorted(x.value for x in self.board.transports_between(here, to))
+            has = f" (only {', '.join(kinds)})" if kinds else ""
+            probs.append(Illegal("det-connection", f"{name} moves {here} -> {to} by {t.value}, but there is no "
+                                 f"such connection{has}"))
+        other = next((n for n, s in zip(self.names, self.stations) if s == to and n != name), None)
+        if other is not None:
+            probs.append(Illegal("det-collision", f"{name} moves onto {to}, where {other} stands"))
+        return probs
+
+    # ---- making moves -----------------------------------------------------------------------
+
+    def push(self, move: Move, capture: bool | None = None, advance: bool = True) -> Position:
+        """The position after ``move``.  Like python-chess, ``push`` does not check legality
+        (ask :meth:`is_legal` first); it applies the move as well as it can (tickets never go
+        below zero), so the referee can report an illegal move and carry on.
+
+        A detective's move captures Mr. X when it lands on his known station; when his station
+        is not known, ``capture`` says whether it did (a record's ``"capture": true``).  A
+        detective move may name a detective later in the order than the one to move: the ones in
+        between pass (the referee warns about it).  With ``advance=False`` the turn stays where
+        it is (the referee applying a detective's out-of-turn move as written)."""
+        if move.piece == MRX:
+            return self._push_mrx(move)
+        return self._push_detective(move, capture, advance)
+
+    def _push_mrx(self, move: Move) -> Position:
+        mt = self.mrx_tickets
+        doubles = self.doubles
+        if move.is_double:
+            mt = mt.spend("double")
+            doubles += 1
+        for t in move.tickets:
+            mt = mt.spend(t)
+        at = move.stations[-1] if move.stations else self.mrx_at
+        det_tickets = self.tickets
+        if move.took is not None and move.took[0] in self.names:  # a voluntary reveal's price
+            i, t = self.names.index(move.took[0]), move.took[1]
+            det_tickets = det_tickets[:i] + (det_tickets[i].spend(t),) + det_tickets[i + 1:]
+            if self.rules.tickets_to_mrx and det_tickets[i] != self.tickets[i]:
+                mt = mt.gain(t)
+        nxt = self._with(mrx_tickets=mt, mrx_at=at, move=self.move + len(move.tickets), round=self.round + 1,
+                         doubles=doubles, turn=0, tickets=det_tickets)
+        if self.rules.mrx_onto_detective == "caught" and at is not None and self.occupied >> at & 1:
+            by = self.names[self.stations.index(at)]
+            return nxt._with(ended=Outcome(OutcomeKind.CAPTURE, nxt.round, nxt.move, by=by, station=at))
+        return nxt._next_detective(0)
+
+    def _push_detective(self, move: Move, capture: bool | None, advance: bool = True) -> Position:
+        i = self.names.index(move.piece)
+        t, to = move.tickets[0], move.stations[0]
+        assert to is not None
+        stations = list(self.stations)
+        stations[i] = to
+        tickets = list(self.tickets)
+        tickets[i] = tickets[i].spend(t)
+        mt = self.mrx_tickets
+        if self.rules.tickets_to_mrx and t is not Ticket.BLACK:
+            mt = mt.gain(t)
+        caught = capture if capture is not None else self.mrx_at == to
+        out = self.out
+        if advance and self.turn >= 1 and i + 1 > self.turn:  # skipped detectives pass; stuck ones are out
+            out = out | {n for j, n in enumerate(self.names[self.turn - 1:i], self.turn - 1)
+                         if not self._detective_hops(j)}
+        nxt = self._with(stations=tuple(stations), tickets=tuple(tickets), mrx_tickets=mt, out=out)
+        if caught:
+            end = Outcome(OutcomeKind.CAPTURE, self.round, self.move, by=move.piece, station=to)
+            return nxt._with(mrx_at=to, ended=end, turn=i + 1)
+        if not advance:
+            return nxt
+        return nxt._next_detective(i + 1)
+
+    def pass_turn(self) -> Position:
+        """The position after the piece to move passes: a detective that could not (or, in a
+        record, did not) move, or a trapped Mr. X under rules that let him pass.  A detective
+        without a legal move is out for good."""
+        if self.ended is not None:
+            return self
+        if self.turn == 0:
+            return self._with(round=self.round + 1)._next_detective(0)
+        i = self.turn - 1
+        out = self.out | {self.names[i]} if not self._detective_hops(i) else self.out
+        return self._with(out=out)._next_detective(i + 1)
+
+    def _next_detective(self, i: int) -> Position:
+        """Hand the turn to detective ``i`` or the next one that can move (stuck ones are out);
+        after the last, end the round."""
+        out = self.out
+        n = len(self.names)
+        while i < n:
+            name = self.names[i]
+            if name not in out:
+                if self._detective_hops(i):
+                    return self._with(turn=i + 1, out=out)
+                out = out | {name}
+            i += 1
+        return self._with(out=out)._end_round()
+
+    def _end_round(self) -> Position:
+        r = self.rules
+        if self.move >= r.log_length:
+            return self._with(ended=Outcome(OutcomeKind.LOG_FULL, self.round, self.move), turn=0)
+        out = self.out
+        if all(n in out or not self._detective_hops(i) for i, n in enumerate(self.names)):
+            return self._with(ended=Outcome(OutcomeKind.DETECTIVES_STUCK, self.round, self.move), turn=0)
+        nxt = self._with(turn=0)
+        if nxt.mrx_at is not None and r.trapped_loses and not nxt.mrx_can_move_from(nxt.mrx_at):
+            return nxt._with(ended=Outcome(OutcomeKind.TRAPPED, self.round, self.move, station=nxt.mrx_at))
+        return nxt
+
+    def placed(self, station: Station) -> Position:
+        """This position with Mr. X known to stand on ``station`` (the caller checks that he
+        may be there).  If he is to move and has no legal move there, he is trapped."""
+        pos = self._with(mrx_at=station)
+        if pos.ended is None and pos.turn == 0 and self.rules.trapped_loses and not pos.mrx_can_move_from(station):
+            return pos.declare_trapped(station)
+        return pos
+
+    def declare_trapped(self, station: Station | None) -> Position:
+        """End the game with Mr. X trapped (the referee's verdict when every station he may be
+        at has no legal move and his exact station is not known)."""
+        return self._with(ended=Outcome(OutcomeKind.TRAPPED, self.round, self.move, station=station), turn=0)
+
+    # ---- the outcome --------------------------------------------------------------------------
+
+    @property
+    def outcome(self) -> Outcome:
+        """How the game stands now."""
+        if self.ended is not None:
+            return self.ended
+        if self.turn == 0:
+            return Outcome(OutcomeKind.IN_PROGRESS, self.round, self.move, to_move=MRX)
+        return Outcome(OutcomeKind.IN_PROGRESS, self.round, self.move, to_move=self.names[self.turn - 1])
+
+    def is_over(self) -> bool:
+        return self.ended is not None
+
+    # ---- counting and sampling (self-play) ----------------------------------------------------
+
+    def legal_move_count(self) -> int:
+        """``len(self.legal_moves())``, counted with popcounts instead of building every move
+        (under rule fields the counting does not model, by listing them)."""
+        if self.ended is not None:
+            return 0
+        if self.turn != 0:
+            return len(self._detective_hops(self.turn - 1))
+        if not counting_models(self.rules):
+            return len(self.legal_moves())
+        masks = self._mrx_first_masks()
+        if masks is None:
+            return 0
+        singles = sum(m.bit_count() for _, m in masks)
+        if not singles:
+            return 0 if self.rules.trapped_loses else 1
+        n = singles
+        if self.can_double():
+            nb, occ = self.board.neighbours, self.occupied
+            for t1, m in masks:
+                seconds = self.mrx_tickets.spend(t1).held()
+                while m:
+                    low = m & -m
+                    d1 = low.bit_length() - 1
+                    m ^= low
+                    for t2 in seconds:
+                        n += (nb[t2][d1] & ~occ).bit_count()
+        return n
+
+    def legal_move_at(self, k: int) -> Move:
+        """``self.legal_moves()[k]`` without building the others (same order: Mr. X's singles by
+        ticket then station, then his double moves by first leg, second ticket, station)."""
+        if self.turn != 0 or self.ended is not None:
+            if self.ended is None:
+                hops = self._detective_hops(self.turn - 1)
+                if 0 <= k < len(hops):
+                    t, d = hops[k]
+                    return Move(self.names[self.turn - 1], (t,), (d,))
+            raise IndexError(f"legal move {k} out of range")
+        if k < 0:
+            raise IndexError(f"legal move {k} out of range")
+        if not counting_models(self.rules):
+            return self.legal_moves()[k]
+        masks = self._mrx_first_masks() or []
+        singles = sum(m.bit_count() for _, m in masks)
+        if not singles and not self.rules.trapped_loses and masks is not None and k == 0:
+            return Move(MRX, (), ())
+        if k < singles:
+            for t, m in masks:
+                c = m.bit_count()
+                if k < c:
+                    return Move(MRX, (t,), (_nth_bit(m, k),))
+                k -= c
+        k -= singles
+        if singles and self.can_double():
+            nb, occ = self.board.neighbours, self.occupied
+            for t1, m in masks:
+                seconds = self.mrx_tickets.spend(t1).held()
+                while m:
+                    low = m & -m
+                    d1 = low.bit_length() - 1
+                    m ^= low
+                    for t2 in seconds:
+                        m2 = nb[t2][d1] & ~occ
+                        c = m2.bit_count()
+                        if k < c:
+                            return Move(MRX, (t1, t2), (d1, _nth_bit(m2, k)))
+                        k -= c
+        raise IndexError("legal move index out of range")
+
+    def mrx_single_moves(self) -> list[Move]:
+        """Mr. X's legal single moves: :meth:`legal_moves` without the double moves (and
+        without the pass), in the same order."""
+        if self.ended is not None or self.turn != 0:
+            return []
+        if not counting_models(self.rules):
+            return [m for m in self.legal_moves() if len(m.tickets) == 1]
+        return [Move(MRX, (t,), (d,)) for t, m in self._mrx_first_masks() or [] for d in _bits(m)]
+
+    def random_move(self, rng: Any) -> Move | None:
+        """A legal move drawn uniformly (:func:`draw`), or None when there is none."""
+        n = self.legal_move_count()
+        return self.legal_move_at(draw(rng, n)) if n else None
+
+    def _mrx_first_masks(self) -> list[tuple[Ticket, StationMask]] | None:
+        """Per ticket Mr. X holds, where a single move with it may go (None: log full)."""
+        at = self.mrx_at
+        if at is None:
+            raise ValueError("Mr. X's station is not known in this position: give it (mrx_at) to list his moves")
+        if self.move >= self.rules.log_length:
+            return None
+        occ = self.occupied
+        return [(t, mrx_targets(self.board, 1 << at, t, occ)) for t in self.mrx_tickets.held()]
+
+    def __repr__(self) -> str:
+        dets = ", ".join(f"{n} {s}" for n, s in zip(self.names, self.stations))
+        at = "?" if self.mrx_at is None else self.mrx_at
+        return f"<Position round {self.round} move {self.move}: Mr. X {at}; {dets}; {self.outcome.describe()}>"
+
+
+def draw(rng: Any, n: int) -> int:
+    """A uniform index below ``n`` from ``rng.random()`` (what the random players draw)."""
+    return int(rng.random() * n)

@@ -1,0 +1,379 @@
+
+"""Small file helpers: atomic writes that never replace what they should write through, and
+reads that are bounded whatever the path names.
+
+Guarantees of the writers (:func:`atomic_write_bytes`, :func:`atomic_write_many`):
+
+* A regular file is replaced atomically: a temporary file in the same folder is written, flushed
+  to disk, then renamed over the target.  A reader sees the old file or the new one, never half.
+* A symbolic link is written through: the file it points to is replaced (atomically, in that
+  file's folder); the link stays a link.
+* A character device or a named pipe is written to directly (``-o /dev/stdout`` works); the
+  node is never replaced.  Other special files (block devices, sockets) are refused.
+* :func:`atomic_write_many` changes several files together: every new content is written to a
+  temporary file first, and only when all of them are complete are they renamed into place; if a
+  rename fails, the files already renamed are put back.  So either every file changes or none
+  does (short of the machine stopping between two renames, which take microseconds).
+* SIGINT, SIGTERM or SIGHUP during a write remove the temporary files before the process ends
+  (a signal during the final renames is held until they are done).
+* Every failure names the file, e.g. ``out.json: No space left on device``.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+
+#: The most bytes :func:`read_text` reads from one file (a record or a map is far smaller).
+MAX_READ_BYTES = 64 * 1024 * 1024
+
+_SIGNAL_NAMES = ("SIGTERM", "SIGHUP")  # (the signal module is loaded by the writers only: reading commands start faster)
+
+
+def _signals() -> tuple[Any, ...]:
+    import signal
+
+    return tuple(getattr(signal, n) for n in _SIGNAL_NAMES if hasattr(signal, n))
+
+
+class _Signalled(BaseException):
+    """Raised inside a write when a terminating signal arrives, so the temp files go."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextmanager
+def _cleanup_on_signals() -> Iterator[None]:
+    """Turn SIGTERM/SIGHUP into an exception for the duration (so ``finally`` blocks run), then
+    hand the signal to whatever handled it before (by default: the process ends)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    import signal
+
+    old: dict[int, Any] = {}
+
+    def handler(signum: int, frame: object) -> None:
+        raise _Signalled(signum)
+
+    for sig in _signals():
+        try:
+            prev = signal.getsignal(sig)
+            if prev is signal.SIG_IGN or prev is None:
+                continue
+            old[sig] = signal.signal(sig, handler)
+        except (ValueError, OSError):  # pragma: no cover - not the main interpreter
+            pass
+    try:
+        yield
+    except _Signalled as s:
+        for sig, prev in old.items():
+            signal.signal(sig, prev)
+        old = {}
+        os.kill(os.getpid(), s.signum)  # the previous handler decides (default: terminate)
+        raise SystemExit(128 + s.signum) from None
+    finally:
+        for sig, prev in old.items():
+            signal.signal(sig, prev)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT/SIGTERM/SIGHUP until the block ends (used around the final renames)."""
+    import signal
+
+    sigs = {signal.SIGINT, *_signals()}
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, sigs)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _named(e: OSError, path: str | os.PathLike[str]) -> OSError:
+    """``e`` again, naming ``path`` (the name the user gave)."""
+    out = OSError(e.errno, e.strerror or str(e), os.fspath(path))
+    return out
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _target(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result | None]:
+    """The file a write to ``path`` must change (symlinks followed, also dangling ones) and its
+    status (None if it does not exist yet)."""
+    spath = os.fspath(path)
+    if spath.endswith(("/", os.sep)):
+        raise IsADirectoryError(errno.EISDIR, "is a folder, expected a file name", spath)
+    p = Path(spath)
+    try:  # the kernel's own resolution: /dev/stdout -> /proc/self/fd/1 -> a pipe has no path
+        direct = os.stat(spath)
+    except OSError:
+        direct = None
+    if direct is not None and (stat.S_ISCHR(direct.st_mode) or stat.S_ISFIFO(direct.st_mode)):
+        return p, direct  # written through its own name (see _write_special)
+    if p.is_symlink():
+        p = Path(os.path.realpath(p))
+        if p.is_symlink():
+            raise OSError(errno.ELOOP, "too many levels of symbolic links", spath)
+    try:
+        st: os.stat_result | None = os.stat(p)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise _named(e, spath) from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "is a folder, expected a file name", spath)
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise FileNotFoundError(errno.ENOENT, "no such folder to write into", spath)
+    return p, st
+
+
+def _write_special(path: str | os.PathLike[str], target: Path, mode: int, data: bytes) -> None:
+    """Write straight into a character device or a named pipe."""
+    fifo = stat.S_ISFIFO(mode)
+    try:
+        fd = os.open(target, os.O_WRONLY | (os.O_NONBLOCK if fifo else 0))
+    except OSError as e:
+        if e.errno == errno.ENXIO:
+            raise OSError(e.errno, "a named pipe with no reader", os.fspath(path)) from None
+        raise _named(e, path) from None
+    try:
+        if fifo:
+            os.set_blocking(fd, True)
+        view = memoryview(data)
+        while view:
+            n = os.write(fd, view)
+            view = view[n:]
+    except OSError as e:
+        raise _named(e, path) from None
+    finally:
+        os.close(fd)
+
+
+def _write_temp(path: str | os.PathLike[str], target: Path, st: os.stat_result | None, data: bytes) -> str:
+    """A complete, flushed temporary copy of ``data`` beside ``target``; returns its name."""
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        import tempfile  # here, not at the top: reading commands never load it
+
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as e:
+        raise _named(e, path) from None
+    try:
+        # mkstemp makes the file private (0600); give it the mode the old file (or open()) has
+        if st is not None:
+            mode = st.st_mode & 0o7777
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except BaseException as e:
+        _unlink(tmp)
+        if isinstance(e, OSError):
+            raise _named(e, path) from None
+        raise
+    return tmp
+
+
+def _unlink(name: str) -> None:
+    try:
+        os.unlink(name)
+    except OSError:
+        pass
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` so that a reader never sees a half-written file and a failed
+    write leaves the old file intact; links are written through, devices written to directly
+    (see the module docstring)."""
+    target, st = _target(path)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        if stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
+            _write_special(path, target, st.st_mode, data)
+            return
+        raise OSError(errno.EINVAL, f"is {_kind(st.st_mode)}, not a file; refusing to write", os.fspath(path))
+    atomic_write_many([(path, data)])
+
+
+def atomic_write_many(files: Sequence[tuple[str | os.PathLike[str], bytes]]) -> None:
+    """Replace several regular files together: either all of them change or none does."""
+    targets = [(path, *_target(path), data) for path, data in files]
+    for path, _, st, _ in targets:
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, f"is {_kind(st.st_mode)}, not a file; refusing to replace it",
+                          os.fspath(path))
+    temps: list[str] = []
+    with _cleanup_on_signals():
+        try:
+            for path, target, st, data in targets:
+                temps.append(_write_temp(path, target, st, data))
+            with _signals_held():
+                _rename_all(targets, temps)
+        except BaseException:
+            for tmp in temps:
+                _unlink(tmp)
+            raise
+
+
+def _rename_all(targets: list[tuple[str | os.PathLike[str], Path, os.stat_result | None, bytes]],
+                temps: list[str]) -> None:
+    """Rename every temp over its target; on a failure put back the ones already renamed."""
+    backups: list[str | None] = []
+    try:
+        for path, target, st, _ in targets:
+            if len(targets) > 1 and st is not None:
+                backups.append(_backup(path, target))
+            else:
+                backups.append(None)
+        done = 0
+        try:
+            for (path, target, _, _), tmp in zip(targets, temps):
+                try:
+                    os.replace(tmp, target)
+                except OSError as e:
+                    raise _named(e, path) from None
+                done += 1
+        except BaseException:
+            for i in range(done):
+                _, target, st, _ = targets[i]
+                b = backups[i]
+                if b is not None:
+                    os.replace(b, target)
+                    backups[i] = None
+                elif st is None:
+                    _unlink(str(target))
+            raise
+    finally:
+        for b in backups:
+            if b is not None:
+                _unlink(b)
+
+
+def _backup(path: str | os.PathLike[str], target: Path) -> str:
+    """A hard link to the current ``target`` (costs no space), to restore it if needed."""
+    folder = target.parent if str(target.parent) else Path(".")
+    for _ in range(100):
+        name = os.path.join(folder, f".{target.name}.{os.urandom(4).hex()}.bak")
+        try:
+            os.link(target, name)
+            return name
+        except FileExistsError:
+            continue
+        except OSError as e:
+            raise _named(e, path) from None
+    raise OSError(errno.EEXIST, "cannot make a backup name", os.fspath(path))  # pragma: no cover
+
+
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two paths name the same file (also through links); False if either is missing."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
+def refuse_overwrite(outputs: Sequence[str | os.PathLike[str]], inputs: Sequence[str | os.PathLike[str]]) -> None:
+    """Raise :class:`InputError` if writing ``outputs`` would replace one of the ``inputs``."""
+    for out in outputs:
+        for src in inputs:
+            if same_file(out, src):
+                raise InputError("refusing to overwrite an input file; choose another output", os.fspath(out))
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """:func:`atomic_write_bytes` for UTF-8 text."""
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def read_bytes(path: str | os.PathLike[str], error: type[InputError] = InputError,
+               limit: int = MAX_READ_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; anything else (a device, a named
+    pipe, a folder, a bigger file) is one clear :class:`InputError` line.  Never blocks on a
+    pipe, never reads more than ``limit + 1`` bytes."""
+    spath = os.fspath(path)
+    try:
+        fd = os.open(spath, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise error("no such file", file=spath) from None
+    except IsADirectoryError:
+        raise error("is a folder, expected a file", file=spath) from None
+    except (OSError, ValueError) as e:
+        msg = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise error(f"cannot read: {msg}", file=spath) from None
+    try:
+        st = os.fstat(fd)
+    except OSError as e:  # pragma: no cover - fstat of an open descriptor
+        os.close(fd)
+        raise error(f"cannot read: {e.strerror or e}", file=spath) from None
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise error("is a folder, expected a file", file=spath)
+        raise error(f"is {_kind(st.st_mode)}, not a regular file; give a file", file=spath)
+    try:
+        data = _read_fd(fd, st.st_size, limit)
+    except OSError as e:
+        raise error(f"cannot read: {e.strerror or e}", file=spath) from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise error(f"is larger than {limit // (1024 * 1024)} MiB, the most sy-tools reads from one file",
+                    file=spath)
+    return data
+
+
+def _read_fd(fd: int, size: int, limit: int) -> bytes:
+    """Up to ``limit + 1`` bytes of an open regular file whose size was ``size`` (it may have
+    changed since): straight from the descriptor, without a buffered file object (a batch reads
+    thousands of small files)."""
+    parts = [os.read(fd, min(size, limit) + 1)]
+    got = len(parts[0])
+    while parts[-1] and got <= limit:
+        parts.append(os.read(fd, min(limit + 1 - got, 1 << 20)))
+        got += len(parts[-1])
+    return b"".join(parts)
+
+
+def read_text(path: str | os.PathLike[str], error: type[InputError] = InputError) -> str:
+    """Read a UTF-8 text file (see :func:`read_bytes`); any failure becomes one clear
+    :class:`InputError` line."""
+    data = read_bytes(path, error)
+    spath = os.fspath(path)
+    if b"\x00" in data:
+        raise error("is a binary file, expected text", file=spath)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise error(f"is not UTF-8 text (byte {e.start})", file=spath) from None
+    return text

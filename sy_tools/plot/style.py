@@ -1,0 +1,55 @@
+"""Colours, sizes and styles shared by every picture."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.tickets import Ticket, Transport
+
+LAYERS = ("possible", "history", "reach", "coverage", "cordon", "winrate")
+
+FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+
+DEFAULT_SIZE = (16.0, 12.0)
+
+DEFAULT_DPI = 100
+
+#: probability scale (its top colour marks the most likely station)
+PROB_CMAP = "BuPu"
+
+#: the share of the probability scale skipped at the bottom, so the least likely station is
+#: still clearly coloured, unlike an impossible one (light grey, thin grey edge)
+PROB_FLOOR = 0.25
+
+#: moves scale (few moves = dark)
+MOVES_CMAP = "YlGnBu_r"
+
+#: Mr. X's win rate (0 = detectives always win, 1 = Mr. X always does); no pale end, so no rate
+#: looks like "no game started here"
+WINRATE_CMAP = "viridis"
+
+TRANSPORT_STYLE: dict[Transport, dict[str, Any]] = {
+    Transport.TAXI: {"color": "#e8b500", "linewidth": 1.0, "linestyle": "-", "zorder": 1},
+    Transport.BUS: {"color": "#12876f", "linewidth": 2.0, "linestyle": "-", "zorder": 2},
+    Transport.UNDERGROUND: {"color": "#d62728", "linewidth": 2.2, "linestyle": (0, (5, 3)), "zorder": 3},
+    Transport.FERRY: {"color": "#111111", "linewidth": 2.0, "linestyle": (0, (1, 2)), "zorder": 3},
+}
+
+EMPTY_FILL = "#f4f4f4"
+
+EMPTY_EDGE = "#b0b0b0"
+
+PALETTE = ["#e41a1c", "#377eb8", "#4daf4a", "#ff7f00", "#222222", "#984ea3", "#a65628", "#f781bf"]
+
+#: cordon rings and left-open markers: colours no detective or transport uses, and two shapes
+CORDON_COLOUR = "#ff7f0e"
+
+OPEN_COLOUR = "#d01c8b"
+
+STAR_FILL = "#ffe14d"
+
+LETTER = {Ticket.TAXI: "T", Ticket.BUS: "B", Ticket.UNDERGROUND: "U", Ticket.BLACK: "K"}
+
+Point = tuple[float, float]
+
+Rect = tuple[float, float, float, float]

@@ -1,0 +1,1 @@
+"""Self-play: policies, one game, the runner (processes, dask), statistics, result files."""

@@ -1,0 +1,307 @@
+
+"""Self-play policies: how a simulated Mr. X or detective team chooses its move.
+
+A policy is a function ``policy(observation, rng) -> Move`` that returns one of
+``observation.legal_moves``; ``rng`` is the game's own ``random.Random``.  What a side may know is
+what it is passed (OpenSpiel's observations are the model):
+
+* Mr. X sees everything: a :class:`MrXObservation` holds the :class:`~sy_tools.position.Position`
+  (his station included) and the set of stations the detectives think possible.
+* The detectives see a :class:`DetectiveObservation`: their stations and tickets, every player's
+  ticket counts, the tickets Mr. X showed, his reveals and his possible set, never his station.
+  Nothing in it refers to the position the simulator keeps.
+
+Each observation carries ``memo``, a dict that lives for one game and one side, for policies
+that plan ahead (``cordon``) or keep their own notes (a user's bot).
+
+Built-in policies: ``random``, ``greedy`` (both sides) and ``cordon`` (detectives).  Any other
+name is ``module:function`` or ``path/to/file.py:function``; :func:`load_policy` resolves it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.util
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from ..analysis.distances import _distance_array, distances
+from ..engine.movement import MRX, mrx_targets
+from ..engine.moves import Move
+from ..engine.observations import DetectiveObservation, MrXObservation, observed_position
+from ..engine.position import draw
+from ..engine.stations import stations_of
+from ..engine.tickets import Ticket
+from ..errors import InputError
+from ..formats.files import _kind
+from ..solvers.advise import advise_mrx as rank_mrx_moves
+from ..solvers.belief import MAX_CANDIDATES, POLICY_TIME_LIMIT, advise_detectives
+
+Policy = Callable[[Any, Any], Move]
+
+
+def random_mrx(obs: MrXObservation, rng: Any) -> Move:
+    """Uniform over Mr. X's legal moves (double moves included, each counted once)."""
+    return obs.legal_moves[draw(rng, len(obs.legal_moves))]
+
+
+def random_detective(obs: DetectiveObservation, rng: Any) -> Move:
+    """Uniform over the detective's legal moves."""
+    return obs.legal_moves[draw(rng, len(obs.legal_moves))]
+
+
+_TICKET_COST = {Ticket.TAXI: 0, Ticket.BUS: 1, Ticket.UNDERGROUND: 2}
+
+
+def greedy_detective(obs: DetectiveObservation, rng: Any) -> Move:
+    """Step towards the probability mass of Mr. X's possible set: the move whose destination has
+    the smallest mean distance to the possible stations (each equally likely); ties go to the
+    cheaper ticket (taxi, bus, underground), then at random."""
+    poss = stations_of(obs.possible)
+    if not poss:
+        return random_detective(obs, rng)
+    table = _distance_array(obs.board)
+    moves = obs.legal_moves
+    totals = table[[m.stations[0] for m in moves]][:, poss].sum(axis=1).tolist()
+    best: list[Move] = []
+    best_key: tuple[int, int] | None = None
+    for m, total in zip(moves, totals):
+        key = (total, _TICKET_COST.get(m.tickets[0], 3))
+        if best_key is None or key < best_key:
+            best, best_key = [m], key
+        elif key == best_key:
+            best.append(m)
+    return best[draw(rng, len(best))]
+
+
+def greedy_mrx(obs: MrXObservation, rng: Any) -> Move:
+    """Keep the nearest detective as far away as possible (distances over 3 hops count as 3),
+    then hide: prefer the move after which the detectives' possible set is largest, a black
+    ticket only where it at least doubles it; double moves only when a detective stands next to
+    him.  Ties at random."""
+    pos = obs.position
+    singles = obs.single_moves
+    if not singles or (len(singles) == 1 and (not pos.can_double() or len(obs.legal_moves) == 1)):
+        return obs.legal_moves[0]  # his only move (or the pass)
+    dist = distances(pos.board)
+    dets = pos.stations
+    assert pos.mrx_at is not None
+    here = dist[pos.mrx_at]
+    threatened = min((here[s] for s in dets), default=99) <= 1
+    moves = obs.legal_moves if threatened else singles
+    occ = pos.occupied
+    board, rules = pos.board, pos.rules
+    hidden: dict[tuple[Ticket, ...], int] = {}
+    best: list[Move] = []
+    best_key: tuple[int, float, int] | None = None
+    for m in moves:
+        if m.is_double and not threatened:
+            continue
+        to = m.to
+        assert to is not None
+        row = dist[to]
+        near = min(min((row[s] for s in dets), default=99), 3)
+        size = hidden.get(m.tickets)
+        if size is None:
+            p = obs.possible
+            for t in m.tickets:
+                p = mrx_targets(board, p, t, occ, rules)
+            size = hidden[m.tickets] = p.bit_count()
+        if rules.is_reveal(pos.move + len(m.tickets)):
+            size = 1
+        hide = size / 2 if Ticket.BLACK in m.tickets else float(size)
+        key = (near, hide, -len(m.tickets))
+        if best_key is None or key > best_key:
+            best, best_key = [m], key
+        elif key == best_key:
+            best.append(m)
+    return best[draw(rng, len(best))]
+
+
+#: the cordon detectives plan only when Mr. X's possible set is at most this large
+CORDON_MAX_POSSIBLE = 40
+
+
+def cordon_detective(obs: DetectiveObservation, rng: Any) -> Move:
+    """Follow the 1-turn cordon plan (:func:`sy_tools.cordon.solve`: seal the most of Mr. X's
+    possible set, each station equally likely, with the fewest detectives on duty), made once per
+    round when the first detective moves: the detectives on cordon duty take their planned moves;
+    the others, a detective whose planned move is no longer legal, and every detective while the
+    possible set has more than :data:`CORDON_MAX_POSSIBLE` stations move greedily.  The solver
+    runs on one worker with ``memo["time_limit"]`` seconds (default 2) per plan."""
+    memo = obs.memo
+    if memo.get("round") != obs.round:
+        memo["round"] = obs.round
+        memo["plan"] = _cordon_plan(obs, float(memo.get("time_limit", 2.0)))
+    planned = memo["plan"].get(obs.to_move)
+    if planned is not None and planned in obs.legal_moves:
+        return planned
+    return greedy_detective(obs, rng)
+
+
+def _cordon_plan(obs: DetectiveObservation, time_limit: float) -> dict[str, Move]:
+    from ..engine.tickets import DETECTIVE_TICKET_KINDS
+    from ..solvers.cordon_model import solve
+    from ..solvers.cordon_result import DetectiveState
+
+    if not obs.possible or obs.possible.bit_count() > CORDON_MAX_POSSIBLE:
+        return {}
+    start = obs.names.index(obs.to_move)
+    dets = [DetectiveState(n, s, t.to_dict(DETECTIVE_TICKET_KINDS), True)
+            for n, s, t in zip(obs.names[start:], obs.stations[start:], obs.tickets[start:]) if n not in obs.out]
+    result = solve(obs.board, {p: 1 for p in stations_of(obs.possible)}, obs.mrx_tickets.to_dict(), dets,
+                   moves=1, time_limit=time_limit, workers=1, rules=obs.rules, mrx_moves=obs.move)
+    plan: dict[str, Move] = {}
+    for p in result.plan:
+        if p.on_duty and p.tickets and p.tickets[0] is not None:
+            plan[p.name] = Move(p.name, (Ticket(p.tickets[0]),), (p.path[1],))
+    return plan
+
+
+def detective_policy(obs: DetectiveObservation | Any, rng: Any = None) -> Move:
+    """The advise detectives as a self-play policy: plan the joint move when the first detective
+    of a round moves (``obs.memo`` keeps it for the others), then play each detective's part;
+    a part no longer legal is re-planned.  Budget: ``memo["advise_time_limit"]`` (or
+    ``memo["time_limit"]``) seconds, default :data:`POLICY_TIME_LIMIT`; ``memo["advise_depth"]``
+    (default 2); ``memo["advise_candidates"]`` caps the joint moves weighed (a fixed cap makes
+    games reproducible whatever the machine's speed).  ``obs`` may also be ``simulate``'s
+    observation (the same fields)."""
+    memo = obs.memo
+    key = (obs.round, obs.move)
+    plan: dict[str, Move] | None = memo.get("advise_plan") if memo.get("advise_key") == key else None
+    if plan is None or plan.get(obs.to_move) not in obs.legal_moves:
+        limit = float(memo.get("advise_time_limit", memo.get("time_limit", POLICY_TIME_LIMIT)))
+        adv = advise_detectives(observed_position(obs), obs.possible, getattr(obs, "weights", None),
+                                int(memo.get("advise_depth", 2)), limit,
+                                max_candidates=int(memo.get("advise_candidates", MAX_CANDIDATES)))
+        plan = {a.name: a.move for a in adv.moves if a.move is not None}
+        memo["advise_key"] = key
+        memo["advise_plan"] = plan
+    move = plan.get(obs.to_move)
+    if move is None or move not in obs.legal_moves:
+        return obs.legal_moves[0]
+    return move
+
+
+def mrx_policy(obs: MrXObservation | Any, rng: Any = None) -> Move:
+    """The advise Mr. X as a self-play policy: his top-ranked move (double moves weighed only
+    when no single move is safe); ties among the best go to ``rng``."""
+    adv = rank_mrx_moves(obs.position, obs.possible, top=1_000_000, time_limit=float(obs.memo.get("time_limit", 10.0)),
+                     doubles="when-needed")
+    best = [o for o in adv.moves if o.key == adv.moves[0].key]
+    if rng is not None and len(best) > 1:
+        return best[int(rng.random() * len(best))].move
+    return best[0].move  # type: ignore[no-any-return]
+
+
+#: Joint moves the advise detectives weigh per round in self-play: a fixed cap (not a time budget)
+#: keeps games reproducible whatever the machine's speed or load.
+ADVISE_CANDIDATES = 27
+
+
+def _advise_detective(obs: DetectiveObservation, rng: Any) -> Move:
+    """The registry's "advise" detectives: :func:`detective_policy` weighing at most
+    :data:`ADVISE_CANDIDATES` joint moves two turns ahead (a fixed cap, not a time budget)."""
+    obs.memo.setdefault("advise_candidates", ADVISE_CANDIDATES)
+    obs.memo.setdefault("advise_time_limit", 60.0)
+    return detective_policy(obs, rng)
+
+
+MRX_POLICIES: dict[str, Policy] = {"random": random_mrx, "greedy": greedy_mrx, "advise": mrx_policy}
+
+
+DETECTIVE_POLICIES: dict[str, Policy] = {"random": random_detective, "greedy": greedy_detective,
+                                         "cordon": cordon_detective, "advise": _advise_detective}
+
+
+def describe(obj: Any, error: bool = False, limit: int = 300) -> str:
+    """``repr(obj)`` (for an exception ``error=True``: ``Type: message``) that never raises,
+    however broken the object's ``__repr__``/``__str__``; cut to ``limit`` characters."""
+    try:
+        kind = type(obj).__name__
+        if not isinstance(kind, str):
+            kind = "object"
+    except Exception:
+        kind = "object"
+    try:
+        text = str(obj) if error else repr(obj)
+        if not isinstance(text, str):
+            raise TypeError
+    except KeyboardInterrupt:
+        raise
+    except BaseException:
+        text = f"<{kind} object whose {'str' if error else 'repr'}() failed>"
+    text = text.replace("\n", " ")
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return f"{kind}: {text}" if error else text
+
+
+def run_policy(policy: Policy, obs: Any, rng: Any, quiet: bool = False) -> Any:
+    """``policy(obs, rng)``; with ``quiet`` what it prints goes to stderr (stdout carries the
+    results)."""
+    if not quiet:
+        return policy(obs, rng)
+    with contextlib.redirect_stdout(sys.stderr):
+        return policy(obs, rng)
+
+
+def policy_source(spec: str) -> str | None:
+    """The file a ``file.py:function`` or ``module:function`` policy was loaded from (None for a
+    built-in name or when not known)."""
+    if ":" not in spec:
+        return None
+    target = spec.rpartition(":")[0]
+    if target.endswith(".py") or os.sep in target:
+        return target if os.path.isfile(target) else None
+    module = sys.modules.get(target)
+    path = getattr(module, "__file__", None)
+    return path if isinstance(path, str) else None
+
+
+def load_policy(spec: str, side: str) -> Policy:
+    """The policy named ``spec`` for ``side`` (``"mrx"`` or ``"detectives"``): a built-in name,
+    ``module:function`` or ``path/to/file.py:function``.  :class:`InputError` when it does not
+    exist, does not import or is not callable."""
+    builtins = MRX_POLICIES if side == "mrx" else DETECTIVE_POLICIES
+    option = "--mrx-policy" if side == "mrx" else "--detective-policy"
+    if spec in builtins:
+        return builtins[spec]
+    if ":" not in spec:
+        raise InputError(f"unknown policy {spec!r}: expected one of {', '.join(builtins)}, module:function or "
+                         "file.py:function", where=option)
+    target, _, name = spec.rpartition(":")
+    try:
+        if target.endswith(".py") or os.sep in target:
+            if not os.path.exists(target):
+                raise InputError(f"{spec}: no such file {target!r}", where=option)
+            if not os.path.isfile(target):
+                kind = _kind(os.stat(target).st_mode)
+                raise InputError(f"{spec}: {target!r} is {kind}, not a regular file; give a .py file", where=option)
+            mod_name = "sy_tools_policy_" + os.path.splitext(os.path.basename(target))[0]
+            sp = importlib.util.spec_from_file_location(mod_name, target)
+            if sp is None or sp.loader is None:
+                raise InputError(f"{spec}: cannot load {target!r} as Python", where=option)
+            module = importlib.util.module_from_spec(sp)
+            with contextlib.redirect_stdout(sys.stderr):  # its prints must not mix with our output
+                sp.loader.exec_module(module)
+        else:
+            with contextlib.redirect_stdout(sys.stderr):
+                module = importlib.import_module(target)
+    except (InputError, KeyboardInterrupt):
+        raise
+    except BaseException as e:  # a user's module may raise anything while importing, sys.exit too
+        raise InputError(f"{spec}: cannot import {target!r}: {describe(e, error=True)}", where=option) from None
+    fn = getattr(module, name, None)
+    if fn is None:
+        raise InputError(f"{spec}: {target!r} has no {name!r}", where=option)
+    if not callable(fn):
+        raise InputError(f"{spec}: {name!r} is not callable", where=option)
+    return fn  # type: ignore[no-any-return]
+
+
+__all__ = ["MRX", "DetectiveObservation", "MrXObservation", "Policy", "distances", "load_policy",
+           "random_mrx", "random_detective", "greedy_mrx", "greedy_detective", "cordon_detective"]

@@ -1,0 +1,265 @@
+
+"""What each side should do now, and why (``sy-tools advise``).
+
+Two advisors, both asking the rules engine (:mod:`sy_tools.position`) what is legal:
+
+* :func:`advise_detectives`: one move for each detective still to move this round, chosen
+  jointly.  It sees what the detectives see (:class:`DetectiveObservation`: never Mr. X's
+  station) and ranks joint moves by, in order:
+
+  1. a win he cannot avoid: every station he may be at is moved onto, or he is left without a
+     legal move (trapped), or, looking ``depth`` turns ahead, every ticket he may show next
+     (black and double moves included) leaves a set the detectives can cover;
+  2. the probability of catching him within the horizon whatever he shows (the worst ticket),
+     then averaged over the tickets he may show;
+  3. how small his possible set will be after his next move (averaged over his tickets);
+  4. how close the detectives stand to his probability mass;
+  5. tickets: a move that leaves a detective stuck is a last resort (shown with a warning)
+     unless it wins; then cheap and plentiful tickets first.
+
+  The search is anytime: a greedy joint move first, then a beam over joint moves in turn order
+  that widens while time remains (``time_limit``; ``status`` says when the limit stopped it).
+  The capture figure for his next move is exact: for each ticket he may show, a maximum
+  matching of detectives to the stations he may then be at (a detective lands on one station).
+
+* :func:`advise_mrx`: Mr. X's legal moves (black and double included) ranked by whether the
+  detectives can catch him next turn (worst case over their moves, exact), whether they can
+  trap him, the size of the possible set they will hold, the distance to the nearest
+  detective, and whether spending a black ticket or a double move now is worth it.
+
+The policies :func:`detective_policy` and :func:`mrx_policy` have the self-play signature
+``policy(observation, rng) -> Move``.
+
+Forced wins (``sy-tools solve``): both advisors take ``forced``, a callable
+``forced(position, possible, time_limit) -> result or None`` (see :data:`ForcedHook`); when its
+result says ``forced is True`` the detectives play its ``first_moves``.  :func:`solve_hook`
+returns the hook backed by :mod:`sy_tools.solve` when that module is installed, else None (then
+``forced`` is null in the output).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ..engine.board import Board
+from ..engine.movement import mrx_targets
+from ..engine.moves import Move
+from ..engine.observations import DetectiveObservation, MrXObservation, observed_position
+from ..engine.position import Position
+from ..engine.rules import PRESETS, Rules
+from ..engine.stations import Station, StationMask, mask_of, stations_of
+from ..engine.tickets import MRX_MOVE_TICKETS, Ticket, Tickets
+from ..errors import AnalysisError, InputError
+from ..formats.record import Record
+from .advice import Advice, DetectiveAdvice, MrXOption, _mrx_move_words, _spends
+from .belief import FAR, ForcedHook, _header, _max_matching, _reach1, advise_detectives, distances, solve_hook
+from .puzzles import puzzle_detectives
+
+
+def _mrx_after(pos: Position, S: StationMask, m: Move) -> tuple[StationMask, bool]:
+    """The detectives' possible set after Mr. X plays ``m``, and whether he is shown."""
+    occ = pos.occupied
+    shown = False
+    for leg, (t, to) in enumerate(zip(m.tickets, m.stations), pos.move + 1):
+        S = mrx_targets(pos.board, S, t, occ, pos.rules)
+        if (pos.rules.is_reveal(leg) or m.shown == leg - pos.move - 1) and to is not None:  # fixed or voluntary
+            S = 1 << to
+            shown = leg == pos.move + len(m.tickets)
+        else:
+            shown = False
+    return S, shown
+
+
+def _judge_mrx(pos: Position, S: StationMask, m: Move, dist: dict[Station, dict[Station, int]]) -> MrXOption:
+    board = pos.board
+    after = pos.push(m)
+    to = m.to
+    assert to is not None
+    if after.ended is not None and after.ended.winner == "mrx":
+        return MrXOption(m, (), False, 0, None, False, f"wins: {after.ended.describe()}", (2.0,))
+    if after.ended is not None:  # onto a detective ("mrx_onto_detective: caught"): he loses at once
+        by = after.ended.by or "a detective"
+        return MrXOption(m, (by,), False, 0, 0, False, f"loses: {by} stands on {to} (caught)", (-1.0,))
+    capturers = tuple(n for n in after.names if n not in after.out
+                      and any(d.to == to for d in after.detective_moves(n)))
+    S1, shown = _mrx_after(pos, S, m)
+    size = S1.bit_count()
+    # trappable: all his exits from ``to`` can be landed on by distinct detectives at once
+    exits = 0
+    for t in after.mrx_tickets.held(MRX_MOVE_TICKETS):
+        exits |= board.step(1 << to, t)
+    exits_l = stations_of(exits)
+    trappable = False
+    if after.rules.trapped_loses and len(exits_l) <= len(after.names):
+        opts = []
+        fixed = 0
+        for n, s, tk in zip(after.names, after.stations, after.tickets):
+            hops = _reach1(board, s, tk)
+            if n in after.out or not hops:
+                fixed |= (1 << s) & exits
+                continue
+            opts.append(stations_of(hops & exits & ~(1 << to)))
+        need = exits & ~fixed
+        trappable = bool(exits) and _max_matching([[x for x in o if need >> x & 1] for o in opts]) >= need.bit_count()
+    near = min((dist[to].get(s, FAR) for s in after.stations), default=FAR)
+    risk = 0.0 if not capturers else min(1.0, len(capturers) / max(size, 1))
+    black = sum(1 for t in m.tickets if t is Ticket.BLACK)
+    just_seen = S.bit_count() <= 1
+    cost = black * (0.3 if just_seen else 1.0) + (2.0 if m.is_double else 0.0)
+    hide = math.log2(max(size, 1)) - cost
+    key = (1.0, -risk, 0.0 if trappable else 1.0, round(hide * 2) / 2, float(min(near, 4)), -cost)
+    parts = []
+    if capturers:
+        parts.append(f"{_names(capturers)} can reach {to} next turn")
+    else:
+        parts.append(f"no detective can reach {to} next turn")
+    if trappable:
+        parts.append("they could take every exit")
+    if m.took is not None:
+        parts.append(f"you show yourself and take {m.took[0]}'s {m.took[1].value} ticket")
+    parts.append("you are shown there (reveal)" if shown else f"they will think you may be at {size} stations")
+    parts.append(f"nearest detective {near if near < FAR else '-'} hop{'s' if near != 1 else ''}")
+    spent = _spends(m)
+    if spent:
+        parts.append("spends " + " and ".join(spent) + (" (right after a reveal: worth it)" if just_seen and black
+                                                       else ""))
+    return MrXOption(m, capturers, trappable, size, None if near >= FAR else near, shown, "; ".join(parts), key)
+
+
+def _names(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def advise_mrx(position: Position, possible: StationMask | Iterable[Station] | None = None, top: int = 5,
+               time_limit: float = 10.0, doubles: str = "all", context: dict[str, Any] | None = None) -> Advice:
+    """Mr. X's legal moves ranked, best first (the ``top`` best).  ``position`` must know his
+    station; ``possible`` is the set the detectives hold now (default: his station only).
+    ``doubles``: ``"all"`` weighs every double move, ``"when-needed"`` only when no single move
+    is safe (the self-play policy)."""
+    t0 = time.monotonic()
+    if position.ended is not None:
+        raise AnalysisError(f"the game is over: {position.ended.describe()}")
+    if position.turn != 0:
+        raise AnalysisError(f"{position.to_move} is to move, not Mr. X")
+    at = position.mrx_at
+    if at is None:
+        raise InputError("Mr. X's advice needs his station: a full record, or --at STATION", where="--at")
+    S = (possible if isinstance(possible, int) else mask_of(possible)) if possible is not None else 1 << at
+    S |= 1 << at
+    dist = distances(position.board)
+    legal = position.legal_moves()
+    if not legal:
+        raise AnalysisError("Mr. X has no legal move: he is trapped")
+    deadline = t0 + time_limit
+    status = "exhaustive"
+    judged: list[MrXOption] = []
+    singles = [m for m in legal if not m.is_double]
+    dbl = [m for m in legal if m.is_double]
+    if any(m.is_pass for m in legal):
+        judged = [MrXOption(legal[0], (), False, S.bit_count(), None, False, "no legal move: you pass", (0.0,))]
+    else:
+        for m in singles:
+            judged.append(_judge_mrx(position, S, m, dist))
+        if dbl and (doubles == "all" or not any(o.safe for o in judged)):
+            for i, m in enumerate(dbl):
+                if i & 15 == 0 and time.monotonic() > deadline:
+                    status = "time-limit"
+                    break
+                judged.append(_judge_mrx(position, S, m, dist))
+    judged.sort(key=lambda o: o.key, reverse=True)
+    shown = tuple(judged[:top])
+    header = _header(position, S, position.occupied, side="mrx", mrx_at=at)
+    b = shown[0]
+    summary = f"Mr. X: {_mrx_move_words(b.move)} ({b.reason})."
+    return Advice("mrx", shown, S.bit_count(), header["reach"], header["to_reveal"], header["distances"],
+                  header["holds"], header["note"], None, None, status, 1, 1, len(judged),
+                  time.monotonic() - t0, summary, context or {}, tuple(sorted(position.out)))
+
+
+def advise_record(record: Record, side: str | None = None, at: Station | None = None, depth: int = 2,
+                  top: int = 5, time_limit: float = 10.0, forced: ForcedHook | None = None) -> Advice:
+    """Advice for the side to move at the end of ``record`` (``side`` must be that side when
+    given).  Mr. X's advice needs his station: a full record, or ``at``."""
+    from ..analysis.legal import record_position
+    from ..analysis.possible import possible
+
+    pos = record_position(record, at)
+    if pos.ended is not None:
+        raise AnalysisError(f"the game is over: {pos.ended.describe()}", record.file)
+    to_move = "mrx" if pos.turn == 0 else "detectives"
+    side = side or to_move
+    if side != to_move:
+        who = "Mr. X" if to_move == "mrx" else pos.to_move
+        raise InputError(f"{who} is to move, so only --side {to_move} can be advised here", record.file, "--side")
+    where = possible(record)
+    S = mask_of(where.stations)
+    out = pos.outcome
+    ctx = {"file": record.file, "round": out.round, "move": out.move,
+           "to_move": "mrx" if pos.turn == 0 else pos.to_move, "when": pos.when}
+    if side == "mrx":
+        if pos.mrx_at is None:
+            raise InputError("Mr. X is to move and the record does not say where he is: give --at STATION for his "
+                             "advice (the detectives' comes after his move)", record.file, "--at")
+        return advise_mrx(pos, S, top, time_limit, context=ctx)
+    if at is not None:
+        raise InputError("--at places Mr. X; the detectives' advice never uses his station", record.file, "--at")
+    return advise_detectives(pos, S, where.probabilities, depth, time_limit, forced, context=ctx)
+
+
+def puzzle_position(board: Board, around: Sequence[Station] | None, at: Station | None,
+                    detectives: Sequence[tuple[str, Station]], side: str,
+                    detective_tickets: Mapping[str, int] | None = None, mrx_tickets: Mapping[str, int] | None = None,
+                    move_number: int = 0, rules: Rules | None = None) -> tuple[Position, StationMask]:
+    """A puzzle's position and Mr. X's possible set: the detectives (name, station) each hold
+    ``detective_tickets``, Mr. X is somewhere in ``around`` (or at ``at``) holding
+    ``mrx_tickets`` and has made ``move_number`` moves; ``side`` says who is to move."""
+    rules = rules or PRESETS["classic"]
+    taken = puzzle_detectives(board, detectives)
+    for s in around or ():
+        if s not in board:
+            raise InputError(f"station {s} is not on the map {board.name!r}", where="--around")
+    if at is not None:
+        if at not in board:
+            raise InputError(f"station {at} is not on the map {board.name!r}", where="--at")
+        if at in taken:
+            raise InputError(f"Mr. X cannot stand on {at}: {taken[at]} is there", where="--at")
+        if around and at not in around:
+            raise InputError(f"--at {at} is not one of the --around stations", where="--at")
+    S = mask_of(s for s in (around or ([at] if at is not None else [])) if s not in taken)
+    if not S:
+        raise InputError("every --around station is occupied by a detective", where="--around")
+    if not 0 <= move_number < rules.log_length:
+        raise InputError(f"expected a move number from 0 to {rules.log_length - 1}, got {move_number}",
+                         where="--move-number")
+    if side == "mrx" and at is None:
+        raise InputError("Mr. X's advice needs his station: give --at STATION", where="--at")
+    names = tuple(n for n, _ in detectives)
+    tks = Tickets.of(detective_tickets if detective_tickets is not None else rules.detective_tickets)
+    mt = Tickets.of(mrx_tickets if mrx_tickets is not None else rules.mrx_start_tickets(len(names)))
+    turn = 0 if side == "mrx" else 1
+    rnd = move_number if side == "mrx" else max(move_number, 1)
+    pos = Position(board, rules, names, tuple(s for _, s in detectives), tuple(tks for _ in names), frozenset(), mt,
+                   at if side == "mrx" else None, move_number, rnd, 0, turn)
+    return pos, S
+
+
+def advise_puzzle(board: Board, around: Sequence[Station] | None, at: Station | None,
+                  detectives: Sequence[tuple[str, Station]], side: str | None = None,
+                  detective_tickets: Mapping[str, int] | None = None, mrx_tickets: Mapping[str, int] | None = None,
+                  move_number: int = 0, depth: int = 2, top: int = 5, time_limit: float = 10.0,
+                  forced: ForcedHook | None = None, rules: Rules | None = None) -> Advice:
+    """Advice in puzzle mode (see :func:`puzzle_position`; ``rules`` default classic); ``side``
+    defaults to Mr. X when his station ``at`` is given, else the detectives."""
+    side = side or ("mrx" if at is not None and not around else "detectives")
+    pos, S = puzzle_position(board, around, at, detectives, side, detective_tickets, mrx_tickets, move_number, rules)
+    ctx: dict[str, Any] = {"around": stations_of(S), "move_number": move_number}
+    if side == "mrx":
+        return advise_mrx(pos, S, top, time_limit, context=ctx)
+    return advise_detectives(pos, S, None, depth, time_limit, forced, context=ctx)
+
+__all__ = ["Advice", "DetectiveAdvice", "DetectiveObservation", "ForcedHook", "MrXObservation", "MrXOption",
+           "advise_detectives", "advise_mrx", "advise_puzzle", "advise_record", "distances",
+           "observed_position", "puzzle_position", "solve_hook"]

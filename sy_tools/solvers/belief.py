@@ -1,0 +1,664 @@
+"""The belief: what the detectives know about Mr. X, and the detectives' advice."""
+
+from __future__ import annotations
+
+import operator
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..engine.board import Board
+from ..engine.movement import detective_hops, mrx_targets
+from ..engine.moves import Move
+from ..engine.position import Position, double_allowed
+from ..engine.rules import Rules
+from ..engine.stations import Station, StationMask, mask_of, stations_of
+from ..engine.tickets import DETECTIVE_TICKETS, MRX_MOVE_TICKETS, Ticket, Tickets
+from ..errors import AnalysisError, InputError, SyToolsError
+from .advice import Advice, DetectiveAdvice
+
+Weights = Mapping[Station, float]
+
+#: The default per-decision budget of the self-play policies (seconds).
+POLICY_TIME_LIMIT = 0.25
+
+#: At most this many joint moves are fully evaluated (memory and time bound).
+MAX_CANDIDATES = 4000
+
+#: Stations of the possible set used for distances (the most likely ones).
+MASS_STATIONS = 32
+
+
+class ForcedResult(Protocol):
+    """What a forced-win search returns (``sy_tools.solve.SolveResult`` has these)."""
+
+    @property
+    def forced(self) -> bool | None: ...
+
+    @property
+    def first_moves(self) -> tuple[Move, ...]: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+#: ``forced(position, possible, time_limit)``: a forced-win search from the detectives' view
+#: (Mr. X's station unknown), or None when it found nothing usable.
+ForcedHook = Callable[[Position, StationMask, float], "ForcedResult | None"]
+
+
+def solve_hook(turns: int = 2) -> ForcedHook | None:
+    """The hook backed by ``sy_tools.solve.solve`` (forced win within ``turns``) when that
+    module is installed; None otherwise."""
+    try:
+        from . import forced as _solve  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    fn = getattr(_solve, "solve", None)
+    if fn is None:
+        return None
+
+    def hook(position: Position, possible: StationMask, time_limit: float) -> ForcedResult | None:
+        try:
+            return fn(position, possible, turns=turns, time_limit=time_limit)  # type: ignore[no-any-return]
+        except SyToolsError:  # e.g. he is trapped already: the advisor says so itself
+            return None
+
+    return hook
+
+
+_DIST: dict[int, tuple[Board, dict[Station, dict[Station, int]]]] = {}
+
+
+def distances(board: Board) -> dict[Station, dict[Station, int]]:
+    """``d[a][b]``: the fewest detective hops (taxi, bus, underground; tickets ignored) from
+    ``a`` to ``b`` (missing when unreachable).  Computed once per board."""
+    hit = _DIST.get(id(board))
+    if hit is not None and hit[0] is board:
+        return hit[1]
+    adj = {s: 0 for s in board.stations}
+    for t in DETECTIVE_TICKETS:
+        for s, m in board.neighbours[t].items():
+            adj[s] |= m
+    lists = {s: stations_of(m) for s, m in adj.items()}
+    table: dict[Station, dict[Station, int]] = {}
+    for src in board.stations:
+        d = {src: 0}
+        frontier = [src]
+        k = 0
+        while frontier:
+            k += 1
+            nxt = []
+            for s in frontier:
+                for x in lists[s]:
+                    if x not in d:
+                        d[x] = k
+                        nxt.append(x)
+            frontier = nxt
+        table[src] = d
+    _DIST[id(board)] = (board, table)
+    return table
+
+FAR = 99
+
+
+def _normalise(possible: StationMask, weights: Weights | None) -> dict[Station, float]:
+    st = stations_of(possible)
+    if weights:
+        w = {s: float(weights.get(s, 0.0)) for s in st}
+        total = sum(w.values())
+        if total > 0:
+            return {s: v / total for s, v in w.items()}
+    return {s: 1.0 / len(st) for s in st} if st else {}
+
+
+def _mrx_options(board: Board, rules: Rules, S: StationMask, occ: StationMask, tickets: Tickets, move: int,
+                 can_double: bool) -> list[tuple[tuple[Ticket, ...], StationMask, bool]]:
+    """What Mr. X may show next from anywhere in ``S``: ``(tickets, set after, revealed)``;
+    ``revealed`` when a leg is a reveal move (he is then shown at a station of his choosing).
+    Only options that leave him somewhere."""
+    out: list[tuple[tuple[Ticket, ...], StationMask, bool]] = []
+    if move >= rules.log_length:
+        return out
+    firsts = []
+    for t in tickets.held(MRX_MOVE_TICKETS):
+        s1 = mrx_targets(board, S, t, occ, rules)  # a step onto a detective ("caught") loses: not in the set
+        if s1:
+            firsts.append((t, s1))
+            out.append(((t,), s1, rules.is_reveal(move + 1)))
+    if can_double:
+        for t1, s1 in firsts:
+            left = tickets.spend(t1)
+            for t2 in left.held(MRX_MOVE_TICKETS):
+                # a reveal on the first leg shows him, but he hides again: the set after leg 2
+                # is reached from one station of his choosing; counted as the whole set (an
+                # over-estimate of what the detectives will know)
+                s2 = mrx_targets(board, s1, t2, occ, rules)
+                if s2:
+                    out.append(((t1, t2), s2, rules.is_reveal(move + 2)))
+    return out
+
+
+def _reveal_options(board: Board, rules: Rules, S: StationMask, occ: StationMask, tickets: Tickets, move: int,
+                    can_double: bool) -> list[tuple[tuple[Ticket, ...], StationMask, bool]]:
+    """Under ``rules.voluntary_reveal``: what Mr. X may show with a voluntary reveal (the ticket
+    he takes aside), as :func:`_mrx_options`: shown after a single move or the second leg of a
+    double move (``revealed``: at a station of the set, his choice), or after the first leg
+    (then one option per station, the set after the second leg reached from it)."""
+    out: list[tuple[tuple[Ticket, ...], StationMask, bool]] = []
+    if not rules.voluntary_reveal or move >= rules.log_length:
+        return out
+    fixed1, fixed2 = rules.is_reveal(move + 1), rules.is_reveal(move + 2)
+    for t1 in tickets.held(MRX_MOVE_TICKETS):
+        s1 = mrx_targets(board, S, t1, occ, rules)
+        if not s1:
+            continue
+        if not fixed1:
+            out.append(((t1,), s1, True))
+        if not can_double:
+            continue
+        for t2 in tickets.spend(t1).held(MRX_MOVE_TICKETS):
+            if not fixed2:
+                s2 = mrx_targets(board, s1, t2, occ, rules)
+                if s2:
+                    out.append(((t1, t2), s2, True))
+            if not fixed1:
+                for x in stations_of(s1):
+                    s2 = mrx_targets(board, 1 << x, t2, occ, rules)
+                    if s2:
+                        out.append(((t1, t2), s2, fixed2))
+    return out
+
+
+def _reach1(board: Board, station: Station, tickets: Tickets) -> StationMask:
+    m = 0
+    for t in DETECTIVE_TICKETS:
+        if tickets[t] > 0:
+            m |= board.neighbours[t][station]
+    return m
+
+
+def _max_matching(options: list[list[Station]]) -> int:
+    """The most stations distinct detectives can land on (each detective one of its list)."""
+    owner: dict[Station, int] = {}
+
+    def augment(i: int, seen: set[Station]) -> bool:
+        for s in options[i]:
+            if s in seen:
+                continue
+            seen.add(s)
+            if s not in owner or augment(owner[s], seen):
+                owner[s] = i
+                return True
+        return False
+
+    n = 0
+    for i in range(len(options)):
+        if options[i] and augment(i, set()):
+            n += 1
+    return n
+
+
+class _Stop(Exception):
+    pass
+
+
+class _Judge:
+    """Scores complete joint moves from the detectives' view (one per decision)."""
+
+    def __init__(self, root: Position, S: StationMask, w: dict[Station, float], deadline: float) -> None:
+        self.board = root.board
+        self.rules = root.rules
+        self.S = S
+        self.w = w
+        self.deadline = deadline
+        self.dist = distances(self.board)
+        ranked = sorted(w.items(), key=lambda kv: (-kv[1], kv[0]))[:MASS_STATIONS]
+        total = sum(p for _, p in ranked) or 1.0
+        self.mass = [(s, p / total) for s, p in ranked]
+        self.mass_p = [p for _, p in self.mass]
+        self._mass_dist: dict[Station, float] = {}
+        self._vec: dict[Station, list[int]] = {}
+        self.doubles = root.doubles
+        self.calls = 0
+        self.armed = True
+        self.held = root.mrx_tickets.held(MRX_MOVE_TICKETS)
+        self.exits = [root.board.step(S, t) for t in self.held]
+
+    def vec(self, x: Station) -> list[int]:
+        """Hops from ``x`` to each station of his probability mass."""
+        v = self._vec.get(x)
+        if v is None:
+            row = self.dist[x]
+            v = self._vec[x] = [row.get(s, FAR) for s, _ in self.mass]
+        return v
+
+    def mass_dist(self, x: Station) -> float:
+        """Mean hops from ``x`` to his probability mass."""
+        v = self._mass_dist.get(x)
+        if v is None:
+            v = self._mass_dist[x] = sum(map(operator.mul, self.mass_p, self.vec(x)))
+        return v
+
+    def check_time(self) -> None:
+        """Raise :class:`_Stop` past the deadline (checked every 64 calls; never while
+        ``armed`` is False, so the greedy first answer always completes)."""
+        self.calls += 1
+        if self.armed and self.calls & 63 == 0 and time.monotonic() > self.deadline:
+            raise _Stop
+
+    # -- a cheap key for partial joint moves (the beam's order) --
+
+    def quick(self, stations: tuple[Station, ...], active: Sequence[bool]) -> tuple[float, ...]:
+        """The beam's cheap key for detectives standing on ``stations`` (``active``: not out):
+        what they stand on of his set, the mean size of his next set (his tickets now), how near
+        his mass is to the nearest detective, and each detective's mean distance to it."""
+        occ = 0
+        for s in stations:
+            occ |= 1 << s
+        S = self.S
+        caught = sum(self.w.get(s, 0.0) for s in stations if S >> s & 1) if S & occ else 0.0
+        nxt = 0  # his exits from the whole set, less the detectives (cheap: not less their stations in it)
+        for e in self.exits:
+            nxt += (e & ~occ).bit_count()
+        nxt_mean = nxt / len(self.held) if self.held else 0.0
+        cover = self._cover_dist(stations, occ)
+        pull = sum(self.mass_dist(s) for s, a in zip(stations, active) if a)
+        return (round(caught, 4), -round(nxt_mean, 1), -round(cover, 2), -pull)
+
+    def _cover_dist(self, stations: Sequence[Station], occ: StationMask) -> float:
+        """Mean hops from his probability mass to the nearest detective."""
+        if not stations:
+            return float(FAR)
+        if len(stations) == 1:
+            return sum(map(operator.mul, self.mass_p, self.vec(stations[0])))
+        return sum(map(operator.mul, self.mass_p, map(min, *[self.vec(s) for s in stations])))
+
+    # -- the full key of a complete joint move --
+
+    def full(self, start: Position, moves: tuple[Move, ...], pos: Position, depth: int) -> _Scored:
+        board, rules = self.board, self.rules
+        occ = pos.occupied
+        caught = sum(self.w.get(s, 0.0) for s in pos.stations if self.S >> s & 1)
+        S1 = self.S & ~occ
+        mt = pos.mrx_tickets
+        over = pos.ended is not None  # his log is full or no detective can move: he wins unless caught now
+        trapped = 0
+        if rules.trapped_loses and S1 and not over:
+            # connections are undirected: a station has a free exit by t iff it is one t-hop
+            # from a free station
+            onto = rules.mrx_onto_detective == "caught"  # then he may step onto a detective: not trapped
+            free = board.all_mask if onto else board.all_mask & ~occ
+            has_exit = 0
+            for t in mt.held(MRX_MOVE_TICKETS):
+                has_exit |= mrx_targets(board, free, t, occ, rules, onto_detectives=onto)
+            trapped = S1 & ~has_exit
+        trapped_w = sum(self.w.get(s, 0.0) for s in stations_of(trapped))
+        left = S1 & ~trapped
+        sure = not left
+        worst = mean = 0.0
+        nxt_mean = 0.0
+        if left and not over:
+            dets = [(s, t) for n, s, t in zip(pos.names, pos.stations, pos.tickets) if n not in pos.out]
+            worst, mean, nxt_mean = self._catch(left, occ, dets, mt, pos.move, pos.doubles, depth - 1)
+        rest = max(0.0, 1.0 - caught - trapped_w)
+        p_worst = caught + trapped_w + rest * worst
+        p_mean = caught + trapped_w + rest * mean
+        stranded = []
+        for m in moves:
+            i = pos.names.index(m.piece)
+            if not any(True for _ in detective_hops(board, pos.stations[i], pos.tickets[i])):
+                stranded.append(m.piece)
+        wins = sure or p_worst >= 0.9999
+        cover = self._cover_dist(pos.stations, occ)
+        pull = sum(self.mass_dist(s) for n, s in zip(pos.names, pos.stations) if n not in pos.out)
+        cost = 0.0
+        for m in moves:
+            t = m.tickets[0]
+            have = start.tickets[start.names.index(m.piece)][t]
+            cost += {Ticket.TAXI: 0.2, Ticket.BUS: 0.5, Ticket.UNDERGROUND: 1.0}.get(t, 1.0) + 1.0 / max(have, 1)
+        key = (1.0 if wins else 0.0, -len(stranded) if not wins else 0.0, round(p_worst, 3), round(p_mean, 3),
+               -round(nxt_mean, 1), -round(cover, 2), -round(pull, 2), -cost)
+        return _Scored(moves, pos, key, sure, p_worst, p_mean, tuple(stranded), nxt_mean)
+
+    def _catch(self, S: StationMask, occ: StationMask, dets: list[tuple[Station, Tickets]], mt: Tickets,
+               move: int, doubles: int, depth: int) -> tuple[float, float, float]:
+        """(worst, mean) probability the detectives catch him within ``depth`` more turns of
+        theirs, over what he may show next (his station uniform over what he may reach), and
+        the mean size of his possible set after his next move."""
+        board, rules = self.board, self.rules
+        can_double = double_allowed(rules, mt.double, doubles, move)
+        options = _mrx_options(board, rules, S, occ, mt, move, can_double)
+        if not options:  # trapped, or every move of his lands on a detective ("caught")
+            return (1.0, 1.0, 0.0) if rules.trapped_loses or rules.mrx_onto_detective == "caught" else \
+                (0.0, 0.0, float(S.bit_count()))
+        singles = [o for o in options if len(o[0]) == 1]
+        nxt_mean = sum(o[1].bit_count() for o in singles) / len(singles) if singles else 0.0
+        if depth <= 0:
+            return 0.0, 0.0, nxt_mean
+        reach = [_reach1(board, s, t) for s, t in dets]
+        # a voluntary reveal: each option with each ticket he may take (those that change a
+        # detective's reach; one that changes none is the option with the detectives intact)
+        plays = [(o, reach, dets) for o in options]
+        if rules.voluntary_reveal:
+            paid = []
+            for j, (s, t) in enumerate(dets):
+                for T in DETECTIVE_TICKETS:
+                    if t[T] > 0:
+                        r = _reach1(board, s, t.spend(T))
+                        paid.append((reach[:j] + [r] + reach[j + 1:], dets[:j] + [(s, t.spend(T))] + dets[j + 1:])
+                                    if r != reach[j] else (reach, dets))
+            paid = list({tuple(r): (r, d) for r, d in paid}.values())
+            plays += [(o, r, d) for o in _reveal_options(board, rules, S, occ, mt, move, can_double) for r, d in paid]
+        worst, total = 1.0, 0.0
+        for (tks, S2, revealed), reach, dets2 in plays:
+            self.check_time()
+            n = S2.bit_count()
+            if revealed:  # he is shown at a station of his choosing: covered if any detective reaches it
+                anyone = 0
+                for r in reach:
+                    anyone |= r
+                p = (S2 & anyone).bit_count() / n
+            else:
+                opts = [stations_of(S2 & r) for r in reach]
+                p = _max_matching(opts) / n
+            if depth > 1 and p < 1.0:
+                p = p + (1.0 - p) * self._deeper(S2, occ, dets2, mt, tks, move, doubles, depth - 1)
+            worst = min(worst, p)
+            total += p
+        return worst, total / len(plays), nxt_mean
+
+    def _deeper(self, S2: StationMask, occ: StationMask, dets: list[tuple[Station, Tickets]], mt: Tickets,
+                tks: tuple[Ticket, ...], move: int, doubles: int, depth: int) -> float:
+        """After he showed ``tks``: the detectives' greedy reply (each in turn to the free hop
+        nearest the set), then the worst case of what he shows next."""
+        board = self.board
+        taken = occ
+        new = []
+        targets = stations_of(S2)[:MASS_STATIONS]
+        for s, t in dets:
+            best: tuple[float, Station, Ticket] | None = None
+            for tk, d in detective_hops(board, s, t):
+                if taken >> d & 1 and d != s:
+                    continue
+                row = self.dist[d]
+                v = (0.0 if S2 >> d & 1 else 1.0) + sum(row.get(x, FAR) for x in targets) / max(len(targets), 1)
+                if best is None or v < best[0]:
+                    best = (v, d, tk)
+            if best is None:
+                new.append((s, t))
+                continue
+            taken = (taken & ~(1 << s)) | (1 << best[1])
+            new.append((best[1], t.spend(best[2])))
+        occ2 = 0
+        for s, _ in new:
+            occ2 |= 1 << s
+        S3 = S2 & ~occ2
+        if not S3:
+            return 1.0
+        mt2 = mt
+        for tk in tks:
+            mt2 = mt2.spend(tk)
+        dbl = doubles + (1 if len(tks) == 2 else 0)
+        if len(tks) == 2:
+            mt2 = mt2.spend("double")
+        worst, _, _ = self._catch(S3, occ2, new, mt2, move + len(tks), dbl, depth)
+        return worst
+
+
+@dataclass(frozen=True)
+class _Scored:
+    moves: tuple[Move, ...]
+    pos: Position
+    key: tuple[float, ...]
+    sure: bool
+    p_worst: float
+    p_mean: float
+    stranded: tuple[str, ...]
+    next_mean: float
+
+
+def _beam(root: Position, width: int, judge: _Judge) -> tuple[list[tuple[tuple[Move, ...], Position]], bool]:
+    """Joint moves of the detectives still to move this round, in turn order, keeping the
+    ``width`` best partial ones after each detective (by the cheap key; only those kept are
+    played on the engine).  Also says whether nothing was cut (every joint move is listed)."""
+    frontier: list[tuple[tuple[Move, ...], Position]] = [((), root)]
+    complete = True
+    while any(p.turn != 0 and p.ended is None for _, p in frontier):
+        cands: list[tuple[tuple[float, ...], tuple[Move, ...], Position, Move | None]] = []
+        for moves, p in frontier:
+            active = [n not in p.out for n in p.names]
+            if p.turn == 0 or p.ended is not None:
+                cands.append((judge.quick(p.stations, active), moves, p, None))
+                continue
+            i = p.turn - 1
+            for m in p.legal_moves():
+                judge.check_time()
+                to = m.to
+                assert to is not None
+                st = p.stations[:i] + (to,) + p.stations[i + 1:]
+                cands.append((judge.quick(st, active), moves + (m,), p, m))
+        if len(cands) > width:
+            complete = False
+            cands.sort(key=lambda c: c[0], reverse=True)
+            del cands[width:]
+        frontier = [(moves, p if m is None else p.push(m)) for _, moves, p, m in cands]
+    return frontier, complete
+
+
+def _detectives_to_move(pos: Position) -> list[str]:
+    if pos.turn == 0:
+        return []
+    return [n for n in pos.names[pos.turn - 1:] if n not in pos.out]
+
+
+def advise_detectives(position: Position, possible: StationMask | Iterable[Station], weights: Weights | None = None,
+                      depth: int = 2, time_limit: float = 10.0, forced: ForcedHook | None = None,
+                      max_candidates: int = MAX_CANDIDATES, context: dict[str, Any] | None = None) -> Advice:
+    """A move for each detective still to move this round, chosen jointly (see the module).
+
+    ``position`` has a detective to move; Mr. X's station in it, if any, is never looked at.
+    ``possible`` is his possible set, ``weights`` its probabilities (default: uniform).
+    ``time_limit`` bounds the whole search; ``max_candidates`` the joint moves weighed."""
+    t0 = time.monotonic()
+    while position.ended is None and position.turn != 0 and not position.legal_moves():
+        position = position.pass_turn()  # a stuck detective is out (a typed-in puzzle may start so)
+    if position.ended is not None:
+        raise AnalysisError(f"the game is over: {position.ended.describe()}")
+    if position.turn == 0:
+        raise AnalysisError("Mr. X is to move: the detectives' advice comes after his move")
+    if depth < 1:
+        raise InputError(f"--depth must be at least 1, got {depth}", where="--depth")
+    pos = position._with(mrx_at=None)  # fair play: the advisor never sees his station
+    S = (possible if isinstance(possible, int) else mask_of(possible)) & ~pos.occupied
+    if not S:
+        raise AnalysisError("Mr. X has no possible station")
+    w = _normalise(S, weights)
+    deadline = t0 + time_limit
+    judge = _Judge(pos, S, w, deadline)
+    forced_out: dict[str, Any] | None = None
+    forced_moves: tuple[Move, ...] = ()
+    if forced is not None:
+        res = forced(pos, S, max(0.01, time_limit / 2))
+        if res is not None:
+            forced_out = res.to_dict()
+            if res.forced:
+                forced_moves = tuple(res.first_moves)
+
+    seen: dict[tuple[Move, ...], _Scored] = {}
+    status = "searched"
+    best: _Scored | None = None
+    depth_reached = 0
+    try:
+        if forced_moves:
+            p = pos
+            for m in forced_moves:
+                if p.turn == 0 or p.ended is not None or not p.is_legal(m):
+                    break
+                p = p.push(m)
+            else:
+                best = judge.full(pos, forced_moves, p, 1)
+                depth_reached = depth
+                status = "forced"
+        if best is None:
+            judge.armed = False  # the greedy answer always completes
+            greedy, _ = _beam(pos, 1, judge)
+            moves, p = greedy[0]
+            best = judge.full(pos, moves, p, 1)
+            depth_reached = 1
+            judge.armed = True
+            for width in (3, 9, 27, 81, 243, 729, 2187):
+                cands, complete = _beam(pos, min(width, max_candidates), judge)
+                for moves, p in cands:
+                    if moves not in seen:
+                        seen[moves] = judge.full(pos, moves, p, depth)
+                level = max(seen.values(), key=lambda s: s.key)
+                best = level
+                depth_reached = depth
+                if complete:
+                    status = "exhaustive"
+                    break
+                if width >= max_candidates:
+                    break
+    except _Stop:
+        status = "time-limit"
+        if seen:
+            best = max(seen.values(), key=lambda s: s.key)
+            depth_reached = depth
+    assert best is not None
+    advice = _detective_lines(pos, best, S, w, judge)
+    if forced_moves and status == "forced":
+        advice = [DetectiveAdvice(a.name, a.origin, a.move, a.tickets_left,
+                                  "part of a forced win (solve): " + a.reason, a.warning) for a in advice]
+    header = _header(pos, S, best.pos.occupied, side="detectives")
+    catch = best.p_worst
+    summary = _detective_summary(advice, best, S, header)
+    return Advice("detectives", tuple(advice), S.bit_count(), header["reach"], header["to_reveal"],
+                  header["distances"], header["holds"], header["note"], catch, forced_out, status, depth,
+                  depth_reached, max(len(seen), 1), time.monotonic() - t0, summary, context or {},
+                  tuple(sorted(pos.out)))
+
+
+def _detective_lines(pos: Position, best: _Scored, S: StationMask, w: dict[Station, float],
+                     judge: _Judge) -> list[DetectiveAdvice]:
+    board = pos.board
+    after = best.pos
+    occ = after.occupied
+    S1 = S & ~occ
+    nxt = 0
+    for t in after.mrx_tickets.held(MRX_MOVE_TICKETS):
+        nxt |= mrx_targets(board, S1, t, occ, pos.rules)
+    n_next = nxt.bit_count()
+    exits = 0  # where he could go from his possible set were no detective in the way
+    for t in after.mrx_tickets.held(MRX_MOVE_TICKETS):
+        exits |= board.step(S, t)
+    reach = {}
+    for n, s, tk in zip(after.names, after.stations, after.tickets):
+        if n not in after.out:
+            reach[n] = _reach1(board, s, tk) & nxt
+    by_name = {m.piece: m for m in best.moves}
+    out = []
+    dist = judge.dist
+    for name in _detectives_to_move(pos):
+        i = pos.names.index(name)
+        origin = pos.stations[i]
+        m = by_name.get(name)
+        if m is None:
+            why = ("no need to move: the moves above catch him wherever he is" if not S1
+                   else "stuck: out of the game")
+            out.append(DetectiveAdvice(name, origin, None, pos.tickets[i], why))
+            continue
+        to = m.to
+        assert to is not None
+        left = after.tickets[i]
+        parts = []
+        if S >> to & 1:
+            parts.append(f"lands on {to}, where he may be (p {w.get(to, 0.0):.2f})")
+        elif exits >> to & 1:
+            parts.append(f"blocks {to}, one of the {exits.bit_count()} stations he could move to")
+        mine = reach.get(name, 0)
+        if mine and n_next:
+            others = 0
+            for k, r in reach.items():
+                if k != name:
+                    others |= r
+            only = mine & ~others
+            text = f"threatens {mine.bit_count()} of the {n_next} stations he may reach next"
+            if only:
+                sts = stations_of(only)
+                text += f" (alone: {' '.join(map(str, sts[:4]))}{' ...' if len(sts) > 4 else ''})"
+            parts.append(text)
+        before = min((dist[origin].get(s, FAR) for s in stations_of(S)), default=FAR)
+        now = min((dist[to].get(s, FAR) for s in stations_of(S1)), default=FAR)
+        if (not parts or len(parts) < 2) and FAR not in (before, now):  # (FAR: he is caught, or unreachable)
+            if now < before:
+                parts.append(f"closes in ({before} -> {now} hops from his possible set)")
+            elif now == before:
+                parts.append(f"keeps {now} hop{'s' if now != 1 else ''} from his possible set")
+            else:
+                parts.append(f"steps back ({before} -> {now} hops) to cover his way out")
+        warning = None
+        if name in best.stranded:
+            warning = f"leaves {name} with no move from {to}: out for the rest of the game (last resort)"
+        out.append(DetectiveAdvice(name, origin, m, left, "; ".join(parts), warning))
+    return out
+
+
+def _holds_note(mt: Tickets, side: str = "detectives") -> str:
+    bits = [f"black {mt.black}", f"double {mt.double}"]
+    notes = []
+    if side == "mrx":
+        if mt.black:
+            notes.append("a black ticket hides your transport: best spent right after a reveal or to cross the ferry")
+        if mt.double:
+            notes.append("keep the double move to escape a detective next to you, or to hide again after a reveal")
+        if not notes:
+            notes.append("every ticket you show is your transport")
+        return ", ".join(bits) + ": " + "; ".join(notes)
+    if mt.black:
+        notes.append("any ticket he shows may hide any transport, and the ferry is open to him")
+    if mt.double:
+        notes.append("a double move lets him slip two hops before you move: a seal must hold for two")
+    if not notes:
+        notes.append("no black ticket and no double move: every ticket he shows is the transport")
+    return ", ".join(bits) + ": " + "; ".join(notes)
+
+
+def _header(pos: Position, S: StationMask, occ_after: StationMask, side: str,
+            mrx_at: Station | None = None) -> dict[str, Any]:
+    board, rules = pos.board, pos.rules
+    dist = distances(board)
+    nr = rules.next_reveal(pos.move)
+    to_reveal = None if nr is None else nr - pos.move
+    reach = None
+    if to_reveal is not None:
+        R = S & ~occ_after
+        held = pos.mrx_tickets.held(MRX_MOVE_TICKETS)
+        for _ in range(to_reveal):
+            nxt = 0
+            for t in held:
+                nxt |= mrx_targets(board, R, t, occ_after, rules)
+            R = nxt
+        reach = R.bit_count()
+    targets = [mrx_at] if mrx_at is not None else stations_of(S)
+    dists: dict[str, int | None] = {}
+    for n, s in zip(pos.names, pos.stations):
+        d = min((dist[s].get(x, FAR) for x in targets), default=FAR)
+        dists[n] = None if d >= FAR else d
+    mt = pos.mrx_tickets
+    return {"reach": reach, "to_reveal": to_reveal, "distances": dists,
+            "holds": {"black": mt.black, "double": mt.double}, "note": _holds_note(mt, side)}
+
+
+def _detective_summary(advice: list[DetectiveAdvice], best: _Scored, S: StationMask, header: dict[str, Any]) -> str:
+    plays = ", ".join(f"{a.name} {a.move.tickets[0].value} to {a.move.to}" for a in advice if a.move is not None)
+    if best.sure:
+        verdict = "that catches or traps him now, wherever he is"
+    elif best.p_worst >= 0.9999:
+        verdict = "a win within the horizon whatever he shows"
+    elif best.p_worst > 0:
+        verdict = f"at least {best.p_worst:.0%} to catch him within the horizon whatever he shows"
+    else:
+        verdict = (f"no sure catch yet; he may be at {S.bit_count()} stations"
+                   + (f", {header['reach']} by the next reveal" if header["reach"] is not None else ""))
+    warn = " (warning: a detective is left stuck)" if best.stranded else ""
+    return f"Detectives: {plays or 'no move'}: {verdict}.{warn}"

@@ -26,10 +26,8 @@ from typing import Any
 
 from ..engine.movement import mrx_targets
 from ..engine.stations import Station, StationSet
-from ..engine.tickets import Ticket
+from ..engine.tickets import TICKET_LETTERS, Ticket
 from ..formats.record import Record
-
-_LETTER = {Ticket.TAXI: "T", Ticket.BUS: "B", Ticket.UNDERGROUND: "U", Ticket.BLACK: "K"}
 
 
 @dataclass(frozen=True)
@@ -144,4 +142,4 @@ def _detectives_at_moves(record: Record, n: int) -> tuple[dict[str, Station], ..
 
 def letter(ticket: Ticket) -> str:
     """The notation's ticket letter: T, B, U, K."""
-    return _LETTER[ticket]
+    return TICKET_LETTERS[ticket]

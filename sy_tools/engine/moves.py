@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from .movement import MRX
 from .stations import Station
-from .tickets import Ticket
+from .tickets import TICKET_LETTERS, Ticket
 
 
 def when_text(rounds: int, moves: int) -> str:
@@ -75,11 +75,10 @@ class Move:
     def __str__(self) -> str:
         if self.is_pass:
             return f"{self.piece}: pass"
-        hops = " ".join(f"-{_LETTER[t]}-> {s if s is not None else '?'}" for t, s in zip(self.tickets, self.stations))
+        hops = " ".join(f"-{TICKET_LETTERS[t]}-> {s if s is not None else '?'}" for t, s in zip(self.tickets, self.stations))
         shown = "" if self.took is None else f" (shows himself, takes {self.took[0]}'s {self.took[1].value})"
         return f"{self.piece} {'2X ' if self.is_double else ''}{hops}{shown}"
 
-_LETTER = {Ticket.TAXI: "T", Ticket.BUS: "B", Ticket.UNDERGROUND: "U", Ticket.BLACK: "K"}
 
 
 class Illegal(NamedTuple):

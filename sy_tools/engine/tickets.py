@@ -37,6 +37,10 @@ class Ticket(str, enum.Enum):
             return tuple(Transport)
         return (Transport(self.value),)
 
+#: The one-letter name of each move ticket, as the notation, the text output and the pictures
+#: write it (keyed by the enum; its plain string value looks it up too).
+TICKET_LETTERS: dict[str, str] = {Ticket.TAXI: "T", Ticket.BUS: "B", Ticket.UNDERGROUND: "U", Ticket.BLACK: "K"}
+
 #: Tickets a detective can hold (never black, never the ferry).
 DETECTIVE_TICKETS: tuple[Ticket, ...] = (Ticket.TAXI, Ticket.BUS, Ticket.UNDERGROUND)
 

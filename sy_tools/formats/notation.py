@@ -8,16 +8,18 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..engine.tickets import Ticket
+from ..engine.tickets import TICKET_LETTERS, Ticket
 from ..errors import RecordError
 from . import jsonutil
 from .game_json import _rules_json, map_spec_for
 from .record import MESSAGE_LIMIT, MrXMove, Record, RecordErrors
 
-_LETTERS = {"T": "taxi", "B": "bus", "U": "underground", "K": "black", "BLACK": "black", "S": "black",
-            "TAXI": "taxi", "BUS": "bus", "UNDERGROUND": "underground"}
+#: Ticket words a player may write: the letters (:data:`TICKET_LETTERS`), the full names, and
+#: S for "secret" (a black ticket)
+_LETTERS = {**{letter: str(t) for t, letter in TICKET_LETTERS.items()},
+            **{t.value.upper(): t.value for t in Ticket}, "S": "black"}
 
-_LETTER_OF = {"taxi": "T", "bus": "B", "underground": "U", "black": "K", "double": "2X"}
+_LETTER_OF = {**{str(t): letter for t, letter in TICKET_LETTERS.items()}, "double": "2X"}
 
 _COUNT_KINDS = {**_LETTERS, "2X": "double", "DOUBLE": "double"}
 

@@ -14,7 +14,7 @@ from matplotlib.patches import Patch
 
 from ..engine.board import Board
 from ..engine.stations import Station, stations_of
-from ..engine.tickets import DETECTIVE_TICKET_KINDS, Ticket
+from ..engine.tickets import DETECTIVE_TICKET_KINDS, TICKET_LETTERS, Ticket
 from ..errors import AnalysisError, InputError
 from ..formats.record import Record
 from .board import (
@@ -33,7 +33,7 @@ from .board import (
 )
 from .frame import _colorbar, _frame
 from .layout import layout
-from .style import CORDON_COLOUR, DEFAULT_SIZE, EMPTY_EDGE, EMPTY_FILL, LETTER, MOVES_CMAP, OPEN_COLOUR
+from .style import CORDON_COLOUR, DEFAULT_SIZE, EMPTY_EDGE, EMPTY_FILL, MOVES_CMAP, OPEN_COLOUR
 
 
 def possible_figure(record: Record, weights: str = "paths", round: int | None = None,
@@ -113,7 +113,7 @@ def history_figure(record: Record, weights: str = "paths", round: int | None = N
     last: dict[tuple[Station | None, Station], int] = {}
     for m, a, b, t in route.hops():
         key = (a, b)
-        hops.setdefault(key, []).append(f"{m}{LETTER[t]}")
+        hops.setdefault(key, []).append(f"{m}{TICKET_LETTERS[t]}")
         last[key] = m
     for (a, b), labels in sorted(hops.items(), key=lambda kv: last[kv[0]]):
         colour = mcolors.to_hex(hop_cmap(0.85 * (last[(a, b)] - 1) / max(1, n - 1)))
@@ -171,7 +171,7 @@ def _history_panels(record: Record, weights: str, round: int | None, size: tuple
         ba.detectives(dets, names=False)
         best_s = min(p, key=lambda s: (-p[s], s)) if p else None
         ticket = route.tickets[i] if i < len(route.tickets) else None
-        head = f"move {i + 1}{' ' + LETTER[ticket] if ticket else ''}: {len(stations)} station" \
+        head = f"move {i + 1}{' ' + TICKET_LETTERS[ticket] if ticket else ''}: {len(stations)} station" \
                f"{'s' if len(stations) != 1 else ''}"
         if best_s is not None:
             head += f", top {best_s} ({p[best_s]:.2f})"
@@ -357,7 +357,7 @@ def cordon_figure(record: Record, moves: int = 1, round: int | None = None, time
         for turn, (a, b, t) in enumerate(zip(p.path, p.path[1:], p.tickets), 1):
             if t is None or a == b:
                 continue
-            ba.arrow(a, b, colour, f"{turn}{LETTER[Ticket(t)]}", width=max(1.5, ba.diameter * 0.14))
+            ba.arrow(a, b, colour, f"{turn}{TICKET_LETTERS[Ticket(t)]}", width=max(1.5, ba.diameter * 0.14))
     _colorbar(frame, cmap, norm, "Mr. X's probability", ticks, None if ticks is None else [f"{t:.2g}" for t in ticks])
     return frame.fig
 
@@ -396,7 +396,7 @@ def solve_figure(board: Board, result: Any, size: tuple[float, float] | None = N
         where = dict(positions)
         for m in node.moves:
             if m.to is not None:
-                ba.arrow(where[m.piece], m.to, colour[m.piece], f"1{LETTER[m.tickets[0]]}",
+                ba.arrow(where[m.piece], m.to, colour[m.piece], f"1{TICKET_LETTERS[m.tickets[0]]}",
                          width=max(1.8, ba.diameter * 0.16))
                 where[m.piece] = m.to
         for reply in node.replies:
@@ -404,7 +404,7 @@ def solve_figure(board: Board, result: Any, size: tuple[float, float] | None = N
             after = dict(where)
             for m in reply.then.moves:
                 if m.to is not None and after[m.piece] != m.to:
-                    ba.arrow(after[m.piece], m.to, colour[m.piece], f"2{LETTER[m.tickets[0]]}/{shown}",
+                    ba.arrow(after[m.piece], m.to, colour[m.piece], f"2{TICKET_LETTERS[m.tickets[0]]}/{shown}",
                              width=max(1.0, ba.diameter * 0.08), fontsize=max(5.0, ba.diameter * 0.3))
                     after[m.piece] = m.to
     return frame.fig

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine.tickets import Ticket, Transport
+from ..engine.tickets import Transport
 
 LAYERS = ("possible", "history", "reach", "coverage", "cordon", "winrate")
 
@@ -48,7 +48,6 @@ OPEN_COLOUR = "#d01c8b"
 
 STAR_FILL = "#ffe14d"
 
-LETTER = {Ticket.TAXI: "T", Ticket.BUS: "B", Ticket.UNDERGROUND: "U", Ticket.BLACK: "K"}
 
 Point = tuple[float, float]
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..engine.moves import Move
 from ..engine.stations import Station
-from ..engine.tickets import Ticket, Tickets
+from ..engine.tickets import TICKET_LETTERS, Ticket, Tickets
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class DetectiveAdvice:
             return f"{self.name} at {self.origin}: stays ({self.reason})"
         t = self.move.tickets[0]
         left = self.tickets_left[t]
-        text = f"{self.name} {self.origin} -{_LETTER[t]}-> {self.move.to}  ({t.value}, {left} left): {self.reason}"
+        text = f"{self.name} {self.origin} -{TICKET_LETTERS[t]}-> {self.move.to}  ({t.value}, {left} left): {self.reason}"
         return text + (f"  WARNING: {self.warning}" if self.warning else "")
 
 
@@ -136,13 +136,12 @@ class Advice:
                          f"{self.candidates} joint move(s) weighed, {self.wall_time:.2f} s")
         return "\n".join(lines)
 
-_LETTER = {Ticket.TAXI: "T", Ticket.BUS: "B", Ticket.UNDERGROUND: "U", Ticket.BLACK: "K"}
 
 
 def _mrx_move_text(m: Move) -> str:
     if m.is_pass:
         return "pass"
-    hops = " ".join(f"-{_LETTER[t]}-> {s}" + (" (show)" if m.shown == j else "")
+    hops = " ".join(f"-{TICKET_LETTERS[t]}-> {s}" + (" (show)" if m.shown == j else "")
                     for j, (t, s) in enumerate(zip(m.tickets, m.stations)))
     took = "" if m.took is None else f" taking {m.took[0]}'s {m.took[1].value}"
     return ("2X " if m.is_double else "") + hops + took

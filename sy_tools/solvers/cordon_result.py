@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.stations import Station, StationMask
-from ..engine.tickets import Ticket
+from ..engine.tickets import TICKET_LETTERS, Ticket
 
 SCALE = 1_000_000  # probability -> integer weight
 
@@ -85,10 +85,9 @@ class DetectivePlan:
     def describe(self) -> str:
         parts = [str(self.path[0])]
         for t, s in zip(self.tickets, self.path[1:]):
-            parts.append(f"-{_LETTER[t]}-> {s}" if t else "(no move)")
+            parts.append(f"-{TICKET_LETTERS[t]}-> {s}" if t else "(no move)")
         return " ".join(parts)
 
-_LETTER = {"taxi": "T", "bus": "B", "underground": "U", None: "-"}
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,7 @@ from typing import Any
 
 from ..engine.moves import Move
 from ..engine.stations import Station, StationMask, stations_of
-from ..engine.tickets import Ticket
-
-_LETTER = {Ticket.TAXI: "T", Ticket.BUS: "B", Ticket.UNDERGROUND: "U", Ticket.BLACK: "K"}
+from ..engine.tickets import TICKET_LETTERS, Ticket
 
 
 @dataclass(frozen=True)
@@ -178,7 +176,7 @@ def _joint(moves: Sequence[Move], pos: dict[str, Station]) -> str:
     parts = []
     for m in moves:
         here = pos.get(m.piece)
-        parts.append(f"{m.piece} {here} -{_LETTER[m.tickets[0]]}-> {m.to}")
+        parts.append(f"{m.piece} {here} -{TICKET_LETTERS[m.tickets[0]]}-> {m.to}")
         if m.to is not None:
             pos[m.piece] = m.to
     return ", ".join(parts)

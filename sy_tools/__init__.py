@@ -2,7 +2,7 @@
 
 The library behind the ``sy-tools`` command::
 
-    from sy_tools import load_board, load_record, possible, check, Position
+    from sy_tools import load_board, load_record, possible, check, Game, Position
     from sy_tools.solvers.cordon import cordon
 
     record = load_record("examples/in-progress.json")
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .analysis.possible import possible
     from .analysis.referee import check
     from .engine.board import Board, Connection
+    from .engine.game import Game
     from .engine.movement import MRX
     from .engine.moves import Move, Outcome, OutcomeKind
     from .engine.position import Position
@@ -48,7 +49,7 @@ _moved.install()
 # Names are imported when first used, so that ``sy-tools`` (and ``import sy_tools.errors``)
 # start fast: a batch of small records is dominated by start-up otherwise.
 _LAZY = {
-    "Board": "engine.board", "Connection": "engine.board", "Station": "engine.stations",
+    "Board": "engine.board", "Connection": "engine.board", "Game": "engine.game", "Station": "engine.stations",
     "StationMask": "engine.stations", "StationSet": "engine.stations", "Ticket": "engine.tickets",
     "Transport": "engine.tickets", "Tickets": "engine.tickets", "MRX": "engine.movement", "Move": "engine.moves",
     "Outcome": "engine.moves", "OutcomeKind": "engine.moves", "Position": "engine.position",
@@ -88,6 +89,7 @@ __all__ = [
     "Board",
     "Connection",
     "Finding",
+    "Game",
     "InputError",
     "Location",
     "MRX",

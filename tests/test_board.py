@@ -21,9 +21,9 @@ def test_london_counts(london):
 
 def test_station_74(london):
     """RULES.md, worked facts: 74 has underground to 46; taxi to 58, 73, 75, 92; bus to 58, 94."""
-    assert london.moves(74, Ticket.TAXI) == (58, 73, 75, 92)
-    assert london.moves(74, Ticket.BUS) == (58, 94)
-    assert london.moves(74, Ticket.UNDERGROUND) == (46,)
+    assert london.destinations(74, Ticket.TAXI) == (58, 73, 75, 92)
+    assert london.destinations(74, Ticket.BUS) == (58, 94)
+    assert london.destinations(74, Ticket.UNDERGROUND) == (46,)
 
 
 def test_ferry_edges_exactly(london):
@@ -42,9 +42,9 @@ def test_pair_joined_by_two_kinds(london):
 def test_only_black_rides_the_ferry(london):
     # 194's only non-taxi neighbour is 157 by ferry
     for t in (Ticket.TAXI, Ticket.BUS, Ticket.UNDERGROUND):
-        assert 157 not in london.moves(194, t)
-    assert 157 in london.moves(194, Ticket.BLACK)
-    assert 115 in london.moves(108, Ticket.BLACK)
+        assert 157 not in london.destinations(194, t)
+    assert 157 in london.destinations(194, Ticket.BLACK)
+    assert 115 in london.destinations(108, Ticket.BLACK)
 
 
 def test_black_is_union_of_all_transports(london):
@@ -85,6 +85,6 @@ def test_to_networkx(london):
 def test_board_without_coordinates():
     b = Board.build("tiny", [1, 2, 3], [Connection.of(2, 1, "taxi"), Connection.of(2, 3, "ferry")])
     assert b.coords is None
-    assert b.moves(2, Ticket.TAXI) == (1,)
-    assert b.moves(2, Ticket.BLACK) == (1, 3)
+    assert b.destinations(2, Ticket.TAXI) == (1,)
+    assert b.destinations(2, Ticket.BLACK) == (1, 3)
     assert "x" not in b.to_networkx().nodes[1]

@@ -299,7 +299,7 @@ def test_single_corruptions_fail_at_the_right_place(london):
         here = _det_pos_before(doc, i, j)
         # wrong ticket: one whose transport does not join here and to
         for t in ("taxi", "bus", "underground"):
-            if t != m["ticket"] and m["to"] not in london.moves(here, Ticket(t)):
+            if t != m["ticket"] and m["to"] not in london.destinations(here, Ticket(t)):
                 bad = copy.deepcopy(doc)
                 bad["rounds"][i]["detectives"][j]["ticket"] = t
                 e = _first_error(bad)
@@ -340,7 +340,7 @@ def test_single_corruptions_fail_at_the_right_place(london):
         k = rng.randrange(len(legs))
         ri, lj, leg = legs[k]
         prev = doc["mrx"]["start"] if k == 0 else legs[k - 1][2]["to"]
-        reach = london.moves(prev, Ticket(leg["ticket"]))
+        reach = london.destinations(prev, Ticket(leg["ticket"]))
         bad = copy.deepcopy(doc)
         bad["rounds"][ri]["mrx"][lj]["to"] = next(s for s in london.stations if s not in reach and s != prev)
         e = _first_error(bad)

@@ -1,7 +1,8 @@
 
 """The referee: replay a record move by move through the rules engine (``sy-tools check``).
 
-It asks :class:`~sy_tools.position.Position` what is legal, reports every problem it finds with
+The engine replays the record (:meth:`~sy_tools.engine.game.Game.replay`); the referee asks
+:class:`~sy_tools.engine.position.Position` what is legal at each step, reports every problem it finds with
 the place in the record, keeps going after an illegal move (applying it as written) so one run
 shows them all, and ends with the game's outcome.  Alongside the position it follows Mr. X's
 possible set (the detectives' view) to judge hidden moves, reveals and captures.
@@ -13,8 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..engine.game import Game, Step, StepKind
 from ..engine.movement import MRX, mrx_targets
-from ..engine.moves import Move, Outcome
+from ..engine.moves import Outcome
 from ..engine.position import Position
 from ..engine.stations import Station, StationMask, StationSet, mask_of
 from ..findings import Finding, Level, Location
@@ -28,6 +30,9 @@ _DET_PLACE = {"det-ticket": ".ticket", "det-connection": ".to", "det-collision":
 
 #: One finding of the referee (the located-finding type every command shares; the old name).
 Problem = Finding
+
+#: The replay's step kinds, as plain names (read once per move)
+_MRX_STEP, _DETECTIVE_STEP, _AFTER_END = StepKind.MRX, StepKind.DETECTIVE, StepKind.AFTER_END
 
 #: Problems that mean the record lacks what it must hold (exit 2, as for unreadable input).
 INPUT_PROBLEMS = frozenset({"reveal-missing"})
@@ -114,15 +119,25 @@ class _Replay:
 
 
 def check(record: Record) -> CheckResult:
-    """Replay ``record`` and report every illegal or suspicious move, then the game's status."""
+    """Replay ``record`` and report every illegal or suspicious move, then the game's status.
+
+    The engine replays it (:meth:`Game.replay`, each move applied as written); this judges each
+    step and follows the detectives' view of Mr. X alongside."""
     rp = _setup(record)
-    for r_i, rnd in enumerate(record.rounds, 1):
-        _trapped_unseen(rp)
-        if rp.pos.ended is not None:
-            rp.error("after-end", rnd.where, f"round {r_i} comes after the game ended ({rp.pos.ended.describe()})")
-            break
-        _mrx_turn(rp, rnd, r_i)
-        _detectives_turn(rp, rnd, r_i, last=r_i == len(record.rounds))
+    for step in Game.replay(record, rp.pos):
+        kind = step.kind
+        if kind is _MRX_STEP or kind is _AFTER_END:  # a round begins
+            _trapped_unseen(rp)
+            if rp.pos.ended is not None:
+                rp.error("after-end", step.written.where,
+                         f"round {step.round} comes after the game ended ({rp.pos.ended.describe()})")
+                break
+            _mrx_turn(rp, step)
+        elif kind is _DETECTIVE_STEP:
+            _detective_step(rp, step)
+        else:
+            _absent(rp, step.piece, f"{record.rounds[step.round - 1].where}.detectives", step.round)
+        rp.pos = step.after
     if rp.pos.to_move == MRX:
         _trapped_unseen(rp)
     return CheckResult(record.file, tuple(rp.problems), rp.pos.outcome, rp.pos)
@@ -130,10 +145,7 @@ def check(record: Record) -> CheckResult:
 
 def _setup(record: Record) -> _Replay:
     """The start position, and the set-up checks (shared start stations, Mr. X's start)."""
-    pos = Position.start(record.board, record.rules, [(d.name, d.start) for d in record.detectives],
-                         mrx_at=record.mrx_start, detective_tickets={d.name: d.tickets for d in record.detectives},
-                         mrx_tickets=record.mrx_tickets)
-    rp = _Replay(record, pos)
+    rp = _Replay(record, Game.start(record))
     from ..formats.map_check import cutoff_warning
 
     partial = cutoff_warning(record.board, record.rules)
@@ -170,19 +182,15 @@ def _trapped_unseen(rp: _Replay) -> None:
         rp.pos = pos.declare_trapped(None)
 
 
-def _mrx_turn(rp: _Replay, rnd: Round, r_i: int) -> None:
+def _mrx_turn(rp: _Replay, step: Step) -> None:
     """Mr. X's entry (or two): the engine's verdict, then the detectives' view of him."""
-    pos, rules, board = rp.pos, rp.record.rules, rp.record.board
-    move = Move(MRX, tuple(m.ticket for m in rnd.mrx), tuple(m.to for m in rnd.mrx))
-    shown = next((j for j, m in enumerate(rnd.mrx) if m.took is not None), None)
-    if shown is not None:  # a voluntary reveal: the engine checks it and hands the ticket over
-        took = rnd.mrx[shown].took
-        assert took is not None
-        move = move.revealing(shown, *took)
+    pos, rules, board = step.before, rp.record.rules, rp.record.board
+    rnd: Round = step.written
+    move = step.move
+    assert move is not None
     if move.is_pass:
         for code, msg, _ in pos.problems(move):
             rp.error(code, f"{rnd.where}.mrx", msg)
-        rp.pos = pos.pass_turn()
         return
     for code, msg, hop in pos.problems(move):
         if code == "double-allowance":
@@ -203,64 +211,34 @@ def _mrx_turn(rp: _Replay, rnd: Round, r_i: int) -> None:
                      f"move {n} is a reveal move: the station Mr. X showed ('to') is missing")
         if m.to is not None and here is None and not occupied >> m.to & 1 and not rp.possible >> m.to & 1:
             rp.error("reveal-unreachable" if reveal else "mrx-unreachable", f"{m.where}.to",
-                     f"the record contradicts itself at move {n} (round {r_i}): no route fitting the "
+                     f"the record contradicts itself at move {n} (round {step.round}): no route fitting the "
                      f"record so far reaches {m.to} with a {m.ticket.value} ticket")
         if reveal and m.to is not None:
             rp.possible = 1 << m.to
         here = m.to
         if not rp.possible:
-            rp.lost_track(m.where, f"the record contradicts itself at move {n} (round {r_i}): no station is left "
-                          "for Mr. X")
-    rp.pos = pos.push(move)
+            rp.lost_track(m.where, f"the record contradicts itself at move {n} (round {step.round}): no station "
+                          "is left for Mr. X")
 
 
-def _detectives_turn(rp: _Replay, rnd: Round, r_i: int, last: bool) -> None:
-    """The detectives' moves of one round, in the record's order, checked against the turn order
-    the engine keeps; then the round's end (absent detectives, or who is still to move)."""
-    names = rp.pos.names
-    moved: set[str] = set()
-    for dm in rnd.detectives:
-        pos = rp.pos
-        if pos.ended is not None:
-            break
-        i = names.index(dm.name)
-        in_turn = pos.turn >= 1 and i >= pos.turn - 1 and dm.name not in moved
-        if dm.name in pos.out:
-            rp.error("det-after-stuck", dm.where, f"{dm.name} moves after it was stuck (out of the game)")
-        elif dm.name in moved:
-            rp.error("det-twice", dm.where, f"{dm.name} moves twice in round {r_i}")
-        elif not in_turn:
-            rp.error("det-order", dm.where, f"{dm.name} moves out of turn (order: {', '.join(names)})")
-        else:
-            for j in range(pos.turn - 1, i):
-                _absent(rp, names[j], f"{rnd.where}.detectives", r_i)
-        moved.add(dm.name)
-        _detective_move(rp, dm, r_i, in_turn and dm.name not in pos.out)
-    pos = rp.pos
-    if pos.ended is not None or pos.turn == 0:
-        return
-    if last:
-        return  # the rest have not moved yet: in progress, the engine says who is to move
-    while rp.pos.ended is None and rp.pos.turn >= 1:
-        _absent(rp, rp.pos.to_move or "", f"{rnd.where}.detectives", r_i)
-        rp.pos = rp.pos.pass_turn()
-
-
-def _absent(rp: _Replay, name: str, where: str, r_i: int) -> None:
-    """A detective the record skips: fine if it is stuck (out), a warning if it could move."""
-    if name in rp.pos.out:
-        return
-    opts = rp.pos.detective_moves(name)
-    if opts:
-        rp.warning("det-absent", where, f"{name} did not move in round {r_i} although it could "
-                   f"(e.g. {opts[0].tickets[0].value} to {opts[0].to})")
-
-
-def _detective_move(rp: _Replay, dm: DetectiveMove, r_i: int, in_turn: bool) -> None:
-    """One detective move: the engine's verdict, the capture flag, then the view of Mr. X."""
-    pos = rp.pos
-    move = Move.detective(dm.name, dm.ticket, dm.to)
-    if in_turn:
+def _detective_step(rp: _Replay, step: Step) -> None:
+    """A detective's move: checked against the turn order the engine keeps (moved after it was
+    stuck, twice, out of turn; the detectives it skipped), the engine's verdict on the move, the
+    capture flag, then the view of Mr. X."""
+    pos = step.before
+    dm: DetectiveMove = step.written
+    if dm.name in pos.out:
+        rp.error("det-after-stuck", dm.where, f"{dm.name} moves after it was stuck (out of the game)")
+    elif step.repeated:
+        rp.error("det-twice", dm.where, f"{dm.name} moves twice in round {step.round}")
+    elif not step.in_turn:
+        rp.error("det-order", dm.where, f"{dm.name} moves out of turn (order: {', '.join(pos.names)})")
+    else:
+        for name in step.skipped:
+            _absent(rp, name, f"{rp.record.rounds[step.round - 1].where}.detectives", step.round)
+    move, after = step.move, step.after
+    assert move is not None
+    if step.in_turn:
         for code, msg, _ in pos.problems(move):
             if code not in ("det-stuck", "turn"):  # the record's turn order is judged above
                 rp.error(code, dm.where + _DET_PLACE.get(code, ""), msg)
@@ -274,10 +252,21 @@ def _detective_move(rp: _Replay, dm: DetectiveMove, r_i: int, in_turn: bool) -> 
     elif pos.mrx_at is not None and pos.mrx_at == dm.to:
         rp.warning("capture-unmarked", dm.where,
                    f"{dm.name} lands on Mr. X at {dm.to}: a capture (mark it \"capture\": true)")
-    rp.pos = pos.push(move, capture=True if dm.capture else None, advance=in_turn)
-    if rp.pos.ended is not None:
+    rp.pos = after
+    if after.ended is not None:
         return
     rp.possible &= ~(1 << dm.to)
     if not rp.possible:
-        rp.lost_track(dm.where, f"the record contradicts itself: after {dm.name}'s move to {dm.to} in round {r_i} there is no station "
-                      "left for Mr. X (was he caught? mark the move \"capture\": true)")
+        rp.lost_track(dm.where, f"the record contradicts itself: after {dm.name}'s move to {dm.to} in round "
+                      f"{step.round} there is no station left for Mr. X (was he caught? mark the move "
+                      "\"capture\": true)")
+
+
+def _absent(rp: _Replay, name: str, where: str, r_i: int) -> None:
+    """A detective the record skips: fine if it is stuck (out), a warning if it could move."""
+    if name in rp.pos.out:
+        return
+    opts = rp.pos.detective_moves(name)
+    if opts:
+        rp.warning("det-absent", where, f"{name} did not move in round {r_i} although it could "
+                   f"(e.g. {opts[0].tickets[0].value} to {opts[0].to})")

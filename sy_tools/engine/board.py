@@ -295,17 +295,24 @@ class Board:
             out |= self.step(mask, t)
         return out
 
-    def moves(self, station: Station, ticket: Ticket) -> tuple[Station, ...]:
+    def destinations(self, station: Station, ticket: Ticket) -> tuple[Station, ...]:
         """Destinations from ``station`` with ``ticket`` (ascending)."""
         return self._lists[ticket][station]
+
+    #: :meth:`destinations`: the old name (stations, not :class:`~sy_tools.engine.moves.Move`
+    #: values), kept for one release
+    moves = destinations
 
     def transports_between(self, a: Station, b: Station) -> frozenset[Transport]:
         """The transports joining ``a`` and ``b``."""
         return frozenset(t for t, d in self._transport_lists.items() if b in d.get(a, ()))
 
-    def kinds(self, station: Station) -> frozenset[Transport]:
+    def transports_at(self, station: Station) -> frozenset[Transport]:
         """The transports that stop at ``station``."""
         return frozenset(t for t, d in self._transport_lists.items() if d.get(station))
+
+    #: :meth:`transports_at`: the old name (transports, not ticket kinds), kept for one release
+    kinds = transports_at
 
     def degree(self, station: Station, transport: Transport) -> int:
         """How many stations ``transport`` joins ``station`` to."""

@@ -78,7 +78,7 @@ def detective_hops(board: Board, station: Station, tickets: Tickets) -> Iterator
     make, other detectives ignored (detectives ride taxi, bus and underground only)."""
     for t in DETECTIVE_TICKETS:
         if getattr(tickets, t.value) > 0:
-            for d in board.moves(station, t):
+            for d in board.destinations(station, t):
                 yield t, d
 
 

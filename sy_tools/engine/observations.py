@@ -18,7 +18,8 @@ from .tickets import Ticket, Tickets
 @dataclass(frozen=True, eq=False)
 class MrXObservation:
     """What Mr. X knows when he is to move: everything.  ``legal_moves`` (double moves
-    included) and ``single_moves`` are listed when first asked for."""
+    included) and ``single_moves`` are listed when first asked for (tuples, unlike the lazy
+    :attr:`Position.legal_moves` view: a policy looks at them many times)."""
 
     position: Position
     #: the stations the detectives consider possible for him now (before this move)
@@ -35,7 +36,7 @@ class MrXObservation:
 
     @cached_property
     def single_moves(self) -> tuple[Move, ...]:
-        return tuple(self.position.mrx_single_moves())
+        return tuple(self.position.legal_moves.singles())
 
 
 @dataclass(frozen=True, eq=False)

@@ -57,11 +57,12 @@ def random_playout(start: Position, rng: Any) -> Playout:
     The result is exactly that of the reference loop over this module's :class:`Position` ::
 
         while not pos.is_over():
-            n = pos.legal_move_count()
+            moves = pos.legal_moves
+            n = len(moves)                    # counted, not listed
             if n == 0:                        # Mr. X has no move at all (at the very start)
                 pos = pos.declare_trapped(pos.mrx_at)
             else:
-                pos = pos.push(pos.legal_move_at(draw(rng, n)))
+                pos = pos.push(moves[draw(rng, n)])
 
     (:func:`draw` is ``int(rng.random() * n)``; the tests replay both and compare), but runs on
     plain ints and lists instead of building a :class:`Position` per move: the random-vs-random
@@ -76,8 +77,8 @@ def random_playout(start: Position, rng: Any) -> Playout:
         head: list[PlayoutMove] = []
         pos = start
         while pos.turn != 0 and not pos.is_over():
-            n = pos.legal_move_count()
-            mv = pos.legal_move_at(draw(rng, n))
+            moves = pos.legal_moves
+            mv = moves[draw(rng, len(moves))]
             head.append((pos.names.index(mv.piece), mv.tickets, tuple(s for s in mv.stations if s is not None)))
             pos = pos.push(mv)
         rest = random_playout(pos, rng)
@@ -233,11 +234,12 @@ def _reference_playout(start: Position, rng: Any) -> Playout:
     pos = start
     log: list[PlayoutMove] = []
     while not pos.is_over():
-        n = pos.legal_move_count()
+        moves = pos.legal_moves
+        n = len(moves)
         if n == 0:
             pos = pos.declare_trapped(pos.mrx_at)
             continue
-        mv = pos.legal_move_at(draw(rng, n))
+        mv = moves[draw(rng, n)]
         log.append((-1 if mv.piece == MRX else pos.names.index(mv.piece), mv.tickets,
                     tuple(s for s in mv.stations if s is not None)))
         pos = pos.push(mv)

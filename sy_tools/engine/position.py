@@ -4,13 +4,15 @@
 A :class:`Position` is an immutable point in a game (python-chess's ``Board`` is the model): the
 board and rules, each detective's station and tickets in turn order, who is out, Mr. X's tickets
 and (when known) his station, the move and round numbers, and whose turn it is.  It offers
-:meth:`Position.legal_moves`, :meth:`Position.is_legal`, :meth:`Position.problems` (why a move is
-illegal), :meth:`Position.push` and :attr:`Position.outcome`.
+:attr:`Position.legal_moves` (a lazy view: listed, counted, indexed and tested by
+:mod:`sy_tools.engine.movegen`), :meth:`Position.is_legal`, :meth:`Position.problems` (why a
+move is illegal), :meth:`Position.push` and :attr:`Position.outcome`.  Replaying a record's
+moves through positions is :mod:`sy_tools.engine.game`'s.
 
 Every command asks this module what is legal: the referee replays records through
 :class:`Position`, the possible-set filter steps with :func:`mrx_targets`, cordon plans and reach
 enumerate :func:`detective_hops`, and the simulator, advisor and solver pick from
-:meth:`Position.legal_moves`.
+:attr:`Position.legal_moves`.
 
 The rules, as implemented (README, "The rules engine"):
 
@@ -37,9 +39,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .board import Board
-from .movement import MRX, _bits, _nth_bit, detective_hops, mrx_targets
+from .movegen import LegalMoveView, count_moves, move_at, single_moves
+from .movement import MRX, detective_hops, mrx_targets
 from .moves import Illegal, Move, Outcome, OutcomeKind, when_text
-from .rules import Rules, counting_models
+from .rules import Rules
 from .stations import Station, StationMask
 from .tickets import (
     DETECTIVE_KINDS,
@@ -142,7 +145,7 @@ class Position:
         i = self.names.index(name)
         return self.stations[i], self.tickets[i]
 
-    def positions(self) -> dict[str, Station]:
+    def detective_stations(self) -> dict[str, Station]:
         """Detective name -> station."""
         return dict(zip(self.names, self.stations))
 
@@ -171,17 +174,18 @@ class Position:
 
     # ---- legal moves ------------------------------------------------------------------------
 
-    def legal_moves(self) -> list[Move]:
-        """Every legal move of the piece to move: one per distinct ticket and station sequence.
+    @property
+    def legal_moves(self) -> LegalMoveView:
+        """The legal moves of the piece to move, as a lazy view (python-chess's
+        ``board.legal_moves``): iterate it, ``len()`` it (counted, not listed), index it
+        (``pos.legal_moves[k]``, the ``k``-th in the engine's fixed order), ask ``move in
+        pos.legal_moves`` (:meth:`is_legal`, no list), test its truth, or call it for the list
+        (``pos.legal_moves()``, as when this was a method).  ``pos.legal_moves.singles`` is Mr.
+        X's single moves alone.  See :mod:`sy_tools.engine.movegen` for the order.
 
         For Mr. X his station must be known (``mrx_at``); a trapped Mr. X under rules that let
         him pass has the single pass move."""
-        if self.ended is not None:
-            return []
-        if self.turn == 0:
-            return self._mrx_moves()
-        i = self.turn - 1
-        return [Move(self.names[i], (t,), (d,)) for t, d in self._detective_hops(i)]
+        return LegalMoveView(self)
 
     def _detective_hops(self, i: int) -> list[tuple[Ticket, Station]]:
         blocked = self.occupied & ~(1 << self.stations[i])
@@ -193,38 +197,6 @@ class Position:
         are now (whether or not it is its turn)."""
         i = self.names.index(name)
         return [Move(name, (t,), (d,)) for t, d in self._detective_hops(i)]
-
-    def _mrx_moves(self) -> list[Move]:
-        at = self.mrx_at
-        if at is None:
-            raise ValueError("Mr. X's station is not known in this position: give it (mrx_at) to list his moves")
-        if self.move >= self.rules.log_length:
-            return []
-        board, occ, held = self.board, self.occupied, self.mrx_tickets.held()
-        out: list[Move] = []
-        firsts: list[tuple[Ticket, Station]] = []
-        for t in held:
-            dests = self._mrx_dests(at, t, occ)
-            for d in board.moves(at, t):
-                if dests >> d & 1:
-                    if not occ >> d & 1:  # onto a detective ("caught" rules) ends the game there
-                        firsts.append((t, d))
-                    out.append(Move(MRX, (t,), (d,)))
-        if not out:
-            return [Move(MRX, (), ())] if not self.rules.trapped_loses else []
-        if self.can_double():
-            for t1, d1 in firsts:
-                left = self.mrx_tickets.spend(t1)
-                for t2 in left.held():
-                    dests = self._mrx_dests(d1, t2, occ)
-                    for d2 in board.moves(d1, t2):
-                        if dests >> d2 & 1:
-                            out.append(Move(MRX, (t1, t2), (d1, d2)))
-        if self.rules.voluntary_reveal:
-            out += [m.revealing(h, n, t) for m in out for h in range(len(m.tickets))
-                    if not self.rules.is_reveal(self.move + h + 1)
-                    for n, tk in zip(self.names, self.tickets) for t in tk.held(DETECTIVE_TICKETS)]
-        return out
 
     def _mrx_dests(self, at: Station, ticket: Ticket, occ: StationMask) -> StationMask:
         """Where Mr. X may move from ``at`` with ``ticket``: never onto a detective, except under
@@ -348,7 +320,7 @@ class Position:
             probs.append(Illegal("det-ticket", f"{name} moves with a black ticket; detectives have none"))
         elif self.tickets[i][t] <= 0:
             probs.append(Illegal("det-ticket", f"{name} has no {t.value} ticket left"))
-        if t is Ticket.BLACK or to not in self.board.moves(here, t):
+        if t is Ticket.BLACK or to not in self.board.destinations(here, t):
             kinds = sorted(x.value for x in self.board.transports_between(here, to))
             has = f" (only {', '.join(kinds)})" if kinds else ""
             probs.append(Illegal("det-connection", f"{name} moves {here} -> {to} by {t.value}, but there is no "
@@ -458,7 +430,7 @@ class Position:
             return nxt._with(ended=Outcome(OutcomeKind.TRAPPED, self.round, self.move, station=nxt.mrx_at))
         return nxt
 
-    def placed(self, station: Station) -> Position:
+    def with_mrx_at(self, station: Station) -> Position:
         """This position with Mr. X known to stand on ``station`` (the caller checks that he
         may be there).  If he is to move and has no legal move there, he is trapped."""
         pos = self._with(mrx_at=station)
@@ -485,100 +457,25 @@ class Position:
     def is_over(self) -> bool:
         return self.ended is not None
 
-    # ---- counting and sampling (self-play) ----------------------------------------------------
-
-    def legal_move_count(self) -> int:
-        """``len(self.legal_moves())``, counted with popcounts instead of building every move
-        (under rule fields the counting does not model, by listing them)."""
-        if self.ended is not None:
-            return 0
-        if self.turn != 0:
-            return len(self._detective_hops(self.turn - 1))
-        if not counting_models(self.rules):
-            return len(self.legal_moves())
-        masks = self._mrx_first_masks()
-        if masks is None:
-            return 0
-        singles = sum(m.bit_count() for _, m in masks)
-        if not singles:
-            return 0 if self.rules.trapped_loses else 1
-        n = singles
-        if self.can_double():
-            nb, occ = self.board.neighbours, self.occupied
-            for t1, m in masks:
-                seconds = self.mrx_tickets.spend(t1).held()
-                while m:
-                    low = m & -m
-                    d1 = low.bit_length() - 1
-                    m ^= low
-                    for t2 in seconds:
-                        n += (nb[t2][d1] & ~occ).bit_count()
-        return n
-
-    def legal_move_at(self, k: int) -> Move:
-        """``self.legal_moves()[k]`` without building the others (same order: Mr. X's singles by
-        ticket then station, then his double moves by first leg, second ticket, station)."""
-        if self.turn != 0 or self.ended is not None:
-            if self.ended is None:
-                hops = self._detective_hops(self.turn - 1)
-                if 0 <= k < len(hops):
-                    t, d = hops[k]
-                    return Move(self.names[self.turn - 1], (t,), (d,))
-            raise IndexError(f"legal move {k} out of range")
-        if k < 0:
-            raise IndexError(f"legal move {k} out of range")
-        if not counting_models(self.rules):
-            return self.legal_moves()[k]
-        masks = self._mrx_first_masks() or []
-        singles = sum(m.bit_count() for _, m in masks)
-        if not singles and not self.rules.trapped_loses and masks is not None and k == 0:
-            return Move(MRX, (), ())
-        if k < singles:
-            for t, m in masks:
-                c = m.bit_count()
-                if k < c:
-                    return Move(MRX, (t,), (_nth_bit(m, k),))
-                k -= c
-        k -= singles
-        if singles and self.can_double():
-            nb, occ = self.board.neighbours, self.occupied
-            for t1, m in masks:
-                seconds = self.mrx_tickets.spend(t1).held()
-                while m:
-                    low = m & -m
-                    d1 = low.bit_length() - 1
-                    m ^= low
-                    for t2 in seconds:
-                        m2 = nb[t2][d1] & ~occ
-                        c = m2.bit_count()
-                        if k < c:
-                            return Move(MRX, (t1, t2), (d1, _nth_bit(m2, k)))
-                        k -= c
-        raise IndexError("legal move index out of range")
-
-    def mrx_single_moves(self) -> list[Move]:
-        """Mr. X's legal single moves: :meth:`legal_moves` without the double moves (and
-        without the pass), in the same order."""
-        if self.ended is not None or self.turn != 0:
-            return []
-        if not counting_models(self.rules):
-            return [m for m in self.legal_moves() if len(m.tickets) == 1]
-        return [Move(MRX, (t,), (d,)) for t, m in self._mrx_first_masks() or [] for d in _bits(m)]
+    # ---- sampling (self-play) -----------------------------------------------------------------
 
     def random_move(self, rng: Any) -> Move | None:
         """A legal move drawn uniformly (:func:`draw`), or None when there is none."""
-        n = self.legal_move_count()
-        return self.legal_move_at(draw(rng, n)) if n else None
+        n = count_moves(self)
+        return move_at(self, draw(rng, n)) if n else None
 
-    def _mrx_first_masks(self) -> list[tuple[Ticket, StationMask]] | None:
-        """Per ticket Mr. X holds, where a single move with it may go (None: log full)."""
-        at = self.mrx_at
-        if at is None:
-            raise ValueError("Mr. X's station is not known in this position: give it (mrx_at) to list his moves")
-        if self.move >= self.rules.log_length:
-            return None
-        occ = self.occupied
-        return [(t, mrx_targets(self.board, 1 << at, t, occ)) for t in self.mrx_tickets.held()]
+    # ---- the names before the view, kept for one release (aliases: no extra call) -------------
+
+    #: ``len(pos.legal_moves)`` (:func:`~sy_tools.engine.movegen.count_moves`)
+    legal_move_count = count_moves
+    #: ``pos.legal_moves[k]`` for ``k >= 0`` (:func:`~sy_tools.engine.movegen.move_at`)
+    legal_move_at = move_at
+    #: ``pos.legal_moves.singles()`` (:func:`~sy_tools.engine.movegen.single_moves`)
+    mrx_single_moves = single_moves
+    #: :meth:`with_mrx_at`
+    placed = with_mrx_at
+    #: :meth:`detective_stations`
+    positions = detective_stations
 
     def __repr__(self) -> str:
         dets = ", ".join(f"{n} {s}" for n, s in zip(self.names, self.stations))

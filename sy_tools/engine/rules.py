@@ -187,7 +187,7 @@ def _nat(v: Any) -> bool:
 
 #: The rule fields the counting methods and :func:`random_playout` model.  Any other field of
 #: :class:`Rules` away from its default (a variant that changes where Mr. X may go, or adds moves)
-#: makes them fall back to :meth:`Position.legal_moves` and the reference loop.
+#: makes them fall back to listing :attr:`Position.legal_moves` and the reference loop.
 COUNTED_RULE_FIELDS = frozenset({
     "name", "detective_tickets", "mrx_tickets", "black_per_detective", "tickets_to_mrx", "reveal_moves",
     "log_length", "double_moves_per_game", "double_moves_per_round", "mrx_deck", "detective_deck",

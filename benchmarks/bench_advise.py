@@ -1,4 +1,4 @@
-"""advise: self-play strength, measured (README, "advise").
+"""advise: self-play strength, measured (docs/benchmarks.md, "advise").
 
 A small self-contained self-play loop on :class:`~sy_tools.position.Position` (``sy-tools
 simulate`` will replace it): classic rules, five detectives and Mr. X dealt from the classic
@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from sy_tools.analysis.distances import distances
 from sy_tools.engine.board import Board
 from sy_tools.engine.movement import mrx_targets
 from sy_tools.engine.moves import Move
@@ -36,7 +37,6 @@ from sy_tools.engine.stations import Station, mask_of, stations_of
 from sy_tools.engine.tickets import Ticket
 from sy_tools.formats.map_load import load_board
 from sy_tools.selfplay.policies import detective_policy, mrx_policy
-from sy_tools.solvers.belief import distances
 
 #: games per pair in ``make bench`` (keep it short: the lead re-runs it through ``simulate``)
 GAMES = 60
@@ -68,9 +68,9 @@ def greedy_mrx(obs: MrXObservation, rng: random.Random) -> Move:
     largest possible set for the detectives; single moves only, unless a detective is next to
     him; ties at random."""
     pos = obs.position
-    dist = distances(pos.board)
+    dist = distances(pos.board, 99)
     assert pos.mrx_at is not None
-    near_now = min(dist[pos.mrx_at].get(s, 99) for s in pos.stations)
+    near_now = min(dist[pos.mrx_at][s] for s in pos.stations)
     moves = [m for m in obs.legal_moves if near_now <= 1 or not m.is_double] or list(obs.legal_moves)
     best: list[Move] = []
     best_v: tuple[int, int] | None = None
@@ -78,7 +78,7 @@ def greedy_mrx(obs: MrXObservation, rng: random.Random) -> Move:
         if m.is_pass:
             return m
         row = dist[m.to or 0]
-        near = min(min(row.get(s, 99) for s in pos.stations), 3)
+        near = min(min(row[s] for s in pos.stations), 3)
         p = obs.possible
         for t in m.tickets:
             p = mrx_targets(pos.board, p, t, pos.occupied)
@@ -93,13 +93,13 @@ def greedy_mrx(obs: MrXObservation, rng: random.Random) -> Move:
 def greedy_detective(obs: DetectiveObservation, rng: random.Random) -> Move:
     """The move whose destination has the smallest mean distance to the possible stations;
     ties at random."""
-    dist = distances(obs.board)
+    dist = distances(obs.board, 99)
     poss = stations_of(obs.possible)
     best: list[Move] = []
     best_v = math.inf
     for m in obs.legal_moves:
         row = dist[m.to or 0]
-        v = sum(row.get(p, 99) for p in poss) / max(len(poss), 1)
+        v = sum(row[p] for p in poss) / max(len(poss), 1)
         if v < best_v:
             best, best_v = [m], v
         elif v == best_v:
@@ -132,7 +132,7 @@ def play_game(board: Board, rules: Rules, seed: int, mrx: Policy, det: Policy) -
     slowest = 0.0
     while pos.ended is None:
         if pos.turn == 0:
-            if not pos.legal_moves():
+            if not pos.legal_moves:
                 pos = pos.declare_trapped(pos.mrx_at)
                 break
             move = mrx(MrXObservation(pos, possible, memo_x), rng)

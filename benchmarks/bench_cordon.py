@@ -14,7 +14,7 @@ from sy_tools.formats.game_json import parse_record
 from sy_tools.formats.map_load import load_board
 from sy_tools.selfplay.generate import detectives_view, random_game
 from sy_tools.solvers.cordon import CordonInputs, cordon_inputs
-from sy_tools.solvers.cordon_model import solve
+from sy_tools.solvers.cordon_model import solve_cordon
 from sy_tools.solvers.seal import held_tickets, is_sealed
 
 NEAR_REVEAL = {3, 4, 8, 9, 13, 14, 18, 19}
@@ -68,7 +68,7 @@ def exhaustive_k1(inp: CordonInputs) -> int:
         d = dets[i]
         occ = {s for n, s in pos.items() if n != d.name}
         moves = {(t, x) for t in DETECTIVE_TICKETS if d.tickets.get(t.value, 0) > 0
-                 for x in board.moves(pos[d.name], t) if x not in occ} if d.moves_first else set()
+                 for x in board.destinations(pos[d.name], t) if x not in occ} if d.moves_first else set()
         if not moves:
             go(i + 1, pos, used)
         for t, x in moves:
@@ -83,7 +83,7 @@ def _times(inputs: list[CordonInputs], k: int, limit: float) -> tuple[list[float
     proven = 0
     for inp in inputs:
         t = time.perf_counter()
-        r = solve(inp.board, inp.weights, inp.mrx_tickets, inp.detectives, k, limit, None)
+        r = solve_cordon(inp.board, inp.weights, inp.mrx_tickets, inp.detectives, k, limit, None)
         out.append(time.perf_counter() - t)
         proven += r.status == "optimal"
     return out, proven
@@ -94,7 +94,7 @@ def run() -> list[str]:
     lines = [f"cordon: {len(small)} states near a reveal (median |P| "
              f"{statistics.median(len(s.weights) for s in small):.0f}), {len(large)} with |P| 5..40 "
              f"(median {statistics.median(len(s.weights) for s in large):.0f}); 2 workers"]
-    solve(small[0].board, small[0].weights, small[0].mrx_tickets, small[0].detectives, 1, 5, None)  # warm-up
+    solve_cordon(small[0].board, small[0].weights, small[0].mrx_tickets, small[0].detectives, 1, 5, None)  # warm-up
     for name, group in (("near reveal", small), ("|P| <= 40", large)):
         for k in (1, 2, 3):
             ts, proven = _times(group, k, 5.0)
@@ -108,7 +108,7 @@ def run() -> list[str]:
     t_ex = time.perf_counter() - t
     t = time.perf_counter()
     for inp in subset:
-        solve(inp.board, inp.weights, inp.mrx_tickets, inp.detectives, 1, 5.0, None)
+        solve_cordon(inp.board, inp.weights, inp.mrx_tickets, inp.detectives, 1, 5.0, None)
     t_cp = time.perf_counter() - t
     lines.append(f"  k=1 on {len(subset)} states: exhaustive joint moves {t_ex:.2f} s, CP-SAT {t_cp:.2f} s, "
                  f"ratio {t_ex / t_cp:.2f}x (CP-SAT also proves the cordon size and the duty/ticket "

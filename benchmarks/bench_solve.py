@@ -18,8 +18,8 @@ from sy_tools.formats.record import Record
 from sy_tools.selfplay.generate import detectives_view, random_game
 from sy_tools.solvers.cordon import cordon_inputs
 from sy_tools.solvers.cordon import puzzle as cordon_puzzle
-from sy_tools.solvers.cordon_model import solve as cordon_solve
-from sy_tools.solvers.forced import puzzle, record_position, solve
+from sy_tools.solvers.cordon_model import solve_cordon
+from sy_tools.solvers.forced import puzzle, solve, solve_inputs
 
 NEAR_REVEAL = {3, 4, 8, 9, 13, 14, 18, 19}
 LIMITS = {1: 2.0, 2: 2.0, 3: 1.5}  # seconds per solve
@@ -41,7 +41,7 @@ def positions(n: int = 20, seed: int = 13) -> list[Record]:
                 continue
             rec = parse_record(dict(doc, rounds=doc["rounds"][:cut] + [{"mrx": rnd["mrx"], "detectives": []}]))
             try:
-                pos, _, _ = record_position(rec)
+                pos, _, _ = solve_inputs(rec)
             except Exception:
                 break
             if pos.turn != 0:
@@ -69,14 +69,14 @@ def closing_in(n: int = 15, seed: int = 21) -> list[tuple[list[int], list[tuple[
 
 def run() -> list[str]:
     recs = positions()
-    sizes = [record_position(r)[1].bit_count() for r in recs]
+    sizes = [solve_inputs(r)[1].bit_count() for r in recs]
     lines = [f"solve: {len(recs)} positions near a reveal, 5 detectives, median |S| {statistics.median(sizes):.0f} "
              f"(max {max(sizes)}); time limit per solve {LIMITS[1]:g}/{LIMITS[2]:g}/{LIMITS[3]:g} s"]
     results: dict[int, list[Any]] = {}
     for n in (1, 2, 3):
         ts, res = [], []
         for rec in recs:
-            pos, S, _ = record_position(rec)
+            pos, S, _ = solve_inputs(rec)
             t = time.perf_counter()
             r = solve(pos, S, n, time_limit=LIMITS[n])
             ts.append(time.perf_counter() - t)
@@ -123,7 +123,7 @@ def run() -> list[str]:
 
 def _cordon_seals_record(rec: Record) -> bool:
     inp = cordon_inputs(rec)
-    return any(cordon_solve(inp.board, inp.weights, inp.mrx_tickets, inp.detectives, k, 5.0, None, inp.context,
+    return any(solve_cordon(inp.board, inp.weights, inp.mrx_tickets, inp.detectives, k, 5.0, None, inp.context,
                             inp.tickets_to_mrx).feasible for k in (1, 2))
 
 

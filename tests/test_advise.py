@@ -14,6 +14,7 @@ import random
 
 import pytest
 
+from sy_tools.analysis.distances import distances
 from sy_tools.engine.movement import MRX, detective_hops
 from sy_tools.engine.moves import Move, OutcomeKind
 from sy_tools.engine.observations import DetectiveObservation, MrXObservation
@@ -24,7 +25,7 @@ from sy_tools.engine.tickets import Ticket, Tickets
 from sy_tools.errors import AnalysisError
 from sy_tools.selfplay.policies import detective_policy, mrx_policy
 from sy_tools.solvers.advise import advise_mrx, advise_puzzle
-from sy_tools.solvers.belief import advise_detectives, distances
+from sy_tools.solvers.belief import advise_detectives
 
 RULES = PRESETS["classic"]
 NAMES = ("Red", "Blue", "Green", "Yellow", "Black")
@@ -57,7 +58,7 @@ def can_capture(pos: Position) -> bool:
 def _near(board, rng: random.Random, around: int, k: int, exclude: set[int]) -> list[int]:
     """``k`` distinct stations within two hops of ``around``."""
     d = distances(board)[around]
-    pool = [s for s, h in d.items() if 1 <= h <= 2 and s not in exclude]
+    pool = [s for s, h in enumerate(d) if 1 <= h <= 2 and s not in exclude]
     return rng.sample(pool, min(k, len(pool)))
 
 
@@ -372,3 +373,31 @@ def test_detective_policy_takes_any_observation_with_the_shared_fields(london):
     move = detective_policy(other)
     assert move in mine.legal_moves
     assert other.memo["advise_plan"]["Red"] == move
+
+
+def test_unreachable_detectives_print_as_no_distance():
+    """Distances come from analysis.distances with FAR (99) for stations no detective route
+    joins: such a detective shows "-" (JSON null) in the header, and Mr. X's nearest detective
+    too; the reachable ones their hop counts."""
+    from sy_tools.engine.board import Board, Connection
+    from sy_tools.solvers.belief import FAR
+
+    # 1 - 2 - 3 by taxi, 4 - 5 - 6 by taxi, 3 - 4 by ferry only (Mr. X's black ticket)
+    conns = [Connection.of(1, 2, "taxi"), Connection.of(2, 3, "taxi"), Connection.of(4, 5, "taxi"),
+             Connection.of(5, 6, "taxi"), Connection.of(3, 4, "ferry")]
+    board = Board.build("islands", range(1, 7), conns)
+    assert distances(board, FAR)[1][6] == FAR and distances(board)[1][6] == 70 and distances(board)[1][3] == 2
+    mt = {"taxi": 3, "black": 1}
+    adv = advise_puzzle(board, [5, 6], None, [("Red", 1), ("Blue", 4)], "detectives", {"taxi": 4}, mt,
+                        time_limit=5)
+    assert adv.distances == {"Red": None, "Blue": 1}
+    assert "distances to his possible set: Red -, Blue 1" in adv.describe()
+    assert adv.to_dict()["distances"] == {"Red": None, "Blue": 1}
+    adv = advise_puzzle(board, None, 6, [("Red", 1), ("Blue", 2)], "mrx", {"taxi": 4}, mt, time_limit=5)
+    assert adv.distances == {"Red": None, "Blue": None}
+    assert all(o.nearest is None and "nearest detective - hops" in o.reason for o in adv.moves)
+    adv = advise_puzzle(board, None, 3, [("Red", 1), ("Blue", 5)], "mrx", {"taxi": 4}, mt, time_limit=5)
+    assert adv.distances == {"Red": 2, "Blue": None}
+    by_to = {o.move.to: o for o in adv.moves}
+    assert by_to[2].nearest == 1 and "nearest detective 1 hop;" in by_to[2].reason + ";"
+    assert by_to[4].nearest == 1  # Blue on 5, over the ferry

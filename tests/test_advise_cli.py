@@ -110,9 +110,9 @@ def test_record_and_puzzle_flags_conflict(cli):
 
 
 @pytest.mark.parametrize("command", ["$ sy-tools advise --around 187", "$ sy-tools advise examples/in-progress.json"])
-def test_readme_advise_examples_are_current(cli, command):
-    """The README's worked outputs, but for the wall time on the last line."""
-    readme = (ROOT / "README.md").read_text()
+def test_documented_advise_examples_are_current(cli, command):
+    """The CLI reference's worked outputs, but for the wall time on the last line."""
+    readme = (ROOT / "docs" / "cli.md").read_text()
     start = readme.index(command)
     block = readme[start:readme.index("```", start)].rstrip("\n").splitlines()
     args = block[0].split()[3:]

@@ -17,7 +17,7 @@ from sy_tools.engine.tickets import DETECTIVE_TICKETS, Ticket
 from sy_tools.formats.game_json import parse_record
 from sy_tools.selfplay.generate import random_game
 from sy_tools.solvers.cordon import puzzle
-from sy_tools.solvers.cordon_model import detective_options, solve
+from sy_tools.solvers.cordon_model import detective_options, solve_cordon
 from sy_tools.solvers.cordon_result import SCALE, DetectiveState
 from sy_tools.solvers.seal import exits, expand, held_tickets, is_sealed
 
@@ -97,7 +97,7 @@ def test_against_brute_force_small_boards():
         board = small_board(rng)
         dets, target, xt = _random_state(rng, board)
         tickets = held_tickets(xt)
-        res = solve(board, target, xt, dets, moves=1, time_limit=20)
+        res = solve_cordon(board, target, xt, dets, moves=1, time_limit=20)
         assert res.status == "optimal"
         assert res.cordon_size == brute_cordon_size(board, sorted(target), tickets)
         assert all(is_sealed(board, p, mask_of(res.cordon), tickets) for p in target)
@@ -118,7 +118,7 @@ def test_multi_turn_plans_are_legal_and_seal(k):
         board = small_board(rng)
         dets, target, xt = _random_state(rng, board)
         tickets = held_tickets(xt)
-        res = solve(board, target, xt, dets, moves=k, time_limit=20)
+        res = solve_cordon(board, target, xt, dets, moves=k, time_limit=20)
         assert res.status == "optimal"
         expanded = expand(board, target, tickets, k - 1)
         assert res.target == tuple(sorted(expanded))
@@ -340,7 +340,7 @@ def test_a_callers_deadline_cuts_the_solve(london):
     import time
 
     t = time.perf_counter()
-    res = solve(london, {s: 1 for s in range(1, 60)}, ALL_X,
+    res = solve_cordon(london, {s: 1 for s in range(1, 60)}, ALL_X,
                 [DetectiveState("Red", 100, dict(PRESETS["classic"].detective_tickets)),
                  DetectiveState("Blue", 120, dict(PRESETS["classic"].detective_tickets))],
                 moves=2, time_limit=30, deadline=time.monotonic() + 0.4)

@@ -21,7 +21,7 @@ from sy_tools.engine.rules import PRESETS, Rules
 from sy_tools.engine.stations import mask_of
 from sy_tools.engine.tickets import DETECTIVE_TICKETS, Ticket, Tickets, Transport
 from sy_tools.solvers.cordon import puzzle
-from sy_tools.solvers.cordon_model import reveal_takes, solve
+from sy_tools.solvers.cordon_model import reveal_takes, solve_cordon
 from sy_tools.solvers.cordon_result import SCALE, DetectiveState
 from sy_tools.solvers.seal import held_tickets, is_sealed
 
@@ -220,7 +220,7 @@ def _bits(m):
 def _check_against_oracle(board, rules, dets, target, xt, k, mrx_moves=0, mrx_first=False, size=True):
     if mrx_first:  # he moves before the first planned turn: every detective moves in it
         dets = [dataclasses.replace(d, moves_first=True) for d in dets]
-    res = solve(board, target, xt, dets, moves=k, time_limit=20, rules=rules, mrx_moves=mrx_moves,
+    res = solve_cordon(board, target, xt, dets, moves=k, time_limit=20, rules=rules, mrx_moves=mrx_moves,
                 mrx_first=mrx_first)
     best, full = oracle(board, rules, dets, target, xt, k, mrx_moves, mrx_first)
     if res.status == "infeasible":  # some detective has no move sequence that survives his takes
@@ -240,7 +240,7 @@ def _differs_when_ignored(board, rules, dets, target, xt, k, mrx_moves=0, mrx_fi
     variant's oracle (the mutation "ignore the variant")."""
     if mrx_first:
         dets = [dataclasses.replace(d, moves_first=True) for d in dets]
-    plain = solve(board, target, xt, dets, moves=k, time_limit=20, rules=CLASSIC, mrx_moves=mrx_moves,
+    plain = solve_cordon(board, target, xt, dets, moves=k, time_limit=20, rules=CLASSIC, mrx_moves=mrx_moves,
                   mrx_first=mrx_first)
     best, _ = oracle(board, rules, dets, target, xt, k, mrx_moves, mrx_first)
     value = _plan_weight(board, rules, plain, target, xt, dets, k, mrx_moves, mrx_first)

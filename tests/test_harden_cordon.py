@@ -17,7 +17,7 @@ from helpers import small_board
 from sy_tools.engine.rules import PRESETS
 from sy_tools.engine.tickets import Ticket
 from sy_tools.errors import InputError
-from sy_tools.solvers.cordon_model import count_options, detective_options, plan_cordon, solve
+from sy_tools.solvers.cordon_model import count_options, detective_options, plan_cordon, solve_cordon
 from sy_tools.solvers.cordon_result import DetectiveState
 
 FIVE = "A=13,B=26,C=29,D=34,E=50"
@@ -35,7 +35,7 @@ def test_time_limit_must_be_finite_and_positive(cli, value):
 def test_solve_refuses_non_finite_time_limits(london):
     for bad in (float("nan"), float("inf"), 0.0):
         with pytest.raises(InputError, match="--time-limit"):
-            solve(london, {1: 1}, {"taxi": 1}, time_limit=bad)
+            solve_cordon(london, {1: 1}, {"taxi": 1}, time_limit=bad)
 
 
 @pytest.mark.parametrize("dets, message", [
@@ -55,9 +55,9 @@ def test_puzzle_detectives_are_distinct_pieces(cli, dets, message):
 def test_library_refuses_repeated_names(london):
     dets = [DetectiveState("Red", 100, TICKETS), DetectiveState("Red", 114, TICKETS)]
     with pytest.raises(InputError, match="named twice"):
-        solve(london, {83: 1}, {"taxi": 4}, dets, moves=2, time_limit=5)
+        solve_cordon(london, {83: 1}, {"taxi": 4}, dets, moves=2, time_limit=5)
     with pytest.raises(InputError, match="a detective needs a name"):
-        solve(london, {83: 1}, {"taxi": 4}, [DetectiveState("", 100, TICKETS)], time_limit=5)
+        solve_cordon(london, {83: 1}, {"taxi": 4}, [DetectiveState("", 100, TICKETS)], time_limit=5)
 
 
 @pytest.mark.parametrize("tickets", ["taxi=²", "taxi=" + "9" * 5000, "taxi=1,taxi=2", "taxi=-1", "taxi=١"])

@@ -388,7 +388,7 @@ def _record_case(board, rules, rng: random.Random):
     from sy_tools.errors import SyToolsError
     from sy_tools.formats.game_json import parse_record
     from sy_tools.selfplay.generate import detectives_view, random_game
-    from sy_tools.solvers.forced import record_position, solve_record
+    from sy_tools.solvers.forced import solve_inputs, solve_record
 
     doc = random_game(board, rules, random.Random(rng.getrandbits(32)), n_detectives=rng.choice([2, 3]),
                       mrx_start_candidates=board.start_decks["classic"])
@@ -400,7 +400,7 @@ def _record_case(board, rules, rng: random.Random):
     r = rng.randrange(len(rec.rounds)) + 1
     cut = rec.truncated(r, rng.randint(0, len(rec.rounds[r - 1].detectives)))
     try:
-        pos, S, _ = record_position(cut)
+        pos, S, _ = solve_inputs(cut)
     except SyToolsError:
         return None  # over (a capture) or trapped
     n = rng.choice([1, 2])
@@ -552,3 +552,141 @@ def test_a_ticket_taken_by_a_voluntary_reveal_is_his_to_use():
     pos = dataclasses.replace(pos, rules=dataclasses.replace(pos.rules, tickets_to_mrx=True))
     assert shortest(pos, S, 2) is None
     assert solve(pos, S, 2).forced is False
+
+
+# ---- the shared builders: one puzzle builder, one record reader, one double-move rule ---------------
+
+
+def _puzzle_solvers():
+    """Each solver's puzzle entry point, called with (board, around, detectives, **flags)."""
+    from sy_tools.solvers import cordon
+    from sy_tools.solvers.advise import advise_puzzle
+
+    return {
+        "solve": lambda b, around, dets, **kw: puzzle(b, around, dets, turns=1, time_limit=5, **kw),
+        "advise": lambda b, around, dets, **kw: advise_puzzle(b, around, None, dets, time_limit=1, **kw),
+        "cordon": lambda b, around, dets, **kw: cordon.puzzle(b, around, dets, time_limit=5, **kw),
+    }
+
+
+@pytest.mark.parametrize("solver", ["solve", "advise", "cordon"])
+@pytest.mark.parametrize("around, dets, where, message", [
+    ([999], [("Red", 100)], "--around", "station 999 is not on the map"),
+    ([83], [("Red", 999)], "--detectives", "Red: station 999 is not on the map"),
+    ([83], [("Red", 100), ("Red", 101)], "--detectives", "detective 'Red' is named twice"),
+    ([83], [("Red", 100), ("Blue", 100)], "--detectives", "Blue and Red both stand on 100"),
+    ([83], [("Mr. X", 100)], "--detectives", "the name is Mr. X's"),
+    ([100], [("Red", 100)], "--around", "every --around station is occupied by a detective"),
+])
+def test_puzzle_errors_are_the_same_through_every_solver(london, solver, around, dets, where, message):
+    with pytest.raises(InputError) as e:
+        _puzzle_solvers()[solver](london, around, dets)
+    assert e.value.where == where and message in str(e.value)
+
+
+@pytest.mark.parametrize("solver, where", [("solve", "--around"), ("advise", "--detectives"),
+                                           ("cordon", "--around")])
+def test_puzzle_errors_keep_each_solvers_order(london, solver, where):
+    """Both flags wrong: solve and cordon name --around first, advise --detectives (as always)."""
+    with pytest.raises(InputError) as e:
+        _puzzle_solvers()[solver](london, [999], [("Red", 999)])
+    assert e.value.where == where
+
+
+@pytest.mark.parametrize("solver", ["solve", "advise"])
+def test_puzzle_move_number_is_checked_where_it_places_the_position(london, solver):
+    with pytest.raises(InputError, match="expected a move number from 0 to 23, got 24") as e:
+        _puzzle_solvers()[solver](london, [83], [("Red", 100)], move_number=24)
+    assert e.value.where == "--move-number"
+
+
+@pytest.mark.parametrize("solver", ["solve", "advise"])
+def test_puzzle_needs_detectives_except_for_the_cordons_size(london, solver):
+    with pytest.raises(InputError, match="give the detectives") as e:
+        _puzzle_solvers()[solver](london, [83], [])
+    assert e.value.where == "--detectives"
+
+
+def test_cordon_puzzle_takes_no_detectives_and_any_move_number(london):
+    from sy_tools.solvers import cordon
+
+    res = cordon.puzzle(london, [83, 83, 101], (), time_limit=5, move_number=30)
+    assert res.cordon_size is not None and res.context == {"around": [83, 101]}
+
+
+def test_puzzle_position_is_the_one_builder(london):
+    from sy_tools.solvers import advise, forced, puzzles
+
+    assert forced.puzzle_position is puzzles.puzzle_position
+    pos, S = puzzles.puzzle_position(london, [83, 100], [("Red", 100)], move_number=0)
+    assert (pos.turn, pos.mrx_at, pos.round, pos.move, S) == (1, None, 1, 0, mask_of([83]))
+    pos, S = advise.puzzle_position(london, [83, 84], 84, [("Red", 100)], "mrx", move_number=5)
+    assert (pos.turn, pos.mrx_at, pos.round, pos.move, S) == (0, 84, 5, 5, mask_of([83, 84]))
+    pos, _ = advise.puzzle_position(london, [83, 84], 84, [("Red", 100)], "detectives")
+    assert (pos.turn, pos.mrx_at) == (1, None)  # his station is never in a detectives' position
+    with pytest.raises(InputError, match="needs his station") as e:
+        advise.puzzle_position(london, [83], None, [("Red", 100)], "mrx")
+    assert e.value.where == "--at"
+    for at, message in ((100, "Red is there"), (999, "not on the map"), (85, "not one of the --around")):
+        with pytest.raises(InputError, match=message):
+            advise.puzzle_position(london, [83, 84], at, [("Red", 100)], "mrx")
+
+
+def _record_readers():
+    """Every solver's way into a record, each ending in the shared record_position."""
+    from sy_tools.analysis.legal import legal_moves
+    from sy_tools.solvers.advise import advise_record
+    from sy_tools.solvers.cordon import cordon_inputs
+    from sy_tools.solvers.forced import solve_inputs
+
+    return {"moves": legal_moves, "solve": solve_inputs, "cordon": cordon_inputs,
+            "advise": lambda rec: advise_record(rec, time_limit=1)}
+
+
+@pytest.mark.parametrize("reader", ["moves", "solve", "cordon", "advise"])
+@pytest.mark.parametrize("name, message", [("capture.json", "the game is over: detectives won: Yellow caught"),
+                                           ("broken/wrong-ticket.json", "the record is illegal: "),
+                                           ("broken/two-on-one-station.json", "the record is illegal: ")])
+def test_records_are_read_the_same_by_every_solver(reader, name, message):
+    from pathlib import Path
+
+    from sy_tools.formats.record_io import load_record
+
+    rec = load_record(str(Path(__file__).parent.parent / "examples" / name))
+    with pytest.raises(AnalysisError) as e:
+        _record_readers()[reader](rec)
+    assert str(e.value).startswith(message) or message in str(e.value)
+    assert e.value.file == rec.file
+
+
+def test_solve_inputs_hides_his_station_and_says_when():
+    from pathlib import Path
+
+    from sy_tools.analysis.legal import record_position
+    from sy_tools.formats.record_io import load_record
+    from sy_tools.solvers.forced import solve_inputs
+
+    rec = load_record(str(Path(__file__).parent.parent / "examples" / "in-progress.json"))
+    pos, S, ctx = solve_inputs(rec)
+    full = record_position(rec)
+    assert pos.mrx_at is None and pos.stations == full.stations and S
+    assert ctx == {"round": full.round, "mrx_moves": full.move, "to_move": "mrx", "file": rec.file,
+                   "when": full.when}
+
+
+@pytest.mark.parametrize("per_round", [0, 1])
+@pytest.mark.parametrize("per_game", [0, 1, 2, 3])
+def test_the_search_counts_double_moves_by_the_engines_rule(per_round, per_game):
+    """The horizon's double moves: as many as his tickets and the allowance leave, at most one
+    per turn (what the search counted before it asked the engine)."""
+    from sy_tools.solvers.forced import _Search
+
+    rules = dataclasses.replace(CLASSIC, double_moves_per_round=per_round, double_moves_per_game=per_game)
+    pos, _ = puzzle_position(line_board(), [1], [("Red", 3)], {"taxi": 2}, {"taxi": 2}, rules=rules)
+    search = _Search(pos, None, None, 100)
+    for tickets in range(4):
+        for used in range(4):
+            for turns in range(4):
+                left = max(0, min(tickets, per_game - used)) if per_round >= 1 else 0
+                got = search.doubles_within(Tickets.of({"double": tickets}), used, turns)
+                assert got == min(turns, left), (tickets, used, turns)

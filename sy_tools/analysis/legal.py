@@ -19,10 +19,12 @@ from ..errors import AnalysisError, InputError
 from ..formats.record import Record
 
 
-def record_position(record: Record, at: Station | None = None) -> Position:
+def record_position(record: Record, at: Station | None = None, in_progress: bool = False) -> Position:
     """The engine's position at the end of ``record`` (which must be legal), with Mr. X placed
-    at ``at`` when given (it must be a station where he may be)."""
-    from .possible import possible
+    at ``at`` when given (it must be a station where he may be); with ``in_progress`` the game
+    must not be over.  :class:`AnalysisError` (an illegal record, a game over) or
+    :class:`InputError` (a bad ``--at``) otherwise.  The one place that turns a record into a
+    position: ``moves``, ``advise``, ``solve`` and ``cordon`` all read records through it."""
     from .referee import check
 
     result = check(record)
@@ -32,8 +34,17 @@ def record_position(record: Record, at: Station | None = None) -> Position:
                             first.where)
     pos = result.position
     assert pos is not None
-    if at is None:
-        return pos
+    if at is not None:
+        pos = _placed(record, pos, at)
+    if in_progress and pos.outcome.over:
+        raise AnalysisError(f"the game is over: {pos.outcome.describe()}", record.file)
+    return pos
+
+
+def _placed(record: Record, pos: Position, at: Station) -> Position:
+    """``pos`` with Mr. X at ``at``, which must be a station the record leaves him."""
+    from .possible import possible
+
     if at not in record.board:
         raise InputError(f"station {at} is not on the map {record.board.name!r}", record.file, "--at")
     if pos.mrx_at is not None and pos.mrx_at != at:
@@ -44,7 +55,7 @@ def record_position(record: Record, at: Station | None = None) -> Position:
             shown = " ".join(map(str, where.stations[:12])) + (" ..." if len(where.stations) > 12 else "")
             raise InputError(f"Mr. X cannot be at {at}: the record leaves him {len(where.stations)} possible "
                              f"station(s): {shown}", record.file, "--at")
-    return pos.placed(at)
+    return pos.with_mrx_at(at)
 
 
 @dataclass(frozen=True)
@@ -74,19 +85,42 @@ class LegalMoves:
         return tuple(m for m in self.moves if m.took is not None)
 
     def to_dict(self) -> dict[str, Any]:
-        """The stable JSON form (README, "moves")."""
+        """The stable JSON form (docs/cli.md, "moves")."""
         return {"piece": self.piece, "from": self.origin, "round": self.round, "move": self.move,
                 "when": self.when, "count": len(self.moves), "moves": [m.to_dict() for m in self.moves]}
+
+    def to_text(self, show_all: bool = False) -> str:
+        """The moves as ``sy-tools moves`` prints them: the single
+        moves by ticket, then the double moves (listed with ``show_all``, else counted) and the
+        voluntary reveals (counted)."""
+        lines = [f"{self.piece} at {self.origin} ({self.when}): {len(self.moves)} legal move{'s' if len(self.moves) != 1 else ''}"]
+        if any(m.is_pass for m in self.moves):
+            lines.append("  pass (no legal move; these rules let Mr. X pass)")
+        for t in Ticket:
+            dests = [m.to for m in self.singles if m.tickets[0] is t]
+            if dests:
+                lines.append(f"  {t.value}: " + " ".join(map(str, dests)))
+        doubles = self.doubles
+        if doubles:
+            if show_all:
+                lines.append(f"  double moves ({len(doubles)}):")
+                lines += [f"    2X {m.tickets[0].value} {m.stations[0]} / {m.tickets[1].value} {m.stations[1]}"
+                          for m in doubles]
+            else:
+                ends = len({m.to for m in doubles})
+                lines.append(f"  double moves: {len(doubles)}, ending on {ends} stations (--all lists them)")
+        if self.reveals:
+            lines.append(f"  with a voluntary reveal: {len(self.reveals)} (any move above, shown, taking one detective's "
+                         "ticket; JSON lists them)")
+        return "\n".join(lines)
 
 
 def legal_moves(record: Record, at: Station | None = None) -> LegalMoves:
     """The legal moves of the piece to move at the end of ``record``.  Mr. X's need his station:
     from a full record, or ``at``.  Raises :class:`AnalysisError` when the record is illegal or
     the game is over."""
-    pos = record_position(record, at)
+    pos = record_position(record, at, in_progress=True)
     out = pos.outcome
-    if out.over:
-        raise AnalysisError(f"the game is over: {out.describe()}", record.file)
     if pos.to_move == MRX:
         if pos.mrx_at is None:
             raise InputError("Mr. X is to move and the record does not say where he is: give --at STATION",
@@ -95,7 +129,7 @@ def legal_moves(record: Record, at: Station | None = None) -> LegalMoves:
     else:
         if at is not None:
             raise InputError(f"--at places Mr. X, but {pos.to_move} is to move", record.file)
-        origin = pos.positions()[pos.to_move or ""]
+        origin = pos.detective_stations()[pos.to_move or ""]
     return LegalMoves(pos.to_move or "", origin, tuple(pos.legal_moves()), out.round, out.move, pos.when)
 
 
@@ -110,10 +144,18 @@ class Neighbours:
     def to_dict(self) -> dict[str, Any]:
         return {"station": self.station, "neighbours": {t.value: list(s) for t, s in self.by_ticket.items()}}
 
+    def to_text(self) -> str:
+        """``sy-tools map neighbours``: a line per ticket, its destinations (``-`` for none)."""
+        lines = []
+        for t, dests in self.by_ticket.items():
+            note = " (Mr. X only; the only ticket for the ferry)" if t is Ticket.BLACK else ""
+            lines.append(f"{t.value}{note}: {' '.join(map(str, dests)) or '-'}")
+        return "\n".join(lines)
+
 
 def neighbours(board: Board, station: Station, ticket: Ticket | None = None) -> Neighbours:
     """The stations one ``ticket`` hop from ``station`` (every ticket when None)."""
     if station not in board:
         raise InputError(f"station {station} is not on the map {board.name!r}", where="STATION")
     tickets = (ticket,) if ticket is not None else tuple(Ticket)
-    return Neighbours(station, {t: board.moves(station, t) for t in tickets})
+    return Neighbours(station, {t: board.destinations(station, t) for t in tickets})

@@ -36,7 +36,7 @@ from ..engine.position import draw
 from ..engine.stations import stations_of
 from ..engine.tickets import Ticket
 from ..errors import InputError
-from ..formats.files import _kind
+from ..formats.files import file_type_name
 from ..solvers.advise import advise_mrx as rank_mrx_moves
 from ..solvers.belief import MAX_CANDIDATES, POLICY_TIME_LIMIT, advise_detectives
 
@@ -126,7 +126,7 @@ CORDON_MAX_POSSIBLE = 40
 
 
 def cordon_detective(obs: DetectiveObservation, rng: Any) -> Move:
-    """Follow the 1-turn cordon plan (:func:`sy_tools.cordon.solve`: seal the most of Mr. X's
+    """Follow the 1-turn cordon plan (:func:`~sy_tools.solvers.cordon_model.solve_cordon`: seal the most of Mr. X's
     possible set, each station equally likely, with the fewest detectives on duty), made once per
     round when the first detective moves: the detectives on cordon duty take their planned moves;
     the others, a detective whose planned move is no longer legal, and every detective while the
@@ -144,7 +144,7 @@ def cordon_detective(obs: DetectiveObservation, rng: Any) -> Move:
 
 def _cordon_plan(obs: DetectiveObservation, time_limit: float) -> dict[str, Move]:
     from ..engine.tickets import DETECTIVE_TICKET_KINDS
-    from ..solvers.cordon_model import solve
+    from ..solvers.cordon_model import solve_cordon
     from ..solvers.cordon_result import DetectiveState
 
     if not obs.possible or obs.possible.bit_count() > CORDON_MAX_POSSIBLE:
@@ -152,8 +152,8 @@ def _cordon_plan(obs: DetectiveObservation, time_limit: float) -> dict[str, Move
     start = obs.names.index(obs.to_move)
     dets = [DetectiveState(n, s, t.to_dict(DETECTIVE_TICKET_KINDS), True)
             for n, s, t in zip(obs.names[start:], obs.stations[start:], obs.tickets[start:]) if n not in obs.out]
-    result = solve(obs.board, {p: 1 for p in stations_of(obs.possible)}, obs.mrx_tickets.to_dict(), dets,
-                   moves=1, time_limit=time_limit, workers=1, rules=obs.rules, mrx_moves=obs.move)
+    result = solve_cordon(obs.board, {p: 1 for p in stations_of(obs.possible)}, obs.mrx_tickets.to_dict(), dets,
+                          moves=1, time_limit=time_limit, workers=1, rules=obs.rules, mrx_moves=obs.move)
     plan: dict[str, Move] = {}
     for p in result.plan:
         if p.on_duty and p.tickets and p.tickets[0] is not None:
@@ -217,7 +217,7 @@ DETECTIVE_POLICIES: dict[str, Policy] = {"random": random_detective, "greedy": g
                                          "cordon": cordon_detective, "advise": _advise_detective}
 
 
-def describe(obj: Any, error: bool = False, limit: int = 300) -> str:
+def safe_repr(obj: Any, error: bool = False, limit: int = 300) -> str:
     """``repr(obj)`` (for an exception ``error=True``: ``Type: message``) that never raises,
     however broken the object's ``__repr__``/``__str__``; cut to ``limit`` characters."""
     try:
@@ -238,6 +238,10 @@ def describe(obj: Any, error: bool = False, limit: int = 300) -> str:
     if len(text) > limit:
         text = text[: limit - 3] + "..."
     return f"{kind}: {text}" if error else text
+
+
+#: The former name of :func:`safe_repr` (selfplay's runner, game and results still call it so).
+describe = safe_repr
 
 
 def run_policy(policy: Policy, obs: Any, rng: Any, quiet: bool = False) -> Any:
@@ -279,7 +283,7 @@ def load_policy(spec: str, side: str) -> Policy:
             if not os.path.exists(target):
                 raise InputError(f"{spec}: no such file {target!r}", where=option)
             if not os.path.isfile(target):
-                kind = _kind(os.stat(target).st_mode)
+                kind = file_type_name(os.stat(target).st_mode)
                 raise InputError(f"{spec}: {target!r} is {kind}, not a regular file; give a .py file", where=option)
             mod_name = "sy_tools_policy_" + os.path.splitext(os.path.basename(target))[0]
             sp = importlib.util.spec_from_file_location(mod_name, target)
@@ -294,7 +298,7 @@ def load_policy(spec: str, side: str) -> Policy:
     except (InputError, KeyboardInterrupt):
         raise
     except BaseException as e:  # a user's module may raise anything while importing, sys.exit too
-        raise InputError(f"{spec}: cannot import {target!r}: {describe(e, error=True)}", where=option) from None
+        raise InputError(f"{spec}: cannot import {target!r}: {safe_repr(e, error=True)}", where=option) from None
     fn = getattr(module, name, None)
     if fn is None:
         raise InputError(f"{spec}: {target!r} has no {name!r}", where=option)

@@ -62,7 +62,7 @@ class MrXOption:
         return {**self.move.to_dict(), "reason": self.reason, "safe": self.safe,
                 "can_be_caught_by": list(self.capturers), "trappable": self.trappable,
                 "possible_after": self.possible_after, "nearest_detective": self.nearest,
-                "reveal": self.reveal, "spends": _spends(self.move)}
+                "reveal": self.reveal, "spends": tickets_spent(self.move)}
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ class Advice:
     out: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """The stable JSON form (README, "advise")."""
+        """The stable JSON form (docs/cli.md, "advise")."""
         return {"side": self.side, **self.context, "summary": self.summary,
                 "moves": [m.to_dict() for m in self.moves],
                 "possible_count": self.possible_count, "reach_by_reveal": self.reach_by_reveal,
@@ -147,7 +147,7 @@ def _mrx_move_text(m: Move) -> str:
     return ("2X " if m.is_double else "") + hops + took
 
 
-def _mrx_move_words(m: Move) -> str:
+def mrx_move_words(m: Move) -> str:
     """``take the taxi to 3``, ``double move: taxi to 3, then black to 4``."""
     if m.is_pass:
         return "pass"
@@ -157,7 +157,7 @@ def _mrx_move_words(m: Move) -> str:
     return ("double move: " + ", then ".join(legs) if m.is_double else "take the " + legs[0]) + took
 
 
-def _spends(m: Move) -> list[str]:
+def tickets_spent(m: Move) -> list[str]:
     out = [t.value for t in m.tickets if t is Ticket.BLACK]
     if m.is_double:
         out.append("double")

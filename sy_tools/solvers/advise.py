@@ -33,8 +33,8 @@ The policies :func:`detective_policy` and :func:`mrx_policy` have the self-play 
 Forced wins (``sy-tools solve``): both advisors take ``forced``, a callable
 ``forced(position, possible, time_limit) -> result or None`` (see :data:`ForcedHook`); when its
 result says ``forced is True`` the detectives play its ``first_moves``.  :func:`solve_hook`
-returns the hook backed by :mod:`sy_tools.solve` when that module is installed, else None (then
-``forced`` is null in the output).
+returns the hook backed by :mod:`sy_tools.solvers.forced` when that module is installed, else
+None (then ``forced`` is null in the output); both live in :mod:`sy_tools.solvers.forced_hook`.
 """
 
 from __future__ import annotations
@@ -44,19 +44,22 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ..analysis.distances import distances
 from ..engine.board import Board
 from ..engine.movement import mrx_targets
 from ..engine.moves import Move
 from ..engine.observations import DetectiveObservation, MrXObservation, observed_position
 from ..engine.position import Position
-from ..engine.rules import PRESETS, Rules
+from ..engine.rules import Rules
 from ..engine.stations import Station, StationMask, mask_of, stations_of
-from ..engine.tickets import MRX_MOVE_TICKETS, Ticket, Tickets
+from ..engine.tickets import MRX_MOVE_TICKETS, Ticket
 from ..errors import AnalysisError, InputError
 from ..formats.record import Record
-from .advice import Advice, DetectiveAdvice, MrXOption, _mrx_move_words, _spends
-from .belief import FAR, ForcedHook, _header, _max_matching, _reach1, advise_detectives, distances, solve_hook
+from .advice import Advice, DetectiveAdvice, MrXOption, mrx_move_words, tickets_spent
+from .belief import FAR, advice_header, advise_detectives, detective_reach, max_matching
+from .forced_hook import ForcedHook, solve_hook
 from .puzzles import puzzle_detectives
+from .puzzles import puzzle_position as _puzzle_position
 
 
 def _mrx_after(pos: Position, S: StationMask, m: Move) -> tuple[StationMask, bool]:
@@ -73,7 +76,10 @@ def _mrx_after(pos: Position, S: StationMask, m: Move) -> tuple[StationMask, boo
     return S, shown
 
 
-def _judge_mrx(pos: Position, S: StationMask, m: Move, dist: dict[Station, dict[Station, int]]) -> MrXOption:
+def _weigh_mrx_move(pos: Position, S: StationMask, m: Move, dist: list[list[int]]) -> MrXOption:
+    """Mr. X's move ``m`` judged (``S``: the detectives' possible set now; ``dist``: hops, FAR
+    where no detective route joins): who could catch him next, a trap, the set he leaves them,
+    the nearest detective, what it spends, and the key that ranks it."""
     board = pos.board
     after = pos.push(m)
     to = m.to
@@ -97,14 +103,14 @@ def _judge_mrx(pos: Position, S: StationMask, m: Move, dist: dict[Station, dict[
         opts = []
         fixed = 0
         for n, s, tk in zip(after.names, after.stations, after.tickets):
-            hops = _reach1(board, s, tk)
+            hops = detective_reach(board, s, tk)
             if n in after.out or not hops:
                 fixed |= (1 << s) & exits
                 continue
             opts.append(stations_of(hops & exits & ~(1 << to)))
         need = exits & ~fixed
-        trappable = bool(exits) and _max_matching([[x for x in o if need >> x & 1] for o in opts]) >= need.bit_count()
-    near = min((dist[to].get(s, FAR) for s in after.stations), default=FAR)
+        trappable = bool(exits) and max_matching([[x for x in o if need >> x & 1] for o in opts]) >= need.bit_count()
+    near = min((dist[to][s] for s in after.stations), default=FAR)
     risk = 0.0 if not capturers else min(1.0, len(capturers) / max(size, 1))
     black = sum(1 for t in m.tickets if t is Ticket.BLACK)
     just_seen = S.bit_count() <= 1
@@ -122,7 +128,7 @@ def _judge_mrx(pos: Position, S: StationMask, m: Move, dist: dict[Station, dict[
         parts.append(f"you show yourself and take {m.took[0]}'s {m.took[1].value} ticket")
     parts.append("you are shown there (reveal)" if shown else f"they will think you may be at {size} stations")
     parts.append(f"nearest detective {near if near < FAR else '-'} hop{'s' if near != 1 else ''}")
-    spent = _spends(m)
+    spent = tickets_spent(m)
     if spent:
         parts.append("spends " + " and ".join(spent) + (" (right after a reveal: worth it)" if just_seen and black
                                                        else ""))
@@ -149,7 +155,7 @@ def advise_mrx(position: Position, possible: StationMask | Iterable[Station] | N
         raise InputError("Mr. X's advice needs his station: a full record, or --at STATION", where="--at")
     S = (possible if isinstance(possible, int) else mask_of(possible)) if possible is not None else 1 << at
     S |= 1 << at
-    dist = distances(position.board)
+    dist = distances(position.board, FAR)
     legal = position.legal_moves()
     if not legal:
         raise AnalysisError("Mr. X has no legal move: he is trapped")
@@ -162,18 +168,18 @@ def advise_mrx(position: Position, possible: StationMask | Iterable[Station] | N
         judged = [MrXOption(legal[0], (), False, S.bit_count(), None, False, "no legal move: you pass", (0.0,))]
     else:
         for m in singles:
-            judged.append(_judge_mrx(position, S, m, dist))
+            judged.append(_weigh_mrx_move(position, S, m, dist))
         if dbl and (doubles == "all" or not any(o.safe for o in judged)):
             for i, m in enumerate(dbl):
                 if i & 15 == 0 and time.monotonic() > deadline:
                     status = "time-limit"
                     break
-                judged.append(_judge_mrx(position, S, m, dist))
+                judged.append(_weigh_mrx_move(position, S, m, dist))
     judged.sort(key=lambda o: o.key, reverse=True)
     shown = tuple(judged[:top])
-    header = _header(position, S, position.occupied, side="mrx", mrx_at=at)
+    header = advice_header(position, S, position.occupied, side="mrx", mrx_at=at)
     b = shown[0]
-    summary = f"Mr. X: {_mrx_move_words(b.move)} ({b.reason})."
+    summary = f"Mr. X: {mrx_move_words(b.move)} ({b.reason})."
     return Advice("mrx", shown, S.bit_count(), header["reach"], header["to_reveal"], header["distances"],
                   header["holds"], header["note"], None, None, status, 1, 1, len(judged),
                   time.monotonic() - t0, summary, context or {}, tuple(sorted(position.out)))
@@ -186,9 +192,7 @@ def advise_record(record: Record, side: str | None = None, at: Station | None = 
     from ..analysis.legal import record_position
     from ..analysis.possible import possible
 
-    pos = record_position(record, at)
-    if pos.ended is not None:
-        raise AnalysisError(f"the game is over: {pos.ended.describe()}", record.file)
+    pos = record_position(record, at, in_progress=True)
     to_move = "mrx" if pos.turn == 0 else "detectives"
     side = side or to_move
     if side != to_move:
@@ -216,33 +220,11 @@ def puzzle_position(board: Board, around: Sequence[Station] | None, at: Station 
     """A puzzle's position and Mr. X's possible set: the detectives (name, station) each hold
     ``detective_tickets``, Mr. X is somewhere in ``around`` (or at ``at``) holding
     ``mrx_tickets`` and has made ``move_number`` moves; ``side`` says who is to move."""
-    rules = rules or PRESETS["classic"]
-    taken = puzzle_detectives(board, detectives)
-    for s in around or ():
-        if s not in board:
-            raise InputError(f"station {s} is not on the map {board.name!r}", where="--around")
-    if at is not None:
-        if at not in board:
-            raise InputError(f"station {at} is not on the map {board.name!r}", where="--at")
-        if at in taken:
-            raise InputError(f"Mr. X cannot stand on {at}: {taken[at]} is there", where="--at")
-        if around and at not in around:
-            raise InputError(f"--at {at} is not one of the --around stations", where="--at")
-    S = mask_of(s for s in (around or ([at] if at is not None else [])) if s not in taken)
-    if not S:
-        raise InputError("every --around station is occupied by a detective", where="--around")
-    if not 0 <= move_number < rules.log_length:
-        raise InputError(f"expected a move number from 0 to {rules.log_length - 1}, got {move_number}",
-                         where="--move-number")
+    puzzle_detectives(board, detectives)  # a bad --detectives is named before a bad --around, as always
+    pos, S = _puzzle_position(board, around, detectives, detective_tickets, mrx_tickets, move_number, rules, at,
+                              mrx_to_move=side == "mrx")
     if side == "mrx" and at is None:
         raise InputError("Mr. X's advice needs his station: give --at STATION", where="--at")
-    names = tuple(n for n, _ in detectives)
-    tks = Tickets.of(detective_tickets if detective_tickets is not None else rules.detective_tickets)
-    mt = Tickets.of(mrx_tickets if mrx_tickets is not None else rules.mrx_start_tickets(len(names)))
-    turn = 0 if side == "mrx" else 1
-    rnd = move_number if side == "mrx" else max(move_number, 1)
-    pos = Position(board, rules, names, tuple(s for _, s in detectives), tuple(tks for _ in names), frozenset(), mt,
-                   at if side == "mrx" else None, move_number, rnd, 0, turn)
     return pos, S
 
 

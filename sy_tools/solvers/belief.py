@@ -1,13 +1,19 @@
-"""The belief: what the detectives know about Mr. X, and the detectives' advice."""
+"""The detectives' advice (``sy-tools advise``): what they know of Mr. X (his possible set and
+its weights, the tickets he may show next) and the search for their joint move.
+
+Also the pieces both advisors share (:mod:`sy_tools.solvers.advise` ranks Mr. X's moves):
+:func:`detective_reach`, :func:`max_matching`, :func:`advice_header` and the distance
+convention :data:`FAR`.  The forced-win seam is :mod:`sy_tools.solvers.forced_hook`."""
 
 from __future__ import annotations
 
 import operator
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
+from ..analysis.distances import distances
 from ..engine.board import Board
 from ..engine.movement import detective_hops, mrx_targets
 from ..engine.moves import Move
@@ -15,8 +21,10 @@ from ..engine.position import Position, double_allowed
 from ..engine.rules import Rules
 from ..engine.stations import Station, StationMask, mask_of, stations_of
 from ..engine.tickets import DETECTIVE_TICKETS, MRX_MOVE_TICKETS, Ticket, Tickets
-from ..errors import AnalysisError, InputError, SyToolsError
+from ..errors import AnalysisError, InputError
 from .advice import Advice, DetectiveAdvice
+from .forced_hook import ForcedHook
+from .forced_hook import solve_hook as solve_hook  # cli.advise imports it from here
 
 Weights = Mapping[Station, float]
 
@@ -29,75 +37,8 @@ MAX_CANDIDATES = 4000
 #: Stations of the possible set used for distances (the most likely ones).
 MASS_STATIONS = 32
 
-
-class ForcedResult(Protocol):
-    """What a forced-win search returns (``sy_tools.solve.SolveResult`` has these)."""
-
-    @property
-    def forced(self) -> bool | None: ...
-
-    @property
-    def first_moves(self) -> tuple[Move, ...]: ...
-
-    def to_dict(self) -> dict[str, Any]: ...
-
-#: ``forced(position, possible, time_limit)``: a forced-win search from the detectives' view
-#: (Mr. X's station unknown), or None when it found nothing usable.
-ForcedHook = Callable[[Position, StationMask, float], "ForcedResult | None"]
-
-
-def solve_hook(turns: int = 2) -> ForcedHook | None:
-    """The hook backed by ``sy_tools.solve.solve`` (forced win within ``turns``) when that
-    module is installed; None otherwise."""
-    try:
-        from . import forced as _solve  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    fn = getattr(_solve, "solve", None)
-    if fn is None:
-        return None
-
-    def hook(position: Position, possible: StationMask, time_limit: float) -> ForcedResult | None:
-        try:
-            return fn(position, possible, turns=turns, time_limit=time_limit)  # type: ignore[no-any-return]
-        except SyToolsError:  # e.g. he is trapped already: the advisor says so itself
-            return None
-
-    return hook
-
-
-_DIST: dict[int, tuple[Board, dict[Station, dict[Station, int]]]] = {}
-
-
-def distances(board: Board) -> dict[Station, dict[Station, int]]:
-    """``d[a][b]``: the fewest detective hops (taxi, bus, underground; tickets ignored) from
-    ``a`` to ``b`` (missing when unreachable).  Computed once per board."""
-    hit = _DIST.get(id(board))
-    if hit is not None and hit[0] is board:
-        return hit[1]
-    adj = {s: 0 for s in board.stations}
-    for t in DETECTIVE_TICKETS:
-        for s, m in board.neighbours[t].items():
-            adj[s] |= m
-    lists = {s: stations_of(m) for s, m in adj.items()}
-    table: dict[Station, dict[Station, int]] = {}
-    for src in board.stations:
-        d = {src: 0}
-        frontier = [src]
-        k = 0
-        while frontier:
-            k += 1
-            nxt = []
-            for s in frontier:
-                for x in lists[s]:
-                    if x not in d:
-                        d[x] = k
-                        nxt.append(x)
-            frontier = nxt
-        table[src] = d
-    _DIST[id(board)] = (board, table)
-    return table
-
+#: Hops counted between stations no detective route joins (``distances(board, FAR)``); a
+#: distance this large is shown as none ("-", null).
 FAR = 99
 
 
@@ -169,7 +110,8 @@ def _reveal_options(board: Board, rules: Rules, S: StationMask, occ: StationMask
     return out
 
 
-def _reach1(board: Board, station: Station, tickets: Tickets) -> StationMask:
+def detective_reach(board: Board, station: Station, tickets: Tickets) -> StationMask:
+    """Where a detective on ``station`` holding ``tickets`` may land next (others ignored)."""
     m = 0
     for t in DETECTIVE_TICKETS:
         if tickets[t] > 0:
@@ -177,7 +119,7 @@ def _reach1(board: Board, station: Station, tickets: Tickets) -> StationMask:
     return m
 
 
-def _max_matching(options: list[list[Station]]) -> int:
+def max_matching(options: list[list[Station]]) -> int:
     """The most stations distinct detectives can land on (each detective one of its list)."""
     owner: dict[Station, int] = {}
 
@@ -198,12 +140,14 @@ def _max_matching(options: list[list[Station]]) -> int:
     return n
 
 
-class _Stop(Exception):
-    pass
+class _OutOfTime(Exception):
+    """The advisor's time limit passed."""
 
 
-class _Judge:
-    """Scores complete joint moves from the detectives' view (one per decision)."""
+class _JointMoveScorer:
+    """Scores the detectives' joint moves from their view (one per decision): a cheap key for
+    partial ones (the beam's order), the full key of a complete one (capture and trap odds
+    looking ``depth`` turns ahead), and the time limit."""
 
     def __init__(self, root: Position, S: StationMask, w: dict[Station, float], deadline: float) -> None:
         self.board = root.board
@@ -211,44 +155,44 @@ class _Judge:
         self.S = S
         self.w = w
         self.deadline = deadline
-        self.dist = distances(self.board)
+        self.dist = distances(self.board, FAR)
         ranked = sorted(w.items(), key=lambda kv: (-kv[1], kv[0]))[:MASS_STATIONS]
         total = sum(p for _, p in ranked) or 1.0
         self.mass = [(s, p / total) for s, p in ranked]
         self.mass_p = [p for _, p in self.mass]
         self._mass_dist: dict[Station, float] = {}
-        self._vec: dict[Station, list[int]] = {}
+        self._mass_hops: dict[Station, list[int]] = {}
         self.doubles = root.doubles
         self.calls = 0
         self.armed = True
         self.held = root.mrx_tickets.held(MRX_MOVE_TICKETS)
         self.exits = [root.board.step(S, t) for t in self.held]
 
-    def vec(self, x: Station) -> list[int]:
+    def mass_hops(self, x: Station) -> list[int]:
         """Hops from ``x`` to each station of his probability mass."""
-        v = self._vec.get(x)
+        v = self._mass_hops.get(x)
         if v is None:
             row = self.dist[x]
-            v = self._vec[x] = [row.get(s, FAR) for s, _ in self.mass]
+            v = self._mass_hops[x] = [row[s] for s, _ in self.mass]
         return v
 
     def mass_dist(self, x: Station) -> float:
         """Mean hops from ``x`` to his probability mass."""
         v = self._mass_dist.get(x)
         if v is None:
-            v = self._mass_dist[x] = sum(map(operator.mul, self.mass_p, self.vec(x)))
+            v = self._mass_dist[x] = sum(map(operator.mul, self.mass_p, self.mass_hops(x)))
         return v
 
     def check_time(self) -> None:
-        """Raise :class:`_Stop` past the deadline (checked every 64 calls; never while
+        """Raise :class:`_OutOfTime` past the deadline (checked every 64 calls; never while
         ``armed`` is False, so the greedy first answer always completes)."""
         self.calls += 1
         if self.armed and self.calls & 63 == 0 and time.monotonic() > self.deadline:
-            raise _Stop
+            raise _OutOfTime
 
     # -- a cheap key for partial joint moves (the beam's order) --
 
-    def quick(self, stations: tuple[Station, ...], active: Sequence[bool]) -> tuple[float, ...]:
+    def cheap_key(self, stations: tuple[Station, ...], active: Sequence[bool]) -> tuple[float, ...]:
         """The beam's cheap key for detectives standing on ``stations`` (``active``: not out):
         what they stand on of his set, the mean size of his next set (his tickets now), how near
         his mass is to the nearest detective, and each detective's mean distance to it."""
@@ -270,12 +214,12 @@ class _Judge:
         if not stations:
             return float(FAR)
         if len(stations) == 1:
-            return sum(map(operator.mul, self.mass_p, self.vec(stations[0])))
-        return sum(map(operator.mul, self.mass_p, map(min, *[self.vec(s) for s in stations])))
+            return sum(map(operator.mul, self.mass_p, self.mass_hops(stations[0])))
+        return sum(map(operator.mul, self.mass_p, map(min, *[self.mass_hops(s) for s in stations])))
 
     # -- the full key of a complete joint move --
 
-    def full(self, start: Position, moves: tuple[Move, ...], pos: Position, depth: int) -> _Scored:
+    def score(self, start: Position, moves: tuple[Move, ...], pos: Position, depth: int) -> _ScoredJointMove:
         board, rules = self.board, self.rules
         occ = pos.occupied
         caught = sum(self.w.get(s, 0.0) for s in pos.stations if self.S >> s & 1)
@@ -318,7 +262,7 @@ class _Judge:
             cost += {Ticket.TAXI: 0.2, Ticket.BUS: 0.5, Ticket.UNDERGROUND: 1.0}.get(t, 1.0) + 1.0 / max(have, 1)
         key = (1.0 if wins else 0.0, -len(stranded) if not wins else 0.0, round(p_worst, 3), round(p_mean, 3),
                -round(nxt_mean, 1), -round(cover, 2), -round(pull, 2), -cost)
-        return _Scored(moves, pos, key, sure, p_worst, p_mean, tuple(stranded), nxt_mean)
+        return _ScoredJointMove(moves, pos, key, sure, p_worst, p_mean, tuple(stranded), nxt_mean)
 
     def _catch(self, S: StationMask, occ: StationMask, dets: list[tuple[Station, Tickets]], mt: Tickets,
                move: int, doubles: int, depth: int) -> tuple[float, float, float]:
@@ -335,7 +279,7 @@ class _Judge:
         nxt_mean = sum(o[1].bit_count() for o in singles) / len(singles) if singles else 0.0
         if depth <= 0:
             return 0.0, 0.0, nxt_mean
-        reach = [_reach1(board, s, t) for s, t in dets]
+        reach = [detective_reach(board, s, t) for s, t in dets]
         # a voluntary reveal: each option with each ticket he may take (those that change a
         # detective's reach; one that changes none is the option with the detectives intact)
         plays = [(o, reach, dets) for o in options]
@@ -344,7 +288,7 @@ class _Judge:
             for j, (s, t) in enumerate(dets):
                 for T in DETECTIVE_TICKETS:
                     if t[T] > 0:
-                        r = _reach1(board, s, t.spend(T))
+                        r = detective_reach(board, s, t.spend(T))
                         paid.append((reach[:j] + [r] + reach[j + 1:], dets[:j] + [(s, t.spend(T))] + dets[j + 1:])
                                     if r != reach[j] else (reach, dets))
             paid = list({tuple(r): (r, d) for r, d in paid}.values())
@@ -360,7 +304,7 @@ class _Judge:
                 p = (S2 & anyone).bit_count() / n
             else:
                 opts = [stations_of(S2 & r) for r in reach]
-                p = _max_matching(opts) / n
+                p = max_matching(opts) / n
             if depth > 1 and p < 1.0:
                 p = p + (1.0 - p) * self._deeper(S2, occ, dets2, mt, tks, move, doubles, depth - 1)
             worst = min(worst, p)
@@ -381,7 +325,7 @@ class _Judge:
                 if taken >> d & 1 and d != s:
                     continue
                 row = self.dist[d]
-                v = (0.0 if S2 >> d & 1 else 1.0) + sum(row.get(x, FAR) for x in targets) / max(len(targets), 1)
+                v = (0.0 if S2 >> d & 1 else 1.0) + sum(row[x] for x in targets) / max(len(targets), 1)
                 if best is None or v < best[0]:
                     best = (v, d, tk)
             if best is None:
@@ -406,7 +350,9 @@ class _Judge:
 
 
 @dataclass(frozen=True)
-class _Scored:
+class _ScoredJointMove:
+    """A complete joint move, the position after it and its key (best is largest)."""
+
     moves: tuple[Move, ...]
     pos: Position
     key: tuple[float, ...]
@@ -417,7 +363,7 @@ class _Scored:
     next_mean: float
 
 
-def _beam(root: Position, width: int, judge: _Judge) -> tuple[list[tuple[tuple[Move, ...], Position]], bool]:
+def _joint_moves(root: Position, width: int, scorer: _JointMoveScorer) -> tuple[list[tuple[tuple[Move, ...], Position]], bool]:
     """Joint moves of the detectives still to move this round, in turn order, keeping the
     ``width`` best partial ones after each detective (by the cheap key; only those kept are
     played on the engine).  Also says whether nothing was cut (every joint move is listed)."""
@@ -428,15 +374,15 @@ def _beam(root: Position, width: int, judge: _Judge) -> tuple[list[tuple[tuple[M
         for moves, p in frontier:
             active = [n not in p.out for n in p.names]
             if p.turn == 0 or p.ended is not None:
-                cands.append((judge.quick(p.stations, active), moves, p, None))
+                cands.append((scorer.cheap_key(p.stations, active), moves, p, None))
                 continue
             i = p.turn - 1
-            for m in p.legal_moves():
-                judge.check_time()
+            for m in p.legal_moves:
+                scorer.check_time()
                 to = m.to
                 assert to is not None
                 st = p.stations[:i] + (to,) + p.stations[i + 1:]
-                cands.append((judge.quick(st, active), moves + (m,), p, m))
+                cands.append((scorer.cheap_key(st, active), moves + (m,), p, m))
         if len(cands) > width:
             complete = False
             cands.sort(key=lambda c: c[0], reverse=True)
@@ -460,7 +406,7 @@ def advise_detectives(position: Position, possible: StationMask | Iterable[Stati
     ``possible`` is his possible set, ``weights`` its probabilities (default: uniform).
     ``time_limit`` bounds the whole search; ``max_candidates`` the joint moves weighed."""
     t0 = time.monotonic()
-    while position.ended is None and position.turn != 0 and not position.legal_moves():
+    while position.ended is None and position.turn != 0 and not position.legal_moves:
         position = position.pass_turn()  # a stuck detective is out (a typed-in puzzle may start so)
     if position.ended is not None:
         raise AnalysisError(f"the game is over: {position.ended.describe()}")
@@ -474,7 +420,7 @@ def advise_detectives(position: Position, possible: StationMask | Iterable[Stati
         raise AnalysisError("Mr. X has no possible station")
     w = _normalise(S, weights)
     deadline = t0 + time_limit
-    judge = _Judge(pos, S, w, deadline)
+    scorer = _JointMoveScorer(pos, S, w, deadline)
     forced_out: dict[str, Any] | None = None
     forced_moves: tuple[Move, ...] = ()
     if forced is not None:
@@ -484,9 +430,9 @@ def advise_detectives(position: Position, possible: StationMask | Iterable[Stati
             if res.forced:
                 forced_moves = tuple(res.first_moves)
 
-    seen: dict[tuple[Move, ...], _Scored] = {}
+    seen: dict[tuple[Move, ...], _ScoredJointMove] = {}
     status = "searched"
-    best: _Scored | None = None
+    best: _ScoredJointMove | None = None
     depth_reached = 0
     try:
         if forced_moves:
@@ -496,21 +442,21 @@ def advise_detectives(position: Position, possible: StationMask | Iterable[Stati
                     break
                 p = p.push(m)
             else:
-                best = judge.full(pos, forced_moves, p, 1)
+                best = scorer.score(pos, forced_moves, p, 1)
                 depth_reached = depth
                 status = "forced"
         if best is None:
-            judge.armed = False  # the greedy answer always completes
-            greedy, _ = _beam(pos, 1, judge)
+            scorer.armed = False  # the greedy answer always completes
+            greedy, _ = _joint_moves(pos, 1, scorer)
             moves, p = greedy[0]
-            best = judge.full(pos, moves, p, 1)
+            best = scorer.score(pos, moves, p, 1)
             depth_reached = 1
-            judge.armed = True
+            scorer.armed = True
             for width in (3, 9, 27, 81, 243, 729, 2187):
-                cands, complete = _beam(pos, min(width, max_candidates), judge)
+                cands, complete = _joint_moves(pos, min(width, max_candidates), scorer)
                 for moves, p in cands:
                     if moves not in seen:
-                        seen[moves] = judge.full(pos, moves, p, depth)
+                        seen[moves] = scorer.score(pos, moves, p, depth)
                 level = max(seen.values(), key=lambda s: s.key)
                 best = level
                 depth_reached = depth
@@ -519,17 +465,17 @@ def advise_detectives(position: Position, possible: StationMask | Iterable[Stati
                     break
                 if width >= max_candidates:
                     break
-    except _Stop:
+    except _OutOfTime:
         status = "time-limit"
         if seen:
             best = max(seen.values(), key=lambda s: s.key)
             depth_reached = depth
     assert best is not None
-    advice = _detective_lines(pos, best, S, w, judge)
+    advice = _detective_lines(pos, best, S, w, scorer)
     if forced_moves and status == "forced":
         advice = [DetectiveAdvice(a.name, a.origin, a.move, a.tickets_left,
                                   "part of a forced win (solve): " + a.reason, a.warning) for a in advice]
-    header = _header(pos, S, best.pos.occupied, side="detectives")
+    header = advice_header(pos, S, best.pos.occupied, side="detectives")
     catch = best.p_worst
     summary = _detective_summary(advice, best, S, header)
     return Advice("detectives", tuple(advice), S.bit_count(), header["reach"], header["to_reveal"],
@@ -538,8 +484,8 @@ def advise_detectives(position: Position, possible: StationMask | Iterable[Stati
                   tuple(sorted(pos.out)))
 
 
-def _detective_lines(pos: Position, best: _Scored, S: StationMask, w: dict[Station, float],
-                     judge: _Judge) -> list[DetectiveAdvice]:
+def _detective_lines(pos: Position, best: _ScoredJointMove, S: StationMask, w: dict[Station, float],
+                     scorer: _JointMoveScorer) -> list[DetectiveAdvice]:
     board = pos.board
     after = best.pos
     occ = after.occupied
@@ -554,10 +500,10 @@ def _detective_lines(pos: Position, best: _Scored, S: StationMask, w: dict[Stati
     reach = {}
     for n, s, tk in zip(after.names, after.stations, after.tickets):
         if n not in after.out:
-            reach[n] = _reach1(board, s, tk) & nxt
+            reach[n] = detective_reach(board, s, tk) & nxt
     by_name = {m.piece: m for m in best.moves}
     out = []
-    dist = judge.dist
+    dist = scorer.dist
     for name in _detectives_to_move(pos):
         i = pos.names.index(name)
         origin = pos.stations[i]
@@ -587,8 +533,8 @@ def _detective_lines(pos: Position, best: _Scored, S: StationMask, w: dict[Stati
                 sts = stations_of(only)
                 text += f" (alone: {' '.join(map(str, sts[:4]))}{' ...' if len(sts) > 4 else ''})"
             parts.append(text)
-        before = min((dist[origin].get(s, FAR) for s in stations_of(S)), default=FAR)
-        now = min((dist[to].get(s, FAR) for s in stations_of(S1)), default=FAR)
+        before = min((dist[origin][s] for s in stations_of(S)), default=FAR)
+        now = min((dist[to][s] for s in stations_of(S1)), default=FAR)
         if (not parts or len(parts) < 2) and FAR not in (before, now):  # (FAR: he is caught, or unreachable)
             if now < before:
                 parts.append(f"closes in ({before} -> {now} hops from his possible set)")
@@ -623,10 +569,13 @@ def _holds_note(mt: Tickets, side: str = "detectives") -> str:
     return ", ".join(bits) + ": " + "; ".join(notes)
 
 
-def _header(pos: Position, S: StationMask, occ_after: StationMask, side: str,
-            mrx_at: Station | None = None) -> dict[str, Any]:
+def advice_header(pos: Position, S: StationMask, occ_after: StationMask, side: str,
+                  mrx_at: Station | None = None) -> dict[str, Any]:
+    """The advice's header, for either side: how many stations he may reach by the next reveal
+    (detectives on ``occ_after``), the moves to it, each detective's hops to his possible set ``S``
+    (or to his station ``mrx_at``), what he holds and what that means."""
     board, rules = pos.board, pos.rules
-    dist = distances(board)
+    dist = distances(board, FAR)
     nr = rules.next_reveal(pos.move)
     to_reveal = None if nr is None else nr - pos.move
     reach = None
@@ -642,14 +591,14 @@ def _header(pos: Position, S: StationMask, occ_after: StationMask, side: str,
     targets = [mrx_at] if mrx_at is not None else stations_of(S)
     dists: dict[str, int | None] = {}
     for n, s in zip(pos.names, pos.stations):
-        d = min((dist[s].get(x, FAR) for x in targets), default=FAR)
+        d = min((dist[s][x] for x in targets), default=FAR)
         dists[n] = None if d >= FAR else d
     mt = pos.mrx_tickets
     return {"reach": reach, "to_reveal": to_reveal, "distances": dists,
             "holds": {"black": mt.black, "double": mt.double}, "note": _holds_note(mt, side)}
 
 
-def _detective_summary(advice: list[DetectiveAdvice], best: _Scored, S: StationMask, header: dict[str, Any]) -> str:
+def _detective_summary(advice: list[DetectiveAdvice], best: _ScoredJointMove, S: StationMask, header: dict[str, Any]) -> str:
     plays = ", ".join(f"{a.name} {a.move.tickets[0].value} to {a.move.to}" for a in advice if a.move is not None)
     if best.sure:
         verdict = "that catches or traps him now, wherever he is"

@@ -1,7 +1,7 @@
 
 """The smallest detective cordon around Mr. X, and the detective moves that reach it (CP-SAT).
 
-Definitions (README, "cordon"):
+Definitions (docs/cli.md, "cordon"):
 
 * ``P``: Mr. X's possible stations when the detectives are to move (expanded by his next move
   first when the record ends on the detectives' moves).
@@ -14,7 +14,7 @@ Definitions (README, "cordon"):
   seal the most probability (all of it when possible), then fewest detectives on cordon duty,
   then fewest bus/underground tickets.
 
-Rule variants (README, "cordon"), all decided by the :mod:`~sy_tools.position` engine's tables:
+Rule variants (docs/rules.md), all decided by the :mod:`~sy_tools.engine.position` engine's tables:
 
 * ``cutoff_escape``: an exit whose line passes over a detective's final station is closed, so a
   detective standing on a ``via`` station seals as well as one on the exit itself.
@@ -39,14 +39,14 @@ from typing import Any
 from ..engine.board import Board
 from ..engine.movement import MRX
 from ..engine.position import Position
-from ..engine.rules import PRESETS, Rules
+from ..engine.rules import Rules
 from ..engine.stations import Station
 from ..engine.tickets import DETECTIVE_KINDS, Ticket
 from ..errors import AnalysisError, InputError
 from ..formats.record import Record
-from .cordon_model import _check_deadline, _OutOfTime, check_time_limit, solve
+from .cordon_model import _check_deadline, _OutOfTime, check_time_limit, solve_cordon
 from .cordon_result import CordonResult, CordonStatus, DetectiveState
-from .puzzles import puzzle_detectives
+from .puzzles import cordon_puzzle_inputs
 from .seal import expand
 
 
@@ -70,19 +70,11 @@ class CordonInputs:
 def cordon_inputs(record: Record, after: Ticket | None = None, deadline: float | None = None) -> CordonInputs:
     """Replay ``record`` (it must be legal and in progress) and set up the cordon problem.
     Past ``deadline`` (``time.monotonic()``) between its steps it raises :class:`CordonTimeout`."""
+    from ..analysis.legal import record_position
     from ..analysis.possible import possible
-    from ..analysis.referee import check
 
-    result = check(record)
+    pos = record_position(record, in_progress=True)
     _check_deadline(deadline)
-    if not result.legal:
-        first = result.errors[0]
-        raise AnalysisError(f"the record is illegal: {first.message} (run 'sy-tools check')", record.file,
-                            first.where)
-    status, pos = result.status, result.position
-    assert pos is not None
-    if status.over:
-        raise AnalysisError(f"the game is over: {status.describe()}", record.file)
     poss = possible(record, weights="paths")
     _check_deadline(deadline)
     weights = dict(poss.route_counts or {s: 1 for s in poss.stations})
@@ -102,10 +94,10 @@ def cordon_inputs(record: Record, after: Ticket | None = None, deadline: float |
         first_movers = set(pos.names[pos.turn - 1:])
     dets = tuple(DetectiveState(n, s, t.to_dict(DETECTIVE_KINDS), n in first_movers)
                  for n, s, t in zip(pos.names, pos.stations, pos.tickets) if n not in pos.out)
-    ctx = {"round": status.round, "mrx_moves": status.move, "to_move": "mrx" if pos.to_move == MRX else pos.to_move,
+    ctx = {"round": pos.round, "mrx_moves": pos.move, "to_move": "mrx" if pos.to_move == MRX else pos.to_move,
            "file": record.file, "when": pos.when}
     return CordonInputs(record.board, weights, pos.mrx_tickets.to_dict(), dets, ctx, record.rules.tickets_to_mrx,
-                        pos, record.rules, status.move, pos.to_move == MRX)
+                        pos, record.rules, pos.move, pos.to_move == MRX)
 
 #: The exception :func:`cordon_inputs` raises past its deadline.
 CordonTimeout = _OutOfTime
@@ -128,7 +120,7 @@ def cordon(record: Record, moves: int = 1, after: Ticket | None = None, time_lim
     left = deadline - time.monotonic()
     if left <= 0.005:
         return _out_of_time(moves, time.perf_counter() - t0, inp.context, len(inp.detectives))
-    res = solve(inp.board, inp.weights, inp.mrx_tickets, inp.detectives, moves, left, workers, inp.context,
+    res = solve_cordon(inp.board, inp.weights, inp.mrx_tickets, inp.detectives, moves, left, workers, inp.context,
                 inp.tickets_to_mrx, inp.rules, inp.mrx_moves, inp.mrx_first, deadline)
     return dataclasses.replace(res, wall_time=time.perf_counter() - t0)
 
@@ -148,17 +140,6 @@ def puzzle(board: Board, around: Sequence[Station], detectives: Sequence[tuple[s
     him, and can these ``detectives`` (name, station) do it in ``moves`` turns?  ``rules``
     (default classic) give the variants and the default tickets; ``move_number``: travel-log
     entries he has made (places the fixed reveals for the voluntary reveal; None: unknown)."""
-    for s in around:
-        if s not in board:
-            raise InputError(f"station {s} is not on the map {board.name!r}", where="--around")
-    pos = set(puzzle_detectives(board, detectives)) if detectives else set()
-    weights = {s: 1 for s in around if s not in pos}
-    if not weights:
-        raise InputError("every --around station is occupied by a detective", where="--around")
-
-    base = rules or PRESETS["classic"]
-    tickets = dict(detective_tickets or base.detective_tickets)
-    mt = dict(mrx_tickets or base.mrx_tickets)
-    dets = [DetectiveState(n, s, tickets, True) for n, s in detectives]
-    return solve(board, weights, mt, dets, moves, time_limit, workers, {"around": sorted(weights)}, tickets_to_mrx,
-                 rules, move_number)
+    weights, mt, dets = cordon_puzzle_inputs(board, around, detectives, detective_tickets, mrx_tickets, rules)
+    return solve_cordon(board, weights, mt, dets, moves, time_limit, workers, {"around": sorted(weights)},
+                        tickets_to_mrx, rules, move_number)

@@ -133,20 +133,20 @@ def _remaining(time_limit: float, deadline: float | None) -> float:
     return min(time_limit, deadline - time.monotonic())
 
 
-def _solver(time_limit: float, workers: int | None):
+def _new_solver(time_limit: float, workers: int | None):
     from ortools.sat.python import cp_model
 
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(time_limit)
     solver.parameters.max_memory_in_mb = SOLVER_MEMORY_MB
-    # CP-SAT would otherwise take Ctrl-C for itself and return a result; _solve stops it instead
+    # CP-SAT would otherwise take Ctrl-C for itself and return a result; _solve_interruptibly stops it instead
     solver.parameters.catch_sigint_signal = False
     if workers:
         solver.parameters.num_workers = int(workers)
     return solver
 
 
-def _solve(solver: Any, model: Any) -> Any:
+def _solve_interruptibly(solver: Any, model: Any) -> Any:
     """``solver.solve(model)`` in a helper thread, so Ctrl-C (KeyboardInterrupt in the main
     thread) stops the search at once and propagates instead of being swallowed."""
     import threading
@@ -257,8 +257,8 @@ def min_cordon(board: Board, target: Sequence[Station], tickets: Sequence[Ticket
     limit = _remaining(time_limit, deadline)
     if limit <= 0.005:
         return None, (), CordonStatus.UNKNOWN
-    solver = _solver(limit, workers)
-    status = CordonStatus.of_solver(solver.status_name(_solve(solver, model)))
+    solver = _new_solver(limit, workers)
+    status = CordonStatus.of_solver(solver.status_name(_solve_interruptibly(solver, model)))
     if not status.found:
         return None, (), status
     chosen = tuple(s for s in places if solver.boolean_value(x[s]))
@@ -535,8 +535,8 @@ class _PlanModel:
         limit = _remaining(time_limit, deadline)
         if limit <= 0.005:
             return None, [], CordonStatus.UNKNOWN
-        solver = _solver(limit, workers)
-        status = CordonStatus.of_solver(solver.status_name(_solve(solver, self.model)))
+        solver = _new_solver(limit, workers)
+        status = CordonStatus.of_solver(solver.status_name(_solve_interruptibly(solver, self.model)))
         if not status.found:
             return None, [], status
         chosen = [next(opt for o, opt in enumerate(self.options[d]) if solver.boolean_value(self.z[d, o]))
@@ -551,7 +551,7 @@ def _check_detectives(board: Board, detectives: Sequence[DetectiveState]) -> Non
         puzzle_detectives(board, [(d.name, d.station) for d in detectives], limit=len(detectives))
 
 
-def solve(
+def solve_cordon(
     board: Board,
     possible_weights: Mapping[Station, int],
     mrx_tickets: Mapping[str, int],

@@ -9,6 +9,8 @@ from typing import Any
 
 from ..engine.stations import Station, StationMask
 from ..engine.tickets import TICKET_LETTERS, Ticket
+from ..formats.output import table
+from ..formats.report_text import SHORT_LIST, moment_note, station_preview
 
 SCALE = 1_000_000  # probability -> integer weight
 
@@ -47,7 +49,7 @@ class CordonStatus(str, enum.Enum):
         """Whether the solve has an answer (proven or not)."""
         return self in (CordonStatus.OPTIMAL, CordonStatus.FEASIBLE)
 
-#: The status values, in the order the README lists them.
+#: The status values, in the order docs/cli.md lists them.
 CORDON_STATUSES: tuple[str, ...] = tuple(s.value for s in CordonStatus)
 
 
@@ -119,8 +121,45 @@ class CordonResult:
                 for j, (t, a, b) in enumerate(zip(p.tickets, p.path, p.path[1:]), 1)]
         return pd.DataFrame(rows, columns=["detective", "turn", "ticket", "from", "to", "on_duty"])
 
+    def to_text(self, show_all: bool = False) -> str:
+        """The result as ``sy-tools cordon`` prints it:
+        where Mr. X may be, the cordon, the plan and what it leaves open (long lists shortened
+        unless ``show_all``)."""
+        ctx = self.context
+        lines = []
+        after = (["his next move"] if ctx.get("to_move") == "mrx" else []) + \
+            ([f"{self.moves - 1} more move{'s' if self.moves > 2 else ''}"] if self.moves > 1 else [])
+        head = (f"Mr. X may be at {len(self.target)} station{'s' if len(self.target) != 1 else ''}"
+                f"{' after ' + ' and '.join(after) if after else ''}{moment_note(ctx)}")
+        if show_all:
+            lines.append(f"{head}: " + " ".join(map(str, self.target)))
+        else:
+            top = sorted(self.target, key=lambda s: (-self.probabilities.get(s, 0.0), s))[:SHORT_LIST]
+            more = len(self.target) - len(top)
+            lines.append(f"{head}; most likely: " + ", ".join(f"{s} ({self.probabilities.get(s, 0.0):.2f})" for s in top)
+                         + (f" ... (+{more}; --all lists them)" if more else ""))
+        if self.cordon_size is None:
+            lines.append(f"cordon size: not found within the time limit ({self.cordon_status})")
+        else:
+            n = self.detectives_available
+            need = f"; {n} detective{'s' if n != 1 else ''} available" if n else ""
+            lines.append(f"cordon size: {self.cordon_size} ({self.cordon_status}){need}")
+            lines.append("one minimal cordon: " + station_preview(self.cordon, show_all))
+        if self.plan:
+            verdict = "seals every possible station" if self.feasible else "cannot seal everything"
+            lines.append(f"plan for {self.moves} turn{'s' if self.moves != 1 else ''}: {verdict}")
+            rows = [[p.name, p.describe(), "yes" if p.on_duty else ""] for p in self.plan]
+            lines.append(table(["detective", "moves", "on duty"], rows, right=[False, False, False]))
+            if self.open:
+                lines.append(f"open stations ({len(self.open)}): " + station_preview(self.open, show_all))
+            lines.append(f"sealed probability: {self.sealed_probability:.4f}")
+        elif self.detectives_available:
+            lines.append(f"no plan: {self.status.no_plan}")
+        lines.append(f"solver: {self.status}, {self.wall_time:.2f} s")
+        return "\n".join(lines)
+
     def to_dict(self) -> dict[str, Any]:
-        """The stable JSON form (README, "cordon --format json")."""
+        """The stable JSON form (docs/cli.md, "cordon")."""
         return {
             "moves": self.moves,
             "target": list(self.target),

@@ -2,7 +2,7 @@
 """Forced capture in N (the puzzle solver): can the detectives force a win within N turns,
 whatever Mr. X does, and how?
 
-The search runs over *belief states*, the detectives' point of view (README, "solve"): the
+The search runs over *belief states*, the detectives' point of view (docs/cli.md, "solve"): the
 detectives' stations and tickets, who is out, Mr. X's tickets, the move number and his possible
 set ``S``.  Every movement rule comes from :mod:`sy_tools.position` (:func:`detective_hops`,
 :func:`mrx_targets`, :class:`Tickets`, :meth:`Position.can_double`).
@@ -55,20 +55,20 @@ from typing import Any
 from ..engine.board import Board
 from ..engine.movement import detective_hops, mrx_targets
 from ..engine.moves import Move
-from ..engine.position import Position
-from ..engine.rules import PRESETS, Rules
+from ..engine.position import Position, double_allowed
+from ..engine.rules import Rules
 from ..engine.stations import Station, StationMask, mask_of, stations_of
 from ..engine.tickets import DETECTIVE_TICKETS, MRX_MOVE_TICKETS, Ticket, Tickets
 from ..errors import AnalysisError, InputError
 from ..formats.record import Record
 from .forced_tree import Refutation, Reply, SolveResult, StrategyNode
-from .puzzles import puzzle_detectives
+from .puzzles import puzzle_position
 
 #: Default cap on transposition-table entries (each a few hundred bytes).
 TABLE_SIZE = 200_000
 
 
-class _Stop(Exception):
+class _SearchLimit(Exception):
     """A limit stopped the search."""
 
     def __init__(self, limit: str) -> None:
@@ -118,7 +118,7 @@ class _Search:
         self.reach2_cache: dict[tuple[Station, Tickets], StationMask] = {}
         self.held_cache: dict[Tickets, tuple[Ticket, ...]] = {}
         rules = self.rules
-        # the variants (README, "Rule variants"): closed hops, steps onto detectives, reveals
+        # the variants (docs/rules.md): closed hops, steps onto detectives, reveals
         self.cutoff = bool(rules.cutoff_escape and self.board.via)
         self.onto = rules.mrx_onto_detective == "caught"
         self.voluntary = bool(rules.voluntary_reveal)
@@ -129,9 +129,9 @@ class _Search:
         self.nodes += 1
         if self.nodes & 255 == 0:
             if self.deadline is not None and time.monotonic() > self.deadline:
-                raise _Stop("time")
+                raise _SearchLimit("time")
         if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise _Stop("nodes")
+            raise _SearchLimit("nodes")
 
     def hops(self, station: Station, tickets: Tickets) -> tuple[tuple[Ticket, Station], ...]:
         key = (station, tickets)
@@ -234,9 +234,7 @@ class _Search:
         kinds = set(self.held(mt))
         if rules.tickets_to_mrx:
             kinds |= set(DETECTIVE_TICKETS)
-        doubles_left = max(0, min(mt.double, rules.double_moves_per_game - doubles)) \
-            if rules.double_moves_per_round >= 1 else 0
-        legs = (k - 1) + min(k - 1, doubles_left)
+        legs = (k - 1) + self.doubles_within(mt, doubles, k - 1)
         zone = S
         for _ in range(legs):
             zone |= board.step_any(zone, kinds)
@@ -275,6 +273,16 @@ class _Search:
             neutral = [False] * self.n
             neutral_kinds = frozenset()
         return _TurnInfo(useful, near, others, neutral, neutral_kinds)
+
+    def doubles_within(self, mt: Tickets, doubles: int, turns: int) -> int:
+        """How many of his next ``turns`` turns may be double moves, as the engine's rule
+        (:func:`double_allowed`) counts them with his double tickets and the allowance, the
+        travel log's room left out (a wider horizon than he has near its end: still a bound)."""
+        room = self.rules.log_length - 2  # a log with room for both legs, whatever the move number
+        n = 0
+        while n < turns and double_allowed(self.rules, mt.double - n, doubles + n, room):
+            n += 1
+        return n
 
     def candidates(self, i: int, hops: list[tuple[Ticket, Station]], tk: Tickets, S: StationMask, k: int,
                    info: _TurnInfo) -> list[tuple[Ticket, Station]]:
@@ -738,7 +746,7 @@ def solve(position: Position, possible: StationMask | Iterable[Station], turns: 
                 found, won_in = node, k
                 break
             ruled_out = k
-    except _Stop as stop:
+    except _SearchLimit as stop:
         limit = stop.limit
     refutation = None
     if found is None and limit is None and search.best_ref is not None:
@@ -754,43 +762,24 @@ def solve(position: Position, possible: StationMask | Iterable[Station], turns: 
         nodes=search.nodes,
         wall_time=time.perf_counter() - t0,
         possible=S,
-        start=position.positions(),
+        start=position.detective_stations(),
         limit=limit,
         proved_none_within=ruled_out,
         context=context or {},
     )
 
 
-def record_position(record: Record) -> tuple[Position, StationMask, dict[str, Any]]:
-    """The detectives' view of where ``record`` stands: the position (Mr. X's station unknown),
-    his possible set and a context for the output.  The one place that reads a record (through
-    the referee and the tracker)."""
+def solve_inputs(record: Record) -> tuple[Position, StationMask, dict[str, Any]]:
+    """The detectives' view of where ``record`` stands (it must be legal and in progress): the
+    position with Mr. X's station unknown, his possible set and a context for the output."""
+    from ..analysis.legal import record_position
     from ..analysis.possible import possible
-    from ..analysis.referee import check
 
-    result = check(record)
-    if not result.legal:
-        first = result.errors[0]
-        raise AnalysisError(f"the record is illegal: {first.message} (run 'sy-tools check')", record.file,
-                            first.where)
-    status: Any = result.status
-    if status.state != "in-progress":
-        raise AnalysisError(f"the game is over: {status.describe()}", record.file)
+    pos = record_position(record, in_progress=True)
     S = mask_of(possible(record, weights="uniform").stations)
-    engine: Position | None = getattr(result, "position", None)
-    if engine is not None:  # the referee replays through the engine: take its position, unseen
-        pos = dataclasses.replace(engine, mrx_at=None)
-    else:  # the referee's own bookkeeping
-        state: Any = getattr(result, "state")  # noqa: B009 (older referees only: no such attribute later)
-        names = tuple(d.name for d in record.detectives)
-        turn = 0 if status.to_move == "mrx" else names.index(status.to_move or names[0]) + 1
-        doubles = sum(1 for r in record.rounds if len(r.mrx) == 2)
-        pos = Position(record.board, record.rules, names, tuple(state.positions[n] for n in names),
-                       tuple(Tickets.of(state.detective_tickets[n]) for n in names), frozenset(state.out),
-                       Tickets.of(state.mrx_tickets), None, status.move,
-                       status.round, doubles, turn)
+    pos = dataclasses.replace(pos, mrx_at=None)
     to_move = "mrx" if pos.turn == 0 else pos.names[pos.turn - 1]
-    ctx = {"round": status.round, "mrx_moves": status.move, "to_move": to_move, "file": record.file, "when": pos.when}
+    ctx = {"round": pos.round, "mrx_moves": pos.move, "to_move": to_move, "file": record.file, "when": pos.when}
     return pos, S, ctx
 
 
@@ -798,39 +787,14 @@ def solve_record(record: Record, turns: int = 2, time_limit: float | None = None
                  max_nodes: int | None = None) -> SolveResult:
     """:func:`solve` on the position a game record reaches (detectives' point of view).
     Raises :class:`AnalysisError` when the record is illegal or the game is over."""
-    pos, S, ctx = record_position(record)
+    pos, S, ctx = solve_inputs(record)
     return solve(pos, S, turns, time_limit, max_nodes, context=ctx)
-
-
-def puzzle_position(board: Board, around: Sequence[Station], detectives: Sequence[tuple[str, Station]],
-                    detective_tickets: Mapping[str, int] | None = None, mrx_tickets: Mapping[str, int] | None = None,
-                    move_number: int = 0, rules: Rules | None = None) -> tuple[Position, StationMask]:
-    """Puzzle mode: the detectives (name, station) are to move, each holding
-    ``detective_tickets`` (default: the rules'), Mr. X is somewhere in ``around`` holding
-    ``mrx_tickets`` (default: the rules' start) and has made ``move_number`` moves."""
-    rules = rules or PRESETS["classic"]
-    for s in around:
-        if s not in board:
-            raise InputError(f"station {s} is not on the map {board.name!r}", where="--around")
-    taken = puzzle_detectives(board, detectives)
-    S = mask_of(s for s in around if s not in taken)
-    if not S:
-        raise InputError("every --around station is occupied by a detective", where="--around")
-    if not 0 <= move_number < rules.log_length:
-        raise InputError(f"expected a move number from 0 to {rules.log_length - 1}, got {move_number}",
-                         where="--move-number")
-    names = tuple(n for n, _ in detectives)
-    tks = Tickets.of(detective_tickets if detective_tickets is not None else rules.detective_tickets)
-    mt = Tickets.of(mrx_tickets if mrx_tickets is not None else rules.mrx_start_tickets(len(names)))
-    pos = Position(board, rules, names, tuple(s for _, s in detectives), tuple(tks for _ in names), frozenset(), mt,
-                   None, move_number, move_number, 0, 1)
-    return pos, S
 
 
 def puzzle(board: Board, around: Sequence[Station], detectives: Sequence[tuple[str, Station]],
            detective_tickets: Mapping[str, int] | None = None, mrx_tickets: Mapping[str, int] | None = None,
            move_number: int = 0, rules: Rules | None = None, turns: int = 2, time_limit: float | None = None,
            max_nodes: int | None = None) -> SolveResult:
-    """:func:`solve` on a puzzle (see :func:`puzzle_position`)."""
+    """:func:`solve` on a puzzle (see :func:`~sy_tools.solvers.puzzles.puzzle_position`)."""
     pos, S = puzzle_position(board, around, detectives, detective_tickets, mrx_tickets, move_number, rules)
     return solve(pos, S, turns, time_limit, max_nodes, context={"around": stations_of(S), "move_number": move_number})

@@ -108,7 +108,7 @@ class SolveResult:
         return self.strategy.moves if self.strategy is not None else ()
 
     def to_dict(self) -> dict[str, Any]:
-        """The stable JSON form (README, "solve --format json")."""
+        """The stable JSON form (docs/cli.md, "solve")."""
         return {
             "forced": self.forced,
             "turns": self.turns,

@@ -54,7 +54,7 @@ def _plain_reach(board, start, tickets):
         (s, left), n = todo.popleft()
         for i, t in enumerate(kinds):
             if left[i] > 0:
-                for d in board.moves(s, t):
+                for d in board.destinations(s, t):
                     state = (d, left[:i] + (left[i] - 1,) + left[i + 1:])
                     if state not in seen:
                         seen.add(state)

@@ -24,7 +24,7 @@ class Plain:
 
     def __init__(self) -> None:
         board = load_board("london")
-        self.adj = {t.value: {s: set(board.moves(s, t)) for s in board.stations} for t in Ticket}
+        self.adj = {t.value: {s: set(board.destinations(s, t)) for s in board.stations} for t in Ticket}
         self.deck = list(board.start_decks["classic"])
         self.rules = PRESETS["classic"]
 

@@ -83,8 +83,8 @@ class Location:
 
 @dataclass(frozen=True)
 class Finding:
-    """One problem found in a map, a record or a game: its level, a stable ``code`` (the README
-    lists them per command), a one-line ``message`` quoting the bad value, and its location."""
+    """One problem found in a map, a record or a game: its level, a stable ``code`` (docs/maps.md and
+    docs/records.md list them), a one-line ``message`` quoting the bad value, and its location."""
 
     level: Level
     code: str

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from sy_tools.analysis.batch import Failure, _uniform_unbuilt, possible_many
+from sy_tools.analysis.batch import Failure, _uniform_unbuilt, jsonl_line, possible_many
 from sy_tools.analysis.possible import possible
-from sy_tools.analysis.tracker import _final, trace
-from sy_tools.cli.possible import _jsonl_of
+from sy_tools.analysis.tracker import final_state, trace
 from sy_tools.engine.rules import PRESETS
 from sy_tools.errors import SyToolsError
 from sy_tools.formats.game_json import parse_record
@@ -64,7 +63,7 @@ def _contradicted(doc: dict, rng: random.Random) -> dict:
 def _validating_line(path: str, text: str) -> str:
     """The line the collecting (validating) parser leads to, or the error line."""
     try:
-        return _jsonl_of(possible(parse_record(json.loads(text), path), "uniform"))
+        return jsonl_line(possible(parse_record(json.loads(text), path), "uniform"))
     except SyToolsError as e:
         return f"error {e.exit_code}: {e}"
 
@@ -81,7 +80,7 @@ def test_batch_lines_equal_the_validating_path(london, tmp_path):
         paths.append(str(p))
         expected.append(_validating_line(str(p), text))
     got = [r if not isinstance(r, Failure) else f"error {r.exit_code}: {r.message}"
-           for _, r in possible_many(paths, "uniform", render=_jsonl_of)]
+           for _, r in possible_many(paths, "uniform", render=jsonl_line)]
     assert got == expected
     unbuilt = [_uniform_unbuilt(p.read_text(), str(p)) for p in map(Path, paths)]
     assert sum(r is not None for r in unbuilt) >= 100  # the batch's hot path did run (not the fallback)
@@ -103,11 +102,11 @@ def test_final_set_equals_the_move_by_move_trace(london):
             tr = trace(rec)
         except SyToolsError as e:
             with pytest.raises(type(e)) as got:
-                _final(rec)
+                final_state(rec)
             assert str(got.value) == str(e)
             broken += 1
             continue
-        fin = _final(rec)
+        fin = final_state(rec)
         assert (fin.mask, fin.capture, fin.last_reveal) == (tr.current, tr.capture, tr.last_reveal)
         captured += fin.capture is not None
         compared += 1
@@ -117,7 +116,7 @@ def test_final_set_equals_the_move_by_move_trace(london):
     last = rec.rounds[-1]
     moved = replace(rec, rounds=rec.rounds[:-1] + (last._replace(detectives=tuple(
         m._replace(where="by hand") if m.capture else m for m in last.detectives)),))
-    assert _final(moved).capture == trace(moved).capture and trace(moved).capture.where == "by hand"
+    assert final_state(moved).capture == trace(moved).capture and trace(moved).capture.where == "by hand"
 
 
 def test_fast_path_builds_long_records_like_the_parser():

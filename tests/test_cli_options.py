@@ -67,10 +67,12 @@ def test_heatmap_piece_tickets_with_tickets_a_hidden_alias(cli, tmp_path):
 def test_choices_come_from_the_library():
     from sy_tools import plot
     from sy_tools.analysis import tracker
-    from sy_tools.cli import app as c
+    from sy_tools.cli import heatmap as h
     from sy_tools.cli import possible as p
+    from sy_tools.formats import values
 
-    assert c._LAYERS == plot.LAYERS and p._WEIGHTS == tracker.WEIGHTS
+    assert values.HEATMAP_LAYERS is plot.LAYERS and h.HEATMAP_LAYERS is plot.LAYERS
+    assert p.WEIGHTS is tracker.WEIGHTS and h.WEIGHTS is tracker.WEIGHTS
 
 
 @pytest.mark.parametrize("value", ["nan", "0", "1e309", "x"])

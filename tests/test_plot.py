@@ -426,10 +426,10 @@ def test_tiny_and_odd_sizes_still_draw(game, tmp_path, size):
 @settings(max_examples=150, deadline=None)
 @given(st.text(max_size=30))
 def test_size_and_station_options_never_crash(text):
-    from sy_tools.cli.heatmap import _size, _stations_option
     from sy_tools.errors import InputError
+    from sy_tools.formats.values import around_stations, figure_size, from_stations, named_stations, parse_starts
 
-    for parse in (_size, lambda v: _stations_option((v,), "--from")):
+    for parse in (figure_size, lambda v: from_stations((v,)), around_stations, parse_starts, named_stations):
         try:
             parse(text)
         except InputError as e:

@@ -327,7 +327,7 @@ def test_voluntary_reveal_collapses_the_set():
 def test_hand_built_record_off_the_board_filters_as_the_trace_does(london, start, to):
     """A Record built in code is not checked against the map: the filter's bit tables must not
     answer for a number that is no station (a negative one would wrap round to station 199)."""
-    from sy_tools.analysis.tracker import _final, trace
+    from sy_tools.analysis.tracker import final_state, trace
     from sy_tools.engine.tickets import Ticket
     from sy_tools.formats.record import Detective, DetectiveMove, MrXMove, Record, Round
 
@@ -335,7 +335,7 @@ def test_hand_built_record_off_the_board_filters_as_the_trace_does(london, start
         rec = Record(board=london, rules=PRESETS["classic"], detectives=(Detective("Red", start, {}),),
                      start_candidates=(198, 1), rounds=(Round((MrXMove(Ticket.TAXI, None, "m"),),
                      (DetectiveMove("Red", Ticket.TAXI, to, "d", capture),), "r"),), mrx_tickets={})
-        assert _outcome(lambda r: _final(r).mask, rec) == _outcome(lambda r: trace(r).current, rec)
+        assert _outcome(lambda r: final_state(r).mask, rec) == _outcome(lambda r: trace(r).current, rec)
 
 
 def _outcome(f, rec):

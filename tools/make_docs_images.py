@@ -1,4 +1,4 @@
-"""Regenerate the README pictures under docs/ and the example win-rate file (run from the repo
+"""Regenerate the pictures under docs/ and the example win-rate file (run from the repo
 root):
 
     .venv/bin/python tools/make_docs_images.py

@@ -14,10 +14,11 @@ from typing import Any
 
 from ..errors import RecordError, SyToolsError
 from ..formats.files import read_text
-from ..formats.game_fast import vouched
+from ..formats.game_fast import decode_plain_record
+from ..formats.output import json_line
 from ..formats.record_io import is_json_record, parse_record_text
 from .possible import Possible, possible, uniform_possible
-from .tracker import Trace, final_of
+from .tracker import Trace, final_state_of_parts
 
 #: below this many records a batch runs in this process (starting workers costs more)
 MIN_PER_WORKER = 50
@@ -71,14 +72,20 @@ def _uniform_unbuilt(text: str, path: str) -> Possible | None:
     much again).  None when the fast path can't vouch for the text, or the record is
     inconsistent or ends by Mr. X's own move: the caller then takes the general path, which
     names what is wrong."""
-    v = vouched(text, path)
+    v = decode_plain_record(text, path)
     if v is None or v.rules.mrx_onto_detective == "caught":  # (a hidden move's 'to' is UNSET here, not None)
         return None
     try:
-        fin = final_of(v.board, v.rules, v.doc.detectives, v.start_candidates, v.doc.rounds or (), _needs_trace)
+        fin = final_state_of_parts(v.board, v.rules, v.doc.detectives, v.start_candidates, v.doc.rounds or (), _needs_trace)
     except _NeedsTrace:
         return None
     return uniform_possible(fin, v.board, v.rules, path)
+
+def jsonl_line(result: Possible) -> str:
+    """A result as one line of ``--format jsonl`` (a ``render`` for :func:`possible_many`: the
+    workers then send back short lines, not whole results)."""
+    return json_line(result.to_dict()) + "\n"
+
 
 Job = tuple[str, str, bool, "int | None", "Callable[[Possible], Any] | None"]
 

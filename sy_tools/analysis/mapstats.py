@@ -55,6 +55,17 @@ class MapInfo:
         rows.append(("cut-off escape", "via data", f"{self.via[0]} of {self.via[1]} bus/underground connections"))
         return pd.DataFrame(rows, columns=["section", "item", "value"])
 
+    def to_csv(self) -> str:
+        """``map info --format csv``: the rows of :meth:`to_frame`."""
+        return self.to_frame().to_csv(index=False)
+
+    def to_text(self) -> str:
+        """``map info --format text``: the rows of :meth:`to_frame` as a table."""
+        from ..formats.output import table
+
+        frame = self.to_frame()
+        return table(list(frame.columns), frame.values.tolist(), right=[False, False, False])
+
 
 def map_info(board: Board) -> MapInfo:
     """Station count, connections per transport, degree summary, stations per kind."""
@@ -69,7 +80,7 @@ def map_info(board: Board) -> MapInfo:
             degree[t.value] = {"min": min(degs), "mean": round(sum(degs) / len(degs), 4), "max": max(degs)}
     kinds: dict[str, int] = {}
     for s in board.stations:
-        k = ",".join(t.value for t in Transport if t in board.kinds(s)) or "none"
+        k = ",".join(t.value for t in Transport if t in board.transports_at(s)) or "none"
         kinds[k] = kinds.get(k, 0) + 1
     kinds = dict(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0])))
     return MapInfo(

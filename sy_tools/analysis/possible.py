@@ -11,7 +11,7 @@ from ..engine.rules import Rules
 from ..engine.stations import Station, StationMask, stations_of
 from ..formats.jsonutil import int_text
 from ..formats.record import Record
-from .tracker import WEIGHTS, Capture, Share, Trace, _Final, _final, trace
+from .tracker import WEIGHTS, Capture, FinalState, Share, Trace, final_state, trace
 from .weights import EXACT_BITS, _backward, _forward, _move_share, _normalise
 
 
@@ -50,7 +50,7 @@ class Possible:
         return sorted(self.probabilities.items(), key=lambda kv: (-kv[1], kv[0]))
 
     def to_dict(self) -> dict[str, object]:
-        """The stable JSON form (see README, "possible --format json")."""
+        """The stable JSON form (docs/cli.md, "possible")."""
         out: dict[str, object] = {
             "file": self.file,
             "round": self.round,
@@ -76,6 +76,66 @@ class Possible:
         if self.warnings:
             out["warnings"] = list(self.warnings)
         return out
+
+    def to_csv(self, top: int | None = None) -> str:
+        """``station,probability[,routes]`` rows, most likely first (the ``top`` most likely
+        only, when given): ``possible --format csv``."""
+        rows = self.ranked()[:top]
+        counts = self.route_counts
+        lines = ["station,probability" + (",routes" if counts else "")]
+        for s, p in rows:
+            extra = f",{int_text(counts[s])}" if counts else ""
+            lines.append(f"{s},{p:.6f}{extra}")
+        return "\n".join(lines) + "\n"
+
+    def to_text(self, top: int | None = None) -> str:
+        """The result as a player reads it (``possible --format text``): the moment and the
+        next reveal, a table of the stations (the ``top`` most likely only, when given) and the
+        history, if any; or the capture that ended the game."""
+        from ..engine.moves import when_text
+        from ..formats.output import table
+        from ..formats.report_text import count_cell
+
+        if self.capture is not None:
+            c = self.capture
+            return f"Mr. X was caught at {c.station} by {c.by} in round {c.round}: the game is over."
+        head = when_text(self.round, self.move)
+        if self.next_reveal is not None:
+            k = self.moves_to_reveal
+            head += f"; next reveal at move {self.next_reveal} ({k} move{'s' if k != 1 else ''} away)"
+        else:
+            head += "; no reveal left"
+        if self.last_reveal:
+            head += f"; last seen at {self.last_reveal[1]} (move {self.last_reveal[0]})"
+        n = len(self.stations)
+        dets = ", ".join(f"{name} {s}" for name, s in self.detectives.items())
+        lines = [head, f"{n} possible station{'s' if n != 1 else ''} (weights: {self.weights}); detectives: {dets}",
+                 ""]
+        ranked = self.ranked()
+        shown = ranked[:top] if top else ranked
+        headers = ["station", "probability"]
+        rows: list[list[object]] = [[s, f"{p:.4f}"] for s, p in shown]
+        if self.route_counts is not None:
+            headers.append("routes")
+            for r, (s, _) in zip(rows, shown):
+                r.append(count_cell(self.route_counts[s]))
+        lines.append(table(headers, rows, right=[True] * len(headers)))
+        if top and len(ranked) > top:
+            lines.append(f"... and {len(ranked) - top} more")
+        if self.history is not None:
+            lines += ["", "history (where he could have been after each move, given the whole record):"]
+            lines.append(table(["move", "count", "most_likely", "stations"], self._history_rows(),
+                               right=[True, True, False, False]))
+        return "\n".join(lines)
+
+    def _history_rows(self) -> list[list[object]]:
+        """A row per move of the history: its count, most likely station, every station."""
+        rows: list[list[object]] = []
+        for i, h in enumerate(self.history or (), 1):
+            probs = self.history_probabilities[i - 1] if self.history_probabilities else {}
+            best = max(probs.items(), key=lambda kv: (kv[1], -kv[0])) if probs else None
+            rows.append([i, len(h), "" if best is None else f"{best[0]} ({best[1]:.2f})", " ".join(map(str, h))])
+        return rows
 
     def at_move(self, n: int) -> dict[Station, float]:
         """Where he could have been right after his move ``n`` (1-based, as every table counts),
@@ -114,8 +174,8 @@ def smooth(board: Board, tr: Trace, rules: Rules | None = None) -> list[StationM
     return sets
 
 
-def uniform_possible(fin: _Final, board: Board, rules: Rules, file: str | None) -> Possible:
-    """The :class:`Possible` of ``possible(record, "uniform")`` from the record's :func:`_final`."""
+def uniform_possible(fin: FinalState, board: Board, rules: Rules, file: str | None) -> Possible:
+    """The :class:`Possible` of ``possible(record, "uniform")`` from the record's :func:`final_state`."""
     stations = tuple(stations_of(fin.mask))
     return Possible(
         stations=stations,
@@ -146,7 +206,7 @@ def possible(record: Record, weights: str = "paths", history: bool = False) -> P
         raise ValueError(f"unknown weights {weights!r}, expected one of {', '.join(WEIGHTS)}")
     board = record.board
     if weights == "uniform" and not history:  # the batch hot path: no per-move bookkeeping
-        return uniform_possible(_final(record), record.board, record.rules, record.file)
+        return uniform_possible(final_state(record), record.board, record.rules, record.file)
     tr = trace(record)
     current = tr.current
     stations = tuple(stations_of(current))

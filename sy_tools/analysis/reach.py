@@ -65,7 +65,7 @@ def reach_from(board: Board, starts: Iterable[Station], tickets: Mapping[str, in
         nxt: dict[Station, list[TicketVector]] = {}
         for s, vectors in layer.items():
             for i, t in enumerate(kinds):
-                for d in board.moves(s, t):
+                for d in board.destinations(s, t):
                     for v in vectors:
                         if v[i] > 0:
                             w = v[:i] + (v[i] - 1,) + v[i + 1:]

@@ -171,7 +171,9 @@ def _inconsistent(record: Record, where: str, move: int, round: int, leg: int | 
     return InconsistentRecord(f"the record is inconsistent at {at}: {why}", record.file, where, move, round, leg)
 
 
-class _Final(NamedTuple):
+class FinalState(NamedTuple):
+    """Where Mr. X can be at the end of a record (``mask``) and what a result reports with it."""
+
     mask: StationMask
     moves: int
     round: int
@@ -180,7 +182,7 @@ class _Final(NamedTuple):
     capture: Capture | None
 
 
-def _final(record: Record) -> _Final:
+def final_state(record: Record) -> FinalState:
     """Just where Mr. X can be at the end, and what the result reports with it: the hot path of
     a batch (``--weights uniform`` without history), same semantics as :func:`trace`, which it
     falls back to, to name the move, when the record is inconsistent."""
@@ -188,19 +190,19 @@ def _final(record: Record) -> _Final:
     stations = {d.start for d in record.detectives}
     stations.update([dm.to for rnd in record.rounds for dm in rnd.detectives])
     if not board.neighbours[Ticket.TAXI].keys() >= stations:  # (a record built by hand may name any number)
-        return _final_of_trace(trace(record))
-    return final_of(board, record.rules, record.detectives, record.start_candidates, record.rounds,
-                    lambda: trace(record))
+        return _final_state_of_trace(trace(record))
+    return final_state_of_parts(board, record.rules, record.detectives, record.start_candidates, record.rounds,
+                                lambda: trace(record))
 
 
-def _final_of_trace(tr: Trace) -> _Final:
-    return _Final(tr.current, len(tr.steps), tr.capture.round if tr.capture else tr.round, dict(tr.positions),
-                  tr.last_reveal, tr.capture)
+def _final_state_of_trace(tr: Trace) -> FinalState:
+    return FinalState(tr.current, len(tr.steps), tr.capture.round if tr.capture else tr.round, dict(tr.positions),
+                      tr.last_reveal, tr.capture)
 
 
-def final_of(board: Board, rules: Rules, detectives: Iterable[Any], start_candidates: Iterable[Station],
-             rounds: Iterable[Any], slow: Callable[[], Trace]) -> _Final:
-    """:func:`_final` of a record given by its parts.  ``detectives`` may be :class:`Detective` s
+def final_state_of_parts(board: Board, rules: Rules, detectives: Iterable[Any], start_candidates: Iterable[Station],
+                         rounds: Iterable[Any], slow: Callable[[], Trace]) -> FinalState:
+    """:func:`final_state` of a record given by its parts.  ``detectives`` may be :class:`Detective` s
     or anything with their ``name`` and ``start``; ``rounds`` :class:`Round` s or anything with
     their attributes (``mrx``: moves with ``ticket``, ``to``, ``took``;
     ``detectives``: moves with ``name``, ``to``, ``capture``; a missing list false), so that a
@@ -222,7 +224,7 @@ def final_of(board: Board, rules: Rules, detectives: Iterable[Any], start_candid
         for m in rnd.mrx:
             n += 1
             if caught and m.to is not None and occupied >> m.to & 1:  # (_onto_detective, inlined: hot path)
-                return _final_of_trace(slow())
+                return _final_state_of_trace(slow())
             S = mrx_targets(board, S, m.ticket, occupied, rules)
             if n in reveals or m.took is not None:
                 if m.to is None:
@@ -245,14 +247,18 @@ def final_of(board: Board, rules: Rules, detectives: Iterable[Any], start_candid
                     if not S:
                         slow()
                     where = getattr(dm, "where", None) or f"rounds[{r_i - 1}].detectives[{j}]"  # (a struct has no place)
-                    return _Final(S, n, r_i, pos, last_reveal, Capture(to, name, r_i, where))
+                    return FinalState(S, n, r_i, pos, last_reveal, Capture(to, name, r_i, where))
                 moved |= bits[to]
             S &= ~moved
         if not S:
             slow()
-    return _Final(S, n, r_i, pos, last_reveal, None)
+    return FinalState(S, n, r_i, pos, last_reveal, None)
 
 
 def possible_mask(record: Record) -> StationMask:
     """Just the current possible set, as a mask (raises like :func:`trace`)."""
-    return _final(record).mask
+    return final_state(record).mask
+
+
+#: The name of 0.1 (``final_of`` did not say of what).
+final_of = final_state_of_parts

@@ -6,15 +6,12 @@ from typing import Any
 
 import click
 
-from ..engine.tickets import DETECTIVE_TICKET_KINDS, MRX_TICKET_KINDS
 from ..errors import InputError
 from .app import main
-from .common import _warn_cutoff
-from .cordon import _named_stations, _station_list, _ticket_counts
+from .common import load_game, load_puzzle_board
 from .options import (
     format_option,
     puzzle_options,
-    refuse_puzzle_flags,
     round_option,
     time_limit_option,
 )
@@ -48,8 +45,9 @@ def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_li
       sy-tools advise --around 83,101 --detectives Red=100,Blue=114,Green=82
     """
     from ..formats.output import dumps
+    from ..formats.values import puzzle_values
     from ..solvers.advise import advise_puzzle, advise_record
-    from ..solvers.belief import solve_hook
+    from ..solvers.forced_hook import solve_hook
 
     puzzle_flags = around is not None or dets is not None
     if game is not None and puzzle_flags:
@@ -61,27 +59,10 @@ def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_li
             raise InputError("puzzle mode needs --detectives, e.g. Red=13,Blue=26", where="--detectives")
         if round_ is not None:
             raise InputError("--round needs a GAME record")
-        from ..formats.map_load import load_board
-
-        board = load_board(map_spec)
-        _warn_cutoff(board, rules)
-        result = advise_puzzle(
-            board,
-            _station_list(around, "--around") if around is not None else None,
-            at, _named_stations(dets, "--detectives"), side,
-            _ticket_counts(tickets, "--tickets", DETECTIVE_TICKET_KINDS) if tickets else None,
-            _ticket_counts(mrx_tickets, "--mrx-tickets", MRX_TICKET_KINDS)
-            if mrx_tickets else None,
-            move_number, depth, top, time_limit, solve_hook(depth), rules,
-        )
+        board = load_puzzle_board(map_spec, rules)
+        p = puzzle_values(around, dets, tickets, mrx_tickets)
+        result = advise_puzzle(board, p.around, at, p.detectives, side, p.tickets, p.mrx_tickets, move_number, depth,
+                               top, time_limit, solve_hook(depth), rules)
     else:
-        refuse_puzzle_flags()
-        from ..formats.record_io import load_record
-
-        rec = load_record(game).at_round(round_)
-        _warn_cutoff(rec.board, rec.rules)
-        result = advise_record(rec, side, at, depth, top, time_limit, solve_hook(depth))
-    if fmt == "json":
-        click.echo(dumps(result.to_dict()))
-        return
-    click.echo(result.describe())
+        result = advise_record(load_game(game, round_), side, at, depth, top, time_limit, solve_hook(depth))
+    click.echo(dumps(result.to_dict()) if fmt == "json" else result.describe())

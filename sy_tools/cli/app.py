@@ -7,23 +7,14 @@ from typing import Any
 
 import click
 
-from ..engine.tickets import Ticket as _Ticket
 from ..errors import SyToolsError
-
-_TICKETS = tuple(_Ticket)
-
-#: The heatmap layers: ``sy_tools.plot.LAYERS`` (not imported here: plot loads matplotlib; a
-#: test keeps the two equal).
-_LAYERS = ("possible", "history", "reach", "coverage", "cordon", "winrate")
-
-#: Ticket kinds as CLI choices (the library's values; the tickets Mr. X may show).
-_TICKET_VALUES = tuple(t.value for t in _TICKETS)
 
 #: Longest error line printed (an input may be quoted in it; the rest is cut).
 MAX_ERROR_LINE = 2000
 
 
-def _clip(line: str) -> str:
+def clip_error(line: str) -> str:
+    """An error line cut to :data:`MAX_ERROR_LINE` characters."""
     return line if len(line) <= MAX_ERROR_LINE else line[: MAX_ERROR_LINE - 15] + " ... (cut)"
 
 
@@ -98,13 +89,13 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except SyToolsError as e:
-            click.echo(_clip(f"error: {e}"), err=True)
+            click.echo(clip_error(f"error: {e}"), err=True)
             ctx.exit(e.exit_code)
         except BrokenPipeError:
             _quiet_broken_pipe()  # the reader went away: end quietly
         except OSError as e:  # writing an output file ...
             where = f"{e.filename}: " if getattr(e, "filename", None) else ""
-            click.echo(_clip(f"error: {where}{e.strerror or e}"), err=True)
+            click.echo(clip_error(f"error: {where}{e.strerror or e}"), err=True)
             ctx.exit(2)
 
 

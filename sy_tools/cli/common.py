@@ -1,4 +1,4 @@
-"""Helpers shared by several commands."""
+"""What several commands print besides their result: warnings and the paths written."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 
-def _warn_cutoff(board: Any, rules: Any) -> None:
+def warn_cutoff(board: Any, rules: Any) -> None:
     """Say on stderr when the cut-off escape runs on a map lacking via data (never silently)."""
     from ..formats.map_check import cutoff_warning
 
@@ -17,12 +17,7 @@ def _warn_cutoff(board: Any, rules: Any) -> None:
         click.echo(f"warning: {note}", err=True)
 
 
-def _dash(path: str) -> str:
-    """OUT ``-`` is standard output, as ``/dev/stdout``."""
-    return "/dev/stdout" if path == "-" else path
-
-
-def _say_written(path: Any) -> None:
+def say_written(path: Any) -> None:
     """Print the path of a file written, unless it is our own standard output (``-o
     /dev/stdout``: the path would land in the data)."""
     import os
@@ -35,14 +30,22 @@ def _say_written(path: Any) -> None:
     click.echo(str(path))
 
 
-def _record_inputs(game: str, rec: Any) -> list[str]:
-    """The files a loaded record was read from: the record and its map (a path in the record is
-    relative to the record's folder)."""
-    import os
+def load_game(game: str, round_: int | None) -> Any:
+    """The record a command analyses (as it stood after ``--round``), refusing the puzzle flags
+    beside it and warning about the cut-off escape."""
+    from ..formats.record_io import load_record
+    from .options import refuse_puzzle_flags
 
-    from ..formats.map_write import source_files
+    refuse_puzzle_flags()
+    rec = load_record(game).at_round(round_)
+    warn_cutoff(rec.board, rec.rules)
+    return rec
 
-    spec = rec.map_spec
-    if spec != "london" and not os.path.isabs(spec):
-        spec = os.path.join(os.path.dirname(game), spec)
-    return [game, *map(str, source_files(spec))]
+
+def load_puzzle_board(map_spec: str, rules: Any) -> Any:
+    """The board of a puzzle (``--map``), warning about the cut-off escape under ``rules``."""
+    from ..formats.map_load import load_board
+
+    board = load_board(map_spec)
+    warn_cutoff(board, rules)
+    return board

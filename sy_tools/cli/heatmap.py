@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import click
 
-from ..analysis.tracker import WEIGHTS as _WEIGHTS
+from ..analysis.tracker import WEIGHTS
 from ..errors import InputError
-from .app import _LAYERS, _TICKET_VALUES, main
-from .common import _record_inputs, _say_written
-from .cordon import _ticket_counts
+from ..formats.values import HEATMAP_LAYERS
+from .app import main
+from .common import say_written
 from .options import (
+    TICKET_CHOICES,
     map_option,
     moves_option,
     round_option,
@@ -17,26 +18,13 @@ from .options import (
 )
 
 
-def _size(value: str | None) -> tuple[float, float] | None:
-    if value is None:
-        return None
-    w, x, h = value.lower().partition("x")
-    try:
-        size = (float(w), float(h))
-    except ValueError:
-        raise InputError(f"expected WIDTHxHEIGHT in inches (e.g. 16x12), got {value[:40]!r}", where="--size") from None
-    if not all(0.5 <= v <= 100 for v in size):
-        raise InputError(f"each side must be 0.5 to 100 inches, got {value[:40]!r}", where="--size")
-    return size
-
-
 @main.command(short_help="Heatmaps over the board: possible, history, reach, coverage, cordon, winrate.")
 @click.argument("game", required=False)
-@click.option("--layer", type=click.Choice(list(_LAYERS)), default="possible", show_default=True,
+@click.option("--layer", type=click.Choice(list(HEATMAP_LAYERS)), default="possible", show_default=True,
               help="What to draw (see the list above).")
 @click.option("-o", "--output", "out", default=None, help="Output file (.png, .svg, .pdf). Default: LAYER.png")
 @round_option("Draw")
-@click.option("--weights", type=click.Choice(list(_WEIGHTS)), default="paths", show_default=True,
+@click.option("--weights", type=click.Choice(list(WEIGHTS)), default="paths", show_default=True,
               help="possible, history: how likely each consistent route is (as in 'possible').")
 @click.option("--from", "from_", multiple=True,
               help="reach: starting station(s), e.g. --from 13,46 (with GAME: instead of Mr. X's possible set).")
@@ -69,24 +57,22 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
     from pathlib import Path
 
     from ..formats.files import refuse_overwrite
+    from ..formats.values import IMAGE_FORMATS, check_pixels, figure_size, from_stations, ticket_counts
 
     if tickets is not None and tickets_alias is not None:
         raise InputError("give --piece-tickets once (--tickets is its old name)")
     tickets = tickets if tickets is not None else tickets_alias
-    fig_size = _size(size)
-    w, h = fig_size or (16.0, 12.0)
-    if w * h * (dpi or 100) ** 2 > 100e6:
-        raise InputError(f"{w:g}x{h:g} inches at {dpi or 100} dpi is {w * h * (dpi or 100) ** 2 / 1e6:.0f} million "
-                         "pixels; at most 100 million (lower --size or --dpi)", where="--size")
+    fig_size = figure_size(size)
+    check_pixels(fig_size, dpi)
     out = out or f"{layer}.png"
-    if Path(out).suffix.lower() not in (".png", ".svg", ".pdf"):
+    if Path(out).suffix.lower() not in IMAGE_FORMATS:
         raise InputError(f"unknown image format {Path(out).suffix or '(none)'!r}, expected .png, .svg or .pdf",
                          out)
     from ..formats.map_write import source_files
 
     # never draw over an input (a record may be named game.svg; the map and a results file too)
     refuse_overwrite([out], ([game] if game else []) + [str(p) for p in source_files(map_spec)])
-    starts = _stations_option(from_, "--from")
+    starts = from_stations(from_)
     if starts and layer != "reach":
         raise InputError("--from belongs to the reach layer")
     if tickets is not None and not (layer == "reach" and game is None):
@@ -108,7 +94,7 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
     elif layer == "reach" and game is None:
         if not starts:
             raise InputError("the reach layer needs --from STATION (or a GAME: Mr. X's reach)")
-        limits = _ticket_counts(tickets, "--piece-tickets", _TICKET_VALUES) if tickets else None
+        limits = ticket_counts(tickets, "--piece-tickets", TICKET_CHOICES) if tickets else None
         from ..formats.map_load import load_board
 
         board = load_board(map_spec)
@@ -117,10 +103,10 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
     else:
         if game is None:
             raise InputError(f"the {layer} layer needs a GAME record")
-        from ..formats.record_io import load_record
+        from ..formats.record_io import load_record, record_input_files
 
         rec = load_record(game)
-        refuse_overwrite([out], _record_inputs(game, rec))
+        refuse_overwrite([out], record_input_files(game, rec))
         if layer == "possible":
             fig = plot.possible_figure(rec, weights, round_, fig_size, dpi)
         elif layer == "history":
@@ -131,18 +117,4 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
             fig = plot.coverage_figure(rec, round_, fig_size, dpi)
         else:
             fig = plot.cordon_figure(rec, moves, round_, time_limit, fig_size, dpi)
-    _say_written(plot.save(fig, out, dpi))
-
-
-def _stations_option(values: tuple[str, ...], option: str) -> list[int]:
-    """Station numbers from a repeatable option that also takes comma lists (``--from 13,46``)."""
-    out: list[int] = []
-    for v in values:
-        for part in v.split(","):
-            part = part.strip()
-            if not part:
-                continue
-            if not (part.isascii() and part.isdigit()) or len(part) > 9:
-                raise InputError(f"expected station numbers, e.g. 13 or 13,46, got {part[:40]!r}", where=option)
-            out.append(int(part))
-    return out
+    say_written(plot.save(fig, out, dpi))

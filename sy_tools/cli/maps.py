@@ -8,9 +8,10 @@ from typing import Any
 import click
 
 from ..errors import InputError, MapFormatError
-from .app import _TICKET_VALUES, main
-from .common import _dash, _say_written
+from .app import main
+from .common import say_written
 from .options import (
+    TICKET_CHOICES,
     format_option,
     input_format_option,
     map_option,
@@ -58,11 +59,7 @@ def validate(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: 
         if fmt == "json":
             out.extend(f.to_dict(with_file=True) for f in report.findings)
         else:
-            for f in report.findings:
-                click.echo(str(f))
-            n_e, n_w = len(report.errors), len(report.warnings)
-            verdict = "ok" if report.ok else "INVALID"
-            click.echo(f"{report.source}: {verdict}: {n_e} error(s), {n_w} warning(s)")
+            click.echo(report.to_text())
         if not report.ok:
             worst = max(worst, 1)
     if fmt == "json":
@@ -115,16 +112,10 @@ def map_info_cmd(map_spec: str, fmt: str, input_format: str | None) -> None:
     with _format_hint("--input-format"):
         board = load_board(map_spec, input_format)
     info = map_info(board)
-    if fmt == "json":
-        click.echo(dumps(info.to_dict()))
-        return
-    frame = info.to_frame()
     if fmt == "csv":
-        click.echo(frame.to_csv(index=False), nl=False)
+        click.echo(info.to_csv(), nl=False)
     else:
-        from ..formats.output import table
-
-        click.echo(table(list(frame.columns), frame.values.tolist(), right=[False, False, False]))
+        click.echo(dumps(info.to_dict()) if fmt == "json" else info.to_text())
 
 
 @map_group.command("convert")
@@ -141,14 +132,15 @@ def map_convert(src: str, dst: str, input_format: str | None, to_fmt: str | None
       sy-tools map convert london graph.txt           # Bristol graph.txt
       sy-tools map convert london london-pair --to pair   # stations.txt + connections.txt
     """
+    from ..formats.files import output_path
     from ..formats.map_load import load_board
     from ..formats.map_write import dropped_on_write, output_format, source_files, write_map
 
-    dst = _dash(dst)
+    dst = output_path(dst)
     with _format_hint("--input-format"):
         board = load_board(src, input_format)
     for p in write_map(board, dst, to_fmt, keep=source_files(src, input_format)):
-        _say_written(p)
+        say_written(p)
     note = dropped_on_write(board, output_format(dst, to_fmt))
     if note:
         click.echo(f"warning: {note}", err=True)
@@ -156,7 +148,7 @@ def map_convert(src: str, dst: str, input_format: str | None, to_fmt: str | None
 
 @map_group.command("neighbours")
 @click.argument("station", type=int)
-@click.option("--ticket", type=click.Choice(_TICKET_VALUES), default=None,
+@click.option("--ticket", type=click.Choice(TICKET_CHOICES), default=None,
               help="Only this ticket (default: every ticket).")
 @map_option()
 @format_option("text", "json")
@@ -173,12 +165,7 @@ def map_neighbours(station: int, ticket: str | None, map_spec: str, fmt: str) ->
     from ..formats.output import dumps
 
     result = neighbours(load_board(map_spec), station, Ticket(ticket) if ticket else None)
-    if fmt == "json":
-        click.echo(dumps(result.to_dict()))
-        return
-    for t, dests in result.by_ticket.items():
-        note = " (Mr. X only; the only ticket for the ferry)" if t is Ticket.BLACK else ""
-        click.echo(f"{t.value}{note}: {' '.join(map(str, dests)) or '-'}")
+    click.echo(dumps(result.to_dict()) if fmt == "json" else result.to_text())
 
 
 @map_group.command("diff")

@@ -11,6 +11,8 @@ from typing import Any, TypeVar
 
 import click
 
+from ..engine.tickets import MRX_MOVE_TICKETS
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: The text output is called ``text`` everywhere (``table`` is a hidden alias).
@@ -18,6 +20,9 @@ FORMAT_ALIASES = {"table": "text"}
 
 #: Map file formats a reader understands.
 MAP_FORMATS = ("json", "pair", "bristol")
+
+#: The tickets a piece may show, as choices (``--after``, ``--ticket``, ``--piece-tickets``).
+TICKET_CHOICES = tuple(t.value for t in MRX_MOVE_TICKETS)
 
 
 class AliasChoice(click.Choice):

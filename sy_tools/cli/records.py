@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import click
 
-from ..engine.tickets import MRX_TICKET_KINDS
 from ..errors import InputError
-from .app import _clip, main
-from .common import _dash, _record_inputs, _say_written
+from .app import clip_error, main
+from .common import say_written
 from .options import (
     all_option,
     format_option,
@@ -30,20 +28,11 @@ def rules_cmd(name: str, fmt: str) -> None:
       sy-tools rules 2014 --format json > my-rules.json   # edit, then --rules my-rules.json
     """
     from ..engine.rules import preset
-    from ..formats.output import dumps, table
+    from ..formats.output import dumps
+    from ..formats.report_text import rules_text
 
     d = preset(name).to_dict()
-    if fmt == "json":
-        click.echo(dumps(d))
-        return
-    rows = []
-    for k, v in d.items():
-        if isinstance(v, dict):
-            v = ", ".join(f"{a} {b}" for a, b in v.items())
-        elif isinstance(v, list):
-            v = ", ".join(map(str, v))
-        rows.append((k, str(v).lower() if isinstance(v, bool) else v))
-    click.echo(table(["rule", "value"], rows, right=[False, False]))
+    click.echo(dumps(d) if fmt == "json" else rules_text(d))
 
 
 @main.group("record")
@@ -72,18 +61,18 @@ def record_convert(src: str, dst: str) -> None:
     """
     from pathlib import Path
 
-    from ..formats.files import atomic_write_text, refuse_overwrite
+    from ..formats.files import atomic_write_text, output_path, refuse_overwrite
     from ..formats.game_json import record_json_text
     from ..formats.notation import to_notation
-    from ..formats.record_io import load_record
+    from ..formats.record_io import load_record, record_input_files
 
-    dst = _dash(dst)
+    dst = output_path(dst)
     refuse_overwrite([Path(dst)], [Path(src)])
     rec = load_record(src)
-    refuse_overwrite([Path(dst)], _record_inputs(src, rec))
+    refuse_overwrite([Path(dst)], record_input_files(src, rec))
     text = record_json_text(rec, dst) if dst.lower().endswith(".json") else to_notation(rec, dst)
     atomic_write_text(dst, text)
-    _say_written(dst)
+    say_written(dst)
 
 
 @main.command()
@@ -105,6 +94,7 @@ def check(game: str, fmt: str) -> None:
     from ..formats.output import dumps
     from ..formats.record import RecordErrors
     from ..formats.record_io import load_record
+    from ..formats.report_text import tickets_left_text
 
     try:
         rec = load_record(game)
@@ -113,7 +103,7 @@ def check(game: str, fmt: str) -> None:
             click.echo(dumps(unreadable_dict(game, e.findings)))
         else:
             for line in e.lines():
-                click.echo(_clip(f"error: {line}"), err=True)
+                click.echo(clip_error(f"error: {line}"), err=True)
         sys.exit(2)
     except InputError as e:  # the file itself can't be read: still one JSON document
         if fmt != "json":
@@ -126,19 +116,10 @@ def check(game: str, fmt: str) -> None:
     else:
         for p in result.problems:
             click.echo(p.line(game))
-        click.echo(_tickets_text(result.tickets))
+        click.echo(tickets_left_text(result.tickets))
         verdict = "legal" if result.legal else f"ILLEGAL ({len(result.errors)} error(s))"
         click.echo(f"{game}: {verdict}; {result.status.describe()}")
     sys.exit(result.exit_code)
-
-
-def _tickets_text(tickets: dict[str, dict[str, int]]) -> str:
-    """Tickets left, a line per player."""
-    from ..formats.output import table
-
-    kinds = list(MRX_TICKET_KINDS)
-    rows = [[name] + [str(t[k]) if k in t else "" for k in kinds] for name, t in tickets.items()]
-    return "tickets left:\n" + table(["player"] + kinds, rows, right=[False] + [True] * len(kinds))
 
 
 @main.command("moves", short_help="The legal moves of the piece to move.")
@@ -162,33 +143,4 @@ def moves_cmd(game: str, at: int | None, round_: int | None, show_all: bool, fmt
     from ..formats.record_io import load_record
 
     result = legal_moves(load_record(game).at_round(round_), at)
-    if fmt == "json":
-        click.echo(dumps(result.to_dict()))
-        return
-    click.echo(_moves_text(result, show_all))
-
-
-def _moves_text(r: Any, show_all: bool) -> str:
-    from ..engine.tickets import Ticket
-
-    n = len(r.moves)
-    lines = [f"{r.piece} at {r.origin} ({r.when}): {n} legal move{'s' if n != 1 else ''}"]
-    if any(m.is_pass for m in r.moves):
-        lines.append("  pass (no legal move; these rules let Mr. X pass)")
-    for t in Ticket:
-        dests = [m.to for m in r.singles if m.tickets[0] is t]
-        if dests:
-            lines.append(f"  {t.value}: " + " ".join(map(str, dests)))
-    doubles = r.doubles
-    if doubles:
-        if show_all:
-            lines.append(f"  double moves ({len(doubles)}):")
-            lines += [f"    2X {m.tickets[0].value} {m.stations[0]} / {m.tickets[1].value} {m.stations[1]}"
-                      for m in doubles]
-        else:
-            ends = len({m.to for m in doubles})
-            lines.append(f"  double moves: {len(doubles)}, ending on {ends} stations (--all lists them)")
-    if r.reveals:
-        lines.append(f"  with a voluntary reveal: {len(r.reveals)} (any move above, shown, taking one detective's "
-                     "ticket; JSON lists them)")
-    return "\n".join(lines)
+    click.echo(dumps(result.to_dict()) if fmt == "json" else result.to_text(show_all))

@@ -7,11 +7,8 @@ from typing import Any
 
 import click
 
-from ..engine.rules import Rules
-from ..engine.stations import Station
-from ..errors import InputError
 from .app import main
-from .common import _warn_cutoff
+from .common import warn_cutoff
 from .options import (
     SECONDS,
     format_option,
@@ -63,7 +60,8 @@ def simulate(n_games: int, seed: int, rules: Any, map_spec: str, n_detectives: i
     """
     import time
 
-    from ..formats.files import _cleanup_on_signals
+    from ..formats.files import cleanup_on_signals
+    from ..formats.values import parse_starts
     from ..selfplay.game import GameSpec, check_spec
     from ..selfplay.results import RowWriter, input_files, record_map, records_dir, write_record
     from ..selfplay.runner import simulate as run_simulation
@@ -71,13 +69,13 @@ def simulate(n_games: int, seed: int, rules: Any, map_spec: str, n_detectives: i
 
     n_detectives = n_detectives_alias or n_detectives  # --detectives: the old name
     spec = GameSpec(map=map_spec, rules=rules, detectives=n_detectives,
-                        mrx_policy=mrx_policy, detective_policy=detective_policy, starts=parse_starts(starts),
-                        seed=seed, cordon_time_limit=cordon_time_limit, records=records is not None)
+                    mrx_policy=mrx_policy, detective_policy=detective_policy, starts=parse_starts(starts),
+                    seed=seed, cordon_time_limit=cordon_time_limit, records=records is not None)
     # everything is checked before anything is written
     check_spec(spec)
     from ..formats.map_load import load_board
 
-    _warn_cutoff(load_board(map_spec), rules)
+    warn_cutoff(load_board(map_spec), rules)
     inputs = input_files(spec, click.get_current_context().meta.get("sy_tools.rules_file"))
     writer = RowWriter(out, inputs=inputs) if out is not None else None
     the_map = None
@@ -100,7 +98,7 @@ def simulate(n_games: int, seed: int, rules: Any, map_spec: str, n_detectives: i
             bar = "#" * (30 * done // max(1, n_games))
             click.echo(f"\r[{bar:<30}] {done}/{n_games} games", err=True, nl=done == n_games)
 
-    with _cleanup_on_signals():  # SIGTERM/SIGHUP: end the workers, drop the temporary file, then go
+    with cleanup_on_signals():  # SIGTERM/SIGHUP: end the workers, drop the temporary file, then go
         try:
             if writer is not None:
                 writer.open()
@@ -114,21 +112,14 @@ def simulate(n_games: int, seed: int, rules: Any, map_spec: str, n_detectives: i
     click.echo(format_summary(result, fmt, by == "start"))
 
 
-def resolve_rules(value: str) -> Rules:
-    """``--rules``: a preset name or a rules JSON file (:func:`sy_tools.rules.load_rules`)."""
-    from ..formats.rules_file import load_rules
+def __getattr__(name: str) -> Any:
+    """The option parsers this module held in 0.1, now in the library (loaded when asked for)."""
+    if name == "parse_starts":
+        from ..formats.values import parse_starts
 
-    return load_rules(value)
+        return parse_starts
+    if name == "resolve_rules":
+        from ..formats.rules_file import load_rules
 
-
-def parse_starts(value: str | None) -> str | tuple[Station, ...] | None:
-    """``--starts``: ``classic``, ``2014`` or a comma-separated list of Mr. X's start stations."""
-    if value is None or value in ("classic", "2014"):
-        return value
-    try:
-        stations = tuple(int(x) for x in value.split(",") if x.strip())
-    except ValueError:
-        raise InputError(f"expected classic, 2014 or stations like 166,146, got {value!r}", where="--starts") from None
-    if not stations:
-        raise InputError("expected at least one station", where="--starts")
-    return stations
+        return load_rules
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

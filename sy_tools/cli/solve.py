@@ -7,16 +7,13 @@ from typing import Any
 
 import click
 
-from ..engine.tickets import DETECTIVE_TICKET_KINDS, MRX_TICKET_KINDS
 from ..errors import InputError
 from .app import main
-from .common import _warn_cutoff
-from .cordon import _named_stations, _station_list, _ticket_counts
+from .common import load_game, load_puzzle_board
 from .options import (
     format_option,
     moves_option,
     puzzle_options,
-    refuse_puzzle_flags,
     round_option,
     time_limit_option,
 )
@@ -44,35 +41,22 @@ def solve_cmd(game: str | None, moves: int, time_limit: float, round_: int | Non
       sy-tools solve --around 154 --detectives Red=185,Blue=130,Green=168 --move-number 3
     """
     from ..formats.output import dumps
+    from ..formats.values import puzzle_values
     from ..solvers.forced import puzzle, solve_record
     from ..solvers.forced_tree import describe
 
     if (game is None) == (around is None):
         raise InputError("give either a GAME record or --around STATIONS (not both)")
     if game is not None:
-        refuse_puzzle_flags()
-        from ..formats.record_io import load_record
-
-        rec = load_record(game).at_round(round_)
-        _warn_cutoff(rec.board, rec.rules)
-        result = solve_record(rec, moves, time_limit)
+        result = solve_record(load_game(game, round_), moves, time_limit)
     else:
-        from ..formats.map_load import load_board
-
         if round_ is not None:
             raise InputError("--round needs a GAME record")
         if not dets:
             raise InputError("puzzle mode needs --detectives, e.g. Red=13,Blue=26")
-        board = load_board(map_spec)
-        _warn_cutoff(board, rules)
-        result = puzzle(
-            board,
-            _station_list(around or "", "--around"),
-            _named_stations(dets, "--detectives"),
-            _ticket_counts(tickets, "--tickets", DETECTIVE_TICKET_KINDS) if tickets else None,
-            _ticket_counts(mrx_tickets, "--mrx-tickets", MRX_TICKET_KINDS)
-            if mrx_tickets else None,
-            move_number, rules, moves, time_limit,
-        )
+        board = load_puzzle_board(map_spec, rules)
+        p = puzzle_values(around, dets, tickets, mrx_tickets)
+        result = puzzle(board, p.around or [], p.detectives, p.tickets, p.mrx_tickets, move_number, rules, moves,
+                        time_limit)
     click.echo(dumps(result.to_dict()) if fmt == "json" else describe(result))
     sys.exit(0 if result.forced else 1 if result.forced is False else 3)

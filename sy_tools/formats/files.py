@@ -53,7 +53,7 @@ class _Signalled(BaseException):
 
 
 @contextmanager
-def _cleanup_on_signals() -> Iterator[None]:
+def cleanup_on_signals() -> Iterator[None]:
     """Turn SIGTERM/SIGHUP into an exception for the duration (so ``finally`` blocks run), then
     hand the signal to whatever handled it before (by default: the process ends)."""
     if threading.current_thread() is not threading.main_thread():
@@ -88,7 +88,7 @@ def _cleanup_on_signals() -> Iterator[None]:
 
 
 @contextmanager
-def _signals_held() -> Iterator[None]:
+def signals_held() -> Iterator[None]:
     """Hold SIGINT/SIGTERM/SIGHUP until the block ends (used around the final renames)."""
     import signal
 
@@ -109,7 +109,9 @@ def _named(e: OSError, path: str | os.PathLike[str]) -> OSError:
     return out
 
 
-def _kind(mode: int) -> str:
+def file_type_name(mode: int) -> str:
+    """What a file that is not a regular one is, in words ("a folder", "a named pipe" ...), from
+    its ``st_mode``."""
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISCHR(mode):
@@ -123,7 +125,7 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _target(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result | None]:
+def write_target(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result | None]:
     """The file a write to ``path`` must change (symlinks followed, also dangling ones) and its
     status (None if it does not exist yet)."""
     spath = os.fspath(path)
@@ -176,24 +178,36 @@ def _write_special(path: str | os.PathLike[str], target: Path, mode: int, data: 
         os.close(fd)
 
 
-def _write_temp(path: str | os.PathLike[str], target: Path, st: os.stat_result | None, data: bytes) -> str:
-    """A complete, flushed temporary copy of ``data`` beside ``target``; returns its name."""
-    folder = target.parent if str(target.parent) else Path(".")
-    try:
-        import tempfile  # here, not at the top: reading commands never load it
+def temp_file_beside(target: Path, mode: int | None) -> tuple[int, str]:
+    """A new temporary file in ``target``'s folder (its descriptor and name), with the
+    permissions of the file it will replace (``mode``: its ``st_mode``), or those ``open()``
+    gives a new file (``mode`` None)."""
+    import tempfile  # here, not at the top: reading commands never load it
 
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    except OSError as e:
-        raise _named(e, path) from None
-    try:
-        # mkstemp makes the file private (0600); give it the mode the old file (or open()) has
-        if st is not None:
-            mode = st.st_mode & 0o7777
+    folder = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:  # mkstemp makes the file private (0600)
+        if mode is not None:
+            perms = mode & 0o7777
         else:
             umask = os.umask(0)
             os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
+            perms = 0o666 & ~umask
+        os.chmod(tmp, perms)
+    except BaseException:
+        os.close(fd)
+        _unlink(tmp)
+        raise
+    return fd, tmp
+
+
+def _write_temp(path: str | os.PathLike[str], target: Path, st: os.stat_result | None, data: bytes) -> str:
+    """A complete, flushed temporary copy of ``data`` beside ``target``; returns its name."""
+    try:
+        fd, tmp = temp_file_beside(target, None if st is None else st.st_mode)
+    except OSError as e:
+        raise _named(e, path) from None
+    try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -217,28 +231,28 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` so that a reader never sees a half-written file and a failed
     write leaves the old file intact; links are written through, devices written to directly
     (see the module docstring)."""
-    target, st = _target(path)
+    target, st = write_target(path)
     if st is not None and not stat.S_ISREG(st.st_mode):
         if stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
             _write_special(path, target, st.st_mode, data)
             return
-        raise OSError(errno.EINVAL, f"is {_kind(st.st_mode)}, not a file; refusing to write", os.fspath(path))
+        raise OSError(errno.EINVAL, f"is {file_type_name(st.st_mode)}, not a file; refusing to write", os.fspath(path))
     atomic_write_many([(path, data)])
 
 
 def atomic_write_many(files: Sequence[tuple[str | os.PathLike[str], bytes]]) -> None:
     """Replace several regular files together: either all of them change or none does."""
-    targets = [(path, *_target(path), data) for path, data in files]
+    targets = [(path, *write_target(path), data) for path, data in files]
     for path, _, st, _ in targets:
         if st is not None and not stat.S_ISREG(st.st_mode):
-            raise OSError(errno.EINVAL, f"is {_kind(st.st_mode)}, not a file; refusing to replace it",
+            raise OSError(errno.EINVAL, f"is {file_type_name(st.st_mode)}, not a file; refusing to replace it",
                           os.fspath(path))
     temps: list[str] = []
-    with _cleanup_on_signals():
+    with cleanup_on_signals():
         try:
             for path, target, st, data in targets:
                 temps.append(_write_temp(path, target, st, data))
-            with _signals_held():
+            with signals_held():
                 _rename_all(targets, temps)
         except BaseException:
             for tmp in temps:
@@ -295,6 +309,11 @@ def _backup(path: str | os.PathLike[str], target: Path) -> str:
     raise OSError(errno.EEXIST, "cannot make a backup name", os.fspath(path))  # pragma: no cover
 
 
+def output_path(path: str) -> str:
+    """An output argument as a path to write: ``-`` is standard output (``/dev/stdout``)."""
+    return "/dev/stdout" if path == "-" else path
+
+
 def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
     """Whether two paths name the same file (also through links); False if either is missing."""
     try:
@@ -340,7 +359,7 @@ def read_bytes(path: str | os.PathLike[str], error: type[InputError] = InputErro
         os.close(fd)
         if stat.S_ISDIR(st.st_mode):
             raise error("is a folder, expected a file", file=spath)
-        raise error(f"is {_kind(st.st_mode)}, not a regular file; give a file", file=spath)
+        raise error(f"is {file_type_name(st.st_mode)}, not a regular file; give a file", file=spath)
     try:
         data = _read_fd(fd, st.st_size, limit)
     except OSError as e:

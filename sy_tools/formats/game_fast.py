@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -13,7 +12,7 @@ from ..engine.rules import PRESETS, Rules, ticket_counts
 from ..engine.stations import Station
 from ..engine.tickets import MRX_TICKET_KINDS, Ticket
 from ..errors import InputError
-from .record import Detective, DetectiveMove, MrXMove, Record, Round
+from .record import Detective, DetectiveMove, MrXMove, Record, Round, record_map_path
 
 
 @lru_cache(maxsize=1)
@@ -41,7 +40,7 @@ def _wheres(i: int) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
 _WHERE = [_wheres(i) for i in range(64)]
 
 
-class Vouched(NamedTuple):
+class PlainRecord(NamedTuple):
     """A game.json text the fast path vouches for: its decoded structs (``doc``, with ``UNSET``
     for missing keys) and the parts of its :class:`Record` that are not moves."""
 
@@ -61,7 +60,7 @@ class Vouched(NamedTuple):
 def fast_record(text: str, file: str | None = None) -> Record | None:
     """The record in game.json ``text`` if the fast path can vouch for it, else None (then
     :func:`parse_record` decides).  Same :class:`Record` as :func:`parse_record` gives."""
-    v = vouched(text, file)
+    v = decode_plain_record(text, file)
     if v is None:
         return None
     new = tuple.__new__
@@ -96,9 +95,9 @@ def fast_record(text: str, file: str | None = None) -> Record | None:
     )
 
 
-def vouched(text: str, file: str | None = None) -> Vouched | None:
-    """What the fast path makes of game.json ``text`` (every check :func:`parse_record` makes,
-    short of building the moves), or None when it can't vouch for it."""
+def decode_plain_record(text: str, file: str | None = None) -> PlainRecord | None:
+    """A plain game.json ``text`` decoded and checked (every check :func:`parse_record` makes,
+    short of building the moves), or None when the fast path can't vouch for it."""
     fast = _fast_decoder()
     if fast is None or "\\" in text:
         return None
@@ -118,11 +117,8 @@ def vouched(text: str, file: str | None = None) -> Vouched | None:
         keys += 1
     if not map_spec or ":" in map_spec:
         return None
-    resolved = map_spec
-    if map_spec != "london" and file and not os.path.isabs(map_spec):
-        resolved = os.path.join(os.path.dirname(file), map_spec)
     try:
-        board = load_board(resolved)
+        board = load_board(record_map_path(map_spec, file))
         rules = PRESETS["classic"]
         extra: dict[str, Any] = {}
         if doc.rules is not U:
@@ -202,4 +198,9 @@ def vouched(text: str, file: str | None = None) -> Vouched | None:
         keys += 1
     if text.count(":") != keys:
         return None  # a key appears twice (or a colon hides somewhere unusual): let the collector say
-    return Vouched(doc, board, rules, det_tickets, candidates, mrx_tickets, mrx_start, map_spec, cand_spec, extra)
+    return PlainRecord(doc, board, rules, det_tickets, candidates, mrx_tickets, mrx_start, map_spec, cand_spec, extra)
+
+
+#: The names of 0.1 (``vouched`` said nothing of what it returns).
+vouched = decode_plain_record
+Vouched = PlainRecord

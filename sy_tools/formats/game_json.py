@@ -14,7 +14,20 @@ from ..engine.stations import Station
 from ..engine.tickets import MRX_TICKET_KINDS, Ticket
 from ..errors import InputError
 from . import jsonutil
-from .record import TICKETS, Detective, DetectiveMove, MrXMove, Record, RecordErrors, Round, _at, _dups, _kind, _show
+from .jsonutil import json_type_name
+from .record import (
+    TICKETS,
+    Detective,
+    DetectiveMove,
+    MrXMove,
+    Record,
+    RecordErrors,
+    Round,
+    _at,
+    _dups,
+    _show,
+    record_map_path,
+)
 
 _TOP_KEYS = {"version", "map", "rules", "detectives", "mrx", "rounds", "comment"}
 
@@ -55,7 +68,7 @@ def _check_top(doc: Any, file: str | None, places: Mapping[str, str]) -> list[tu
     """The document as a whole: an object of readable text (else it stops here), then the
     problems of its top-level keys and version (reported with the rest, after map and rules)."""
     if not isinstance(doc, dict):
-        raise RecordErrors([("", f"expected a JSON object at the top, got {_kind(doc)}")], file)
+        raise RecordErrors([("", f"expected a JSON object at the top, got {json_type_name(doc)}")], file)
     probs: list[tuple[str, str]] = []
 
     def bad(where: str, msg: str) -> None:
@@ -80,11 +93,8 @@ def _record_board(doc: dict[str, Any], file: str | None, places: Mapping[str, st
     map_spec = doc.get("map", "london")
     if not isinstance(map_spec, str) or not map_spec:
         raise RecordErrors([("map", f"expected a built-in map name or a path, got {_show(map_spec)}")], file, places)
-    resolved = map_spec
-    if map_spec != "london" and file and not os.path.isabs(map_spec):
-        resolved = os.path.join(os.path.dirname(file), map_spec)
     try:
-        return map_spec, load_board(resolved)
+        return map_spec, load_board(record_map_path(map_spec, file))
     except InputError as e:
         raise RecordErrors([("map", f"cannot use map {_show(map_spec)}: {e.detail}")], file, places) from None
     except (OSError, ValueError) as e:  # a name too long for the file system, a NUL in it ...

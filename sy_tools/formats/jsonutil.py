@@ -119,7 +119,7 @@ def objects(value: Any, where: str, what: str, bad: Callable[[str, str], None]) 
     """``(place, object)`` for each object in the list ``value`` at ``where``; anything else is
     reported through ``bad(place, message)`` (``what`` names an element, e.g. "a station")."""
     if not isinstance(value, list):
-        bad(where, f"expected a list, got {kind(value)}")
+        bad(where, f"expected a list, got {json_type_name(value)}")
         return
     for i, item in enumerate(value):
         place = f"{where}[{i}]"
@@ -129,8 +129,8 @@ def objects(value: Any, where: str, what: str, bad: Callable[[str, str], None]) 
             bad(place, f"{what} must be an object, got {show(item)}")
 
 
-def kind(v: Any) -> str:
-    """A JSON value's kind in words."""
+def json_type_name(v: Any) -> str:
+    """A JSON value's type in words ("an object", "a list", "null" ...) for an error message."""
     if isinstance(v, HugeNumber):
         return repr(v)
     return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
@@ -147,3 +147,7 @@ def show(v: Any) -> str:
     except (TypeError, ValueError, RecursionError):
         s = repr(v)
     return s if len(s) <= 40 else s[:37] + "..."
+
+
+#: The name of 0.1 (``kind`` also meant a ticket kind and a file type).
+kind = json_type_name

@@ -24,7 +24,7 @@ from .raw_map import COORD_LIMIT, RawConnection, RawMap
 #: bounds the memory every set costs (10^6 ids: 125 kB per set).
 MAX_STATION_ID = 1_000_000
 
-#: Every check's code, its level and what it means (documented in the README).
+#: Every check's code, its level and what it means (documented in docs/maps.md).
 CHECKS: dict[str, tuple[str, str]] = {
     "parse-error": ("error", "the file (or a line of it) can't be parsed"),
     "type": ("error", "a value has the wrong type"),
@@ -71,6 +71,13 @@ class ValidationReport:
     @property
     def ok(self) -> bool:
         return not self.errors
+
+    def to_text(self) -> str:
+        """``validate --format text``: a line per finding, then the verdict."""
+        verdict = "ok" if self.ok else "INVALID"
+        lines = [str(f) for f in self.findings]
+        lines.append(f"{self.source}: {verdict}: {len(self.errors)} error(s), {len(self.warnings)} warning(s)")
+        return "\n".join(lines)
 
     def strict(self) -> ValidationReport:
         """The same report with warnings raised to errors (``--strict``)."""

@@ -44,18 +44,9 @@ def _is_ascii_digits(tok: str) -> bool:
 _MAX_INT_DIGITS = 30
 
 
-def _encodable(text: str) -> bool:
-    """Whether ``text`` can be written out as UTF-8 (JSON escapes allow lone surrogates)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _key(k: str) -> str:
     """A JSON key as a place in a path, shortened and escaped if it is long or odd."""
-    return k if len(k) <= 60 and _encodable(k) else _quote(k)
+    return k if len(k) <= 60 and jsonutil.is_text(k) else _quote(k)
 
 
 def _quote(text: str, limit: int = 60) -> str:
@@ -107,7 +98,7 @@ def _json_document(raw: RawMap, text: str) -> dict[str, Any] | None:
         raw.error("parse-error", f"not valid JSON: {_quote(str(e), 100)}", top)
         return None
     if not isinstance(doc, dict):
-        raw.error("type", f"expected a JSON object at the top, got {_kind(doc)}", top)
+        raw.error("type", f"expected a JSON object at the top, got {jsonutil.json_type_name(doc)}", top)
         return None
     return doc
 
@@ -121,7 +112,7 @@ def _json_top(raw: RawMap, doc: dict[str, Any]) -> None:
             raw.error("unknown-key", f"unknown key {_quote(k)} (expected {', '.join(sorted(_MAP_KEYS))})",
                       root.at(_key(k)))
     name = doc.get("name", raw.name)
-    if isinstance(name, str) and name and _encodable(name):
+    if isinstance(name, str) and name and jsonutil.is_text(name):
         raw.name = name
     elif isinstance(name, str) and name:
         raw.error("type", f"name must be text, got {_show(name)} (a lone surrogate)", root.at("name"))
@@ -213,16 +204,16 @@ def _json_decks(raw: RawMap, decks: Any) -> None:
     """``start_decks``: named lists of start cards."""
     root = Location(raw.source, None, "")
     if not isinstance(decks, dict):
-        raw.error("type", f"start_decks must be an object, got {_kind(decks)}", root.at("start_decks"))
+        raw.error("type", f"start_decks must be an object, got {jsonutil.json_type_name(decks)}", root.at("start_decks"))
         decks = {}
     _dup_keys(raw, decks, root.at("start_decks"))
     for dname, cards in decks.items():
         loc = root.at(f"start_decks.{_key(dname)}")
-        if not _encodable(dname):
+        if not jsonutil.is_text(dname):
             raw.error("type", f"a start deck name must be text, got {_show(dname)} (a lone surrogate)", loc)
             continue
         if not isinstance(cards, list):
-            raw.error("type", f"a start deck must be a list of station ids, got {_kind(cards)}", loc)
+            raw.error("type", f"a start deck must be a list of station ids, got {jsonutil.json_type_name(cards)}", loc)
             continue
         deck: list[tuple[int, Location]] = []
         for j, c in enumerate(cards):
@@ -245,8 +236,5 @@ def _transport(raw: RawMap, name: str, loc: Location, strict_case: bool = False)
             raw.error("unknown-transport", f"unknown transport {_quote(name)} (expected {expected})", loc)
         return None
     return t
-
-_kind = jsonutil.kind
-
 
 _show = jsonutil.show

@@ -68,7 +68,7 @@ def to_pair_texts(board: Board) -> tuple[str, str]:
     st = []
     for s in board.stations:
         x, y = board.coords[s]
-        kinds = ",".join(t.value for t in _ORDER if t in board.kinds(s)) or "taxi"
+        kinds = ",".join(t.value for t in _ORDER if t in board.transports_at(s)) or "taxi"
         st.append(f"{s} {_fmt_num(x)} {_fmt_num(y)} {kinds}")
     order = {t: i for i, t in enumerate((Transport.FERRY, Transport.UNDERGROUND, Transport.BUS, Transport.TAXI))}
     conns = sorted(board.connections, key=lambda c: (order[c.transport], c.a, c.b))

@@ -398,7 +398,7 @@ def notation_problems(rec: Record) -> list[tuple[str, str]]:
                                               "separate entries on Mr. X's line"))
     comment = rec.extra.get("comment")
     if comment is not None and not isinstance(comment, str):
-        out.append(("comment", f"the text notation holds only a text comment, got {jsonutil.kind(comment)}"))
+        out.append(("comment", f"the text notation holds only a text comment, got {jsonutil.json_type_name(comment)}"))
     return out
 
 

@@ -32,3 +32,26 @@ def _cell(v: Any) -> str:
 def dumps(obj: Any) -> str:
     """Stable JSON: keys in the order the result defines them, two-space indent."""
     return json.dumps(obj, indent=2, ensure_ascii=False)
+
+
+def json_line(obj: Any) -> str:
+    """One compact JSON line (msgspec's C encoder when installed: a batch prints thousands)."""
+    try:
+        import msgspec
+    except ImportError:  # pragma: no cover
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    return msgspec.json.encode(obj).decode()
+
+
+def json_text(obj: Any) -> str:
+    """Indented JSON, as :func:`dumps` writes it, but fast for long histories."""
+    try:
+        import msgspec
+    except ImportError:  # pragma: no cover
+        return dumps(obj)
+    return msgspec.json.format(msgspec.json.encode(obj), indent=2).decode()
+
+
+def indented(text: str, prefix: str = "  ") -> str:
+    """Every line of ``text`` indented by ``prefix`` (an element of a JSON list printed by hand)."""
+    return "\n".join(prefix + line for line in text.split("\n"))

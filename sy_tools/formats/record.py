@@ -8,6 +8,7 @@ reports every problem with its place (``rounds[3].detectives[1].to``).  Whether 
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -156,6 +157,14 @@ PLACE_LIMIT = 120
 _PATH_STEP = re.compile(r"(\.[^.\[]*|\[\d+\])$")
 
 
+def record_map_path(map_spec: str, file: str | os.PathLike[str] | None) -> str:
+    """Where the map a record names is read from: a relative path in a record is relative to
+    the record's folder (``file``); ``london`` is the built-in map."""
+    if map_spec != "london" and file and not os.path.isabs(map_spec):
+        return os.path.join(os.path.dirname(file), map_spec)
+    return map_spec
+
+
 def place_of(places: Mapping[str, str], where: str | None) -> str | None:
     """``where`` (a JSON path) as the place in ``places`` of it or of its nearest enclosing
     path (``rounds[1].detectives[0].to`` falls back to ``rounds[1].detectives[0]``); unchanged
@@ -180,8 +189,5 @@ def _at(where: str, key: str) -> str:
 def _dups(obj: dict[str, Any], where: str, bad: Any) -> None:
     for k in jsonutil.pop_duplicates(obj):
         bad(_at(where, k), f"key {_show(k)} appears more than once")
-
-_kind = jsonutil.kind
-
 
 _show = jsonutil.show

@@ -11,7 +11,7 @@ from .files import read_text
 from .game_fast import fast_record
 from .game_json import parse_record
 from .notation import notation_places
-from .record import Record
+from .record import Record, record_map_path
 
 
 def load_record(path: str | os.PathLike[str], fast: bool = False) -> Record:
@@ -50,3 +50,11 @@ def parse_record_json(text: str, file: str | None = None, fast: bool = False) ->
     except RecursionError:
         raise RecordError("not valid JSON: nested too deeply", file) from None
     return parse_record(doc, file)
+
+
+def record_input_files(path: str, record: Record) -> list[str]:
+    """The files a record read from ``path`` was made from: the record and its map's files
+    (what an output must never replace)."""
+    from .map_write import source_files
+
+    return [path, *map(str, source_files(record_map_path(record.map_spec, path)))]

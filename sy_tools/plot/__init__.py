@@ -23,9 +23,9 @@ from .layers import (  # noqa: E402
     mrx_reach_figure,
     possible_figure,
     reach_figure,
-    solve_figure,
 )
 from .save import save  # noqa: E402
+from .solve_picture import solve_figure  # noqa: E402
 from .style import DEFAULT_DPI, DEFAULT_SIZE, FORMATS, LAYERS  # noqa: E402
 from .winrate import WinRates, load_winrates, winrate_figure  # noqa: E402
 

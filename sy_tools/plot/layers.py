@@ -1,4 +1,5 @@
-"""The heatmap layers: possible, history, reach, coverage, cordon, and the solve picture."""
+"""The heatmap layers: possible, history, reach, coverage, cordon (the forced-win picture is
+:mod:`.solve_picture`)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from ..engine.board import Board
-from ..engine.stations import Station, stations_of
+from ..engine.stations import Station
 from ..engine.tickets import DETECTIVE_TICKET_KINDS, TICKET_LETTERS, Ticket
 from ..errors import AnalysisError, InputError
 from ..formats.record import Record
@@ -33,7 +34,18 @@ from .board import (
 )
 from .frame import _colorbar, _frame
 from .layout import layout
+from .solve_picture import solve_figure  # noqa: F401  (its old place)
 from .style import CORDON_COLOUR, DEFAULT_SIZE, EMPTY_EDGE, EMPTY_FILL, MOVES_CMAP, OPEN_COLOUR
+
+
+def _probability_fills(ba: BoardAxes, probabilities: Mapping[Station, float], edge: float) -> tuple[Any, Any, Any]:
+    """Fill the stations by Mr. X's probability (outlined ``edge`` wide); the colour map, its
+    norm and ticks, for the colour bar."""
+    cmap = floor_cmap()
+    norm, ticks = _prob_norm(probabilities)
+    fills = _colour_of(probabilities, cmap, norm)
+    ba.stations(fills, {s: ("#222222", edge) for s in fills})
+    return cmap, norm, ticks
 
 
 def possible_figure(record: Record, weights: str = "paths", round: int | None = None,
@@ -54,10 +66,7 @@ def possible_figure(record: Record, weights: str = "paths", round: int | None = 
         what = f"{len(res.stations)} possible stations"
     frame = _frame(size, dpi, _note(f"Where is Mr. X?  {_name(rec)}: {_when(rec)}: {what}", why), handles, True)
     ba = BoardAxes(frame.fig, frame.main, rec.board, coords)
-    cmap = floor_cmap()
-    norm, ticks = _prob_norm(res.probabilities)
-    fills = _colour_of(res.probabilities, cmap, norm)
-    ba.stations(fills, {s: ("#222222", 1.3) for s in fills})
+    cmap, norm, ticks = _probability_fills(ba, res.probabilities, 1.3)
     if res.last_reveal:
         ba.mrx(res.last_reveal[1])
     ba.detectives(res.detectives)
@@ -282,7 +291,7 @@ def coverage_figure(record: Record, round: int | None = None, size: tuple[float,
     dets = {n: (s, t.to_dict(DETECTIVE_TICKET_KINDS))
             for n, s, t in zip(pos.names, pos.stations, pos.tickets) if n not in pos.out}
     near = nearest(rec.board, dets)
-    moving = {n for n, (s, t) in dets.items() if any(rec.board.moves(s, Ticket(k)) for k, v in t.items() if v > 0)}
+    moving = {n for n, (s, t) in dets.items() if any(rec.board.destinations(s, Ticket(k)) for k, v in t.items() if v > 0)}
 
     def _stuck(name: str) -> str:
         return " out" if name in pos.out else ("" if name in moving else " stuck: no ticket for its station")
@@ -315,7 +324,7 @@ def coverage_figure(record: Record, round: int | None = None, size: tuple[float,
             if ba.labels and ba.diameter >= 7:
                 ba.ax.text(*coords[s], texts[s], ha="center", va="center", fontsize=ba.diameter * 0.42, zorder=6,
                            color="#111111", fontweight="bold")
-    ba.detectives(pos.positions())
+    ba.detectives(pos.detective_stations())
     cmap = mcolors.ListedColormap([(min(0.8, 0.8 * m / max(top, 4)),) * 3 for m in range(top + 1)])
     norm = mcolors.BoundaryNorm([i - 0.5 for i in range(top + 2)], top + 1)
     _colorbar(frame, cmap, norm, "moves (paler = farther)", list(range(top + 1)))
@@ -345,10 +354,7 @@ def cordon_figure(record: Record, moves: int = 1, round: int | None = None, time
              f"{res.cordon_size}; {moves}-turn plan {verdict}")
     frame = _frame(size, dpi, _note(title, why), handles, True)
     ba = BoardAxes(frame.fig, frame.main, rec.board, coords)
-    cmap = floor_cmap()
-    norm, ticks = _prob_norm(res.probabilities)
-    fills = _colour_of(res.probabilities, cmap, norm)
-    ba.stations(fills, {s: ("#222222", 1.2) for s in fills})
+    cmap, norm, ticks = _probability_fills(ba, res.probabilities, 1.2)
     ba.rings(res.cordon, CORDON_COLOUR, 1.35, max(2.0, ba.diameter * 0.16), zorder=6.6)
     ba.rings(res.open, OPEN_COLOUR, 1.5, max(1.8, ba.diameter * 0.13), marker="s", zorder=6.7)
     ba.detectives(positions)
@@ -361,50 +367,3 @@ def cordon_figure(record: Record, moves: int = 1, round: int | None = None, time
     _colorbar(frame, cmap, norm, "Mr. X's probability", ticks, None if ticks is None else [f"{t:.2g}" for t in ticks])
     return frame.fig
 
-
-def solve_figure(board: Board, result: Any, size: tuple[float, float] | None = None,
-                 dpi: int | None = None) -> Figure:
-    """A forced win (:class:`sy_tools.solve.SolveResult`) drawn: Mr. X's possible stations
-    (magenta squares), the detectives, the first joint move as solid arrows labelled ``1`` and
-    the ticket, and for each ticket he may show next the detectives' answer as thinner arrows
-    labelled ``2`` and the ticket he showed (``2U/bus``)."""
-    coords, why = layout(board)
-    positions = dict(result.start)
-    possible = stations_of(result.possible)
-    handles: list[Any] = transport_handles() + detective_handles(positions) + [
-        Line2D([], [], marker="s", ls="", mfc="white", mec=OPEN_COLOUR, mew=2.5, ms=12,
-               label=f"Mr. X may be here ({len(possible)})"),
-        Line2D([], [], color="#333333", lw=2.4, marker=">", label="turn 1: move + ticket"),
-        Line2D([], [], color="#333333", lw=1.2, marker=">", label="turn 2: if he shows that ticket"),
-    ]
-    if result.forced:
-        verdict = f"forced win in {result.turns} turn{'s' if result.turns != 1 else ''} (proved)"
-    elif result.forced is False:
-        verdict = f"no forced win within {result.max_turns} (proved)"
-    else:
-        verdict = "unknown (a limit stopped the search)"
-    setup = ", ".join(f"{n} {st}" for n, st in positions.items())
-    shown = " ".join(map(str, possible[:8])) + (" ..." if len(possible) > 8 else "")
-    frame = _frame(size, dpi, f"Forced capture  Mr. X at {shown}; {setup}: {verdict}", handles, False)
-    ba = BoardAxes(frame.fig, frame.main, board, coords)
-    ba.stations({}, {s: ("#222222", 1.2) for s in possible})
-    ba.rings(possible, OPEN_COLOUR, 1.5, max(1.8, ba.diameter * 0.13), marker="s", zorder=6.7)
-    ba.detectives(positions)
-    colour = {n: detective_colour(n, i) for i, n in enumerate(positions)}
-    node = result.strategy
-    if node is not None:
-        where = dict(positions)
-        for m in node.moves:
-            if m.to is not None:
-                ba.arrow(where[m.piece], m.to, colour[m.piece], f"1{TICKET_LETTERS[m.tickets[0]]}",
-                         width=max(1.8, ba.diameter * 0.16))
-                where[m.piece] = m.to
-        for reply in node.replies:
-            shown = "+".join(t.value for t in reply.tickets)
-            after = dict(where)
-            for m in reply.then.moves:
-                if m.to is not None and after[m.piece] != m.to:
-                    ba.arrow(after[m.piece], m.to, colour[m.piece], f"2{TICKET_LETTERS[m.tickets[0]]}/{shown}",
-                             width=max(1.0, ba.diameter * 0.08), fontsize=max(5.0, ba.diameter * 0.3))
-                    after[m.piece] = m.to
-    return frame.fig

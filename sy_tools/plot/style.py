@@ -5,14 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.tickets import Transport
+from ..formats import values as _values
 
-LAYERS = ("possible", "history", "reach", "coverage", "cordon", "winrate")
+#: the heatmap layers, image formats and default size as the options name them
+LAYERS = _values.HEATMAP_LAYERS
 
-FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+FORMATS = _values.IMAGE_FORMATS
 
-DEFAULT_SIZE = (16.0, 12.0)
+DEFAULT_SIZE = _values.DEFAULT_FIGURE_SIZE
 
-DEFAULT_DPI = 100
+DEFAULT_DPI = _values.DEFAULT_DPI
 
 #: probability scale (its top colour marks the most likely station)
 PROB_CMAP = "BuPu"

@@ -19,7 +19,7 @@ from ..engine.stations import Station, mask_of
 from ..engine.tickets import DETECTIVE_TICKET_KINDS, MRX_TICKET_KINDS
 from ..errors import InputError
 from ..formats.files import _Signalled
-from .policies import DETECTIVE_POLICIES, MRX_POLICIES, Policy, describe, load_policy, run_policy
+from .policies import DETECTIVE_POLICIES, MRX_POLICIES, Policy, load_policy, run_policy, safe_repr
 
 #: detective names in turn order
 DETECTIVE_NAMES = ("Red", "Blue", "Green", "Yellow", "Black")
@@ -284,7 +284,7 @@ def _play_policies(rt: _Runtime, pos: Position, candidates: Sequence[Station],
     while not pos.is_over():
         legal: tuple[Move, ...] = ()
         if pos.turn == 0:
-            if not pos.legal_move_count():
+            if not pos.legal_moves:
                 pos = pos.declare_trapped(pos.mrx_at)
                 break
             side, policy = "mrx", rt.mrx_policy
@@ -301,10 +301,10 @@ def _play_policies(rt: _Runtime, pos: Position, candidates: Sequence[Station],
         except (KeyboardInterrupt, _Signalled):  # Ctrl-C, SIGTERM: stop the run
             raise
         except BaseException as e:  # a policy is user code: any failure (sys.exit too) forfeits the game
-            return pos, moves, f"{side} policy {name!r} raised {describe(e, error=True)}", side
+            return pos, moves, f"{side} policy {name!r} raised {safe_repr(e, error=True)}", side
         why = _illegal(pos, move, legal)
         if why:
-            return pos, moves, f"{side} policy {name!r} returned an illegal move {describe(move)}: {why}", side
+            return pos, moves, f"{side} policy {name!r} returned an illegal move {safe_repr(move)}: {why}", side
         if side == "mrx":
             if move.is_pass:
                 possible = mask_of(p for p in _stations(possible) if not pos.mrx_can_move_from(p))
@@ -327,7 +327,7 @@ def _illegal(pos: Position, move: Any, legal: tuple[Move, ...]) -> str:
     checked by :meth:`Position.problems` (his double moves are not all listed); a detective's
     must be one of ``legal``, its legal moves."""
     if not isinstance(move, Move):
-        return f"not a Move: {describe(move)}"
+        return f"not a Move: {safe_repr(move)}"
     if pos.turn == 0:
         if move.piece != MRX or None in move.stations:
             return "it is Mr. X's turn; his move names each station"

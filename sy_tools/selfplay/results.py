@@ -12,7 +12,7 @@ from typing import Any
 from ..engine.stations import Station
 from ..errors import InputError
 from .game import ROW_COLUMNS, GameResult, GameSpec
-from .policies import describe
+from .policies import safe_repr
 from .stats import wilson
 
 
@@ -31,7 +31,7 @@ def win_rates_from_file(path: str) -> dict[Station, tuple[int, float, float, flo
         try:
             table = pq.read_table(path, columns=["mrx_start", "mrx_won"])
         except (OSError, ValueError, KeyError) as e:  # pyarrow's errors derive from these
-            raise InputError(f"not a simulate results file: {describe(e, error=True, limit=200)}", path) from None
+            raise InputError(f"not a simulate results file: {safe_repr(e, error=True, limit=200)}", path) from None
         pairs: Iterable[tuple[Any, Any]] = zip(table.column("mrx_start").to_pylist(),
                                                table.column("mrx_won").to_pylist())
     else:
@@ -60,7 +60,7 @@ class RowWriter:
     as it was.  A named pipe or a character device is written to directly (CSV only)."""
 
     def __init__(self, path: str, batch: int = 50_000, inputs: Sequence[str | os.PathLike[str]] = ()) -> None:
-        from ..formats.files import _kind, _target, refuse_overwrite
+        from ..formats.files import file_type_name, refuse_overwrite, write_target
 
         self.path = path
         self.batch = batch
@@ -82,24 +82,23 @@ class RowWriter:
         else:
             raise InputError("--out must end in .csv or .parquet", path)
         try:
-            self._target, st = _target(path)
+            self._target, st = write_target(path)
         except OSError as e:
             raise InputError(f"cannot write: {e.strerror or e}", path, "--out") from None
         self._mode = st.st_mode if st is not None else None
         self.special = st is not None and not stat.S_ISREG(st.st_mode)
         if st is not None and self.special:
             if not (stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
-                raise InputError(f"is {_kind(st.st_mode)}, not a file; refusing to write", path, "--out")
+                raise InputError(f"is {file_type_name(st.st_mode)}, not a file; refusing to write", path, "--out")
             if self.kind == "parquet":
-                raise InputError(f"is {_kind(st.st_mode)}: parquet needs a regular file (write .csv to a pipe or "
+                raise InputError(f"is {file_type_name(st.st_mode)}: parquet needs a regular file (write .csv to a pipe or "
                                  "device)", path, "--out")
         refuse_overwrite([path], inputs)
 
     def open(self) -> None:
         """Start writing (the temporary file, or the pipe or device itself)."""
-        import tempfile
+        from ..formats.files import temp_file_beside
 
-        folder = self._target.parent if str(self._target.parent) else "."
         try:
             if self.special:
                 fifo = self._mode is not None and stat.S_ISFIFO(self._mode)
@@ -111,14 +110,7 @@ class RowWriter:
                     raise
                 os.set_blocking(fd, True)
             else:
-                fd, self._tmp = tempfile.mkstemp(prefix=f".{self._target.name}.", suffix=".tmp", dir=folder)
-                if self._mode is not None:
-                    mode = self._mode & 0o7777
-                else:
-                    umask = os.umask(0)
-                    os.umask(umask)
-                    mode = 0o666 & ~umask
-                os.chmod(self._tmp, mode)
+                fd, self._tmp = temp_file_beside(self._target, self._mode)
             if self.kind == "csv":
                 self._file = os.fdopen(fd, "w", newline="", encoding="utf-8")
             else:
@@ -157,7 +149,7 @@ class RowWriter:
 
     def close(self) -> None:
         """Finish: the rows so far become the file (the temporary file is renamed over it)."""
-        from ..formats.files import _signals_held
+        from ..formats.files import signals_held
 
         if self._file is None:
             self.open()
@@ -171,7 +163,7 @@ class RowWriter:
                 os.fsync(self._file.fileno())
             self._file.close()
             if self._tmp is not None:
-                with _signals_held():
+                with signals_held():
                     os.replace(self._tmp, self._target)
                     self._tmp = None
         except OSError as e:

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import InputError
 from .game import GameResult, GameSpec, _play, _runtime
-from .policies import describe
+from .policies import safe_repr
 from .stats import SimulationResult
 
 
@@ -156,7 +156,7 @@ def _connect(scheduler: str, deadline: float = CONNECT_SECONDS) -> Any:
     if t.is_alive() or "error" in box:
         sys.unraisablehook = _quiet_unraisable
         why = (f"no dask scheduler answered within {deadline:g} s" if t.is_alive()
-               else describe(box["error"], error=True, limit=200))
+               else safe_repr(box["error"], error=True, limit=200))
         raise InputError(f"cannot reach the dask scheduler at {scheduler}: {why}", where="--scheduler")
     return box["client"]
 

@@ -39,16 +39,33 @@ MOVED: dict[str, tuple[str, ...]] = {
     "referee": ("analysis.referee",),
     "cordon": ("solvers.cordon", "solvers.cordon_result", "solvers.cordon_model", "solvers.seal"),
     "solve": ("solvers.forced", "solvers.forced_tree", "solvers.puzzles"),
-    "advise": ("solvers.advise", "solvers.advice", "solvers.belief", "engine.observations"),
+    "advise": ("solvers.advise", "solvers.advice", "solvers.belief", "engine.observations", "selfplay.policies",
+               "solvers.forced_hook"),
     "policies": ("selfplay.policies", "engine.observations", "analysis.distances"),
     "simulate": ("selfplay.runner", "selfplay.game", "selfplay.stats", "selfplay.results", "selfplay.generate"),
 }
 
 #: (old module, old name) -> (new module, new name), for names that changed
-RENAMED: dict[tuple[str, str], tuple[str, str]] = {}
+RENAMED: dict[tuple[str, str], tuple[str, str]] = {
+    ("cordon", "solve"): ("solvers.cordon_model", "solve_cordon"),
+    ("solve", "record_position"): ("solvers.forced", "solve_inputs"),
+    ("simulate", "parse_starts"): ("formats.values", "parse_starts"),
+    ("simulate", "resolve_rules"): ("formats.rules_file", "load_rules"),
+    ("policies", "advise_mrx"): ("selfplay.policies", "mrx_policy"),
+    ("policies", "advise_detective"): ("selfplay.policies", "_advise_detective"),
+}
+
+#: (old module, old name) -> why it is gone (it restated a rule that now has one home)
+REMOVED: dict[tuple[str, str], str] = {
+    ("cordon", "can_double"): "the double-move rule lives in Position.can_double "
+                              "(sy_tools.engine.position.double_allowed)",
+}
 
 
 def _lookup(old: str, name: str) -> Any:
+    gone = REMOVED.get((old, name))
+    if gone is not None:
+        raise AttributeError(f"sy_tools.{old}.{name} was removed: {gone}")
     target = RENAMED.get((old, name))
     if target is not None:
         return getattr(importlib.import_module(f"sy_tools.{target[0]}"), target[1])

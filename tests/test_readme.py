@@ -1,37 +1,62 @@
-"""The README's examples are real: its game.json and text-notation blocks parse and check as
-it says."""
+"""The README's examples are real, and so are the records on docs/records.md: the game.json and
+text-notation blocks are the example files and check as the page says. The README's blocks run
+by the rules of test_docs.py (a command block prints what it shows, a Python block prints its
+comments, a shell line names real options)."""
 
 from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
+
+import pytest
+from test_docs import (
+    ROOT,
+    Block,
+    check_command_block,
+    check_python_block,
+    check_sh_block,
+    command_blocks,
+    in_examples_dir,  # noqa: F401  (the fixture)
+    python_blocks,
+    sh_blocks,
+)
 
 from sy_tools.analysis.referee import check
 from sy_tools.formats.game_json import parse_record
 from sy_tools.formats.notation import parse_notation
 from sy_tools.formats.record_io import load_record
 
-ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text()
+README = ROOT / "README.md"
+RECORDS = (ROOT / "docs" / "records.md").read_text()
 
 
-def _block(lang: str, after: str) -> str:
-    start = README.index(after)
-    m = re.compile(rf"```{lang}\n(.*?)```", re.S).search(README, start)
+def _block(text: str, lang: str, after: str) -> str:
+    start = text.index(after)
+    m = re.compile(rf"```{lang}\n(.*?)```", re.S).search(text, start)
     assert m
     return m.group(1)
 
 
-def test_readme_json_record_is_the_example_and_legal():
-    doc = json.loads(_block("json", "### game.json"))
+def test_readme_is_short() -> None:
+    assert len(README.read_text().splitlines()) <= 200
+
+
+def test_setup_comes_first_with_exactly_two_commands() -> None:
+    text = README.read_text()
+    setup = _block(text, "sh", "## Set-up")
+    assert [ln.split()[:2] for ln in setup.splitlines()] == [["make", "demo"], ["make", "test"]]
+    assert text.index("## Set-up") < text.index("## A short tour")
+
+
+def test_game_json_is_the_example_and_legal() -> None:
+    doc = json.loads(_block(RECORDS, "json", "## game.json"))
     assert doc == json.loads((ROOT / "examples" / "readme.json").read_text())
     r = check(parse_record(doc))
     assert r.legal and r.problems == ()
 
 
-def test_readme_notation_is_the_example_and_checks_as_shown():
-    text = _block("text", "### Text notation")
+def test_notation_is_the_example_and_checks_as_shown() -> None:
+    text = _block(RECORDS, "text", "## Text notation")
     lines = [ln.split("  #")[0].rstrip() for ln in text.splitlines() if not ln.startswith("#")]
     example = [ln for ln in (ROOT / "examples" / "table.txt").read_text().splitlines() if not ln.startswith("#")]
     assert lines == example
@@ -41,52 +66,23 @@ def test_readme_notation_is_the_example_and_checks_as_shown():
     assert check(load_record(ROOT / "examples" / "table.txt")).status == r.status
 
 
-def test_readme_possible_output_is_current(cli):
-    """The worked `possible` example in the README is what the command prints today."""
-    block = _block("text", "## `sy-tools possible GAME")
-    command, *expected = block.rstrip("\n").splitlines()
-    assert command == "$ sy-tools possible examples/in-progress.json --history --top 5"
-    r = cli("possible", str(ROOT / "examples" / "in-progress.json"), "--history", "--top", "5")
-    assert r.output.rstrip("\n").splitlines() == expected
+COMMANDS = command_blocks(README)
+PYTHON = python_blocks(README)
+SH = sh_blocks(README)
 
 
-def test_readme_cordon_puzzle_output_is_current(cli):
-    """Everything but the routes themselves (several plans can tie; CP-SAT may return any of
-    them) and the wall time must match the README."""
-    block = _block("text", "## `sy-tools cordon`")
-    lines = block.rstrip("\n").splitlines()
-    assert lines[0].startswith("$ sy-tools cordon --around 83")
-    r = cli("cordon", "--around", "83", "--detectives", "Red=100,Blue=114,Green=82", "--moves", "2",
-            "--mrx-tickets", "taxi=4,bus=0,underground=0,black=0")
-    got = r.output.rstrip("\n").splitlines()
-
-    def shape(ls):
-        out = []
-        for ln in ls:
-            if ln.startswith("solver:"):
-                out.append(ln.split(",")[0])
-            elif ln.split() and ln.split()[0] in ("Red", "Blue", "Green"):
-                out.append((ln.split()[0], ln.split()[1]))  # who, and from where
-            else:
-                out.append(ln)
-        return out
-
-    assert shape(got) == shape(lines[2:])
-    assert sum(ln.rstrip().endswith("yes") for ln in got) == sum(ln.rstrip().endswith("yes") for ln in lines)
+@pytest.mark.usefixtures("in_examples_dir")
+@pytest.mark.parametrize("block", COMMANDS, ids=[str(b) for b in COMMANDS])
+def test_readme_commands_print_what_it_shows(block: Block, cli) -> None:
+    check_command_block(block, cli)
 
 
-def test_readme_position_example_runs_as_commented(capsys):
-    code = _block("python", "## The rules engine")
-    exec(compile(code, "README", "exec"), {})
-    printed = capsys.readouterr().out.splitlines()
-    expected = [ln.split("# ", 1)[1] for ln in code.splitlines() if ln.startswith("print(") and "# " in ln]
-    assert printed[:2] == expected[:2]
-    assert printed[2] == "in-progress"
+@pytest.mark.parametrize("block", PYTHON, ids=[str(b) for b in PYTHON])
+def test_readme_python_runs_as_commented(block: Block, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(ROOT)
+    check_python_block(block, capsys)
 
 
-def test_readme_moves_and_neighbours_outputs_are_current(cli):
-    for heading in ("### `sy-tools moves GAME", "### `sy-tools map neighbours"):
-        command, *expected = _block("text", heading).rstrip("\n").splitlines()
-        args = command.removeprefix("$ sy-tools ").split()
-        r = cli(*args)
-        assert r.exit_code == 0 and r.stdout.rstrip("\n").splitlines() == expected
+@pytest.mark.parametrize("block", SH, ids=[str(b) for b in SH])
+def test_readme_shell_lines_name_real_options(block: Block, cli) -> None:
+    check_sh_block(block, cli)

@@ -1,16 +1,16 @@
-"""The README's `simulate` example prints what the command prints today."""
+"""The `simulate` example in docs/cli.md prints what the command prints today."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+CLI_MD = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text()
 
 
-def test_readme_simulate_output_is_current(cli):
-    start = README.index("## `sy-tools simulate`")
-    block = re.compile(r"```text\n(.*?)```", re.S).search(README, start)
+def test_docs_simulate_output_is_current(cli):
+    start = CLI_MD.index("## `sy-tools simulate`")
+    block = re.compile(r"```text\n(.*?)```", re.S).search(CLI_MD, start)
     assert block
     command, *expected = block.group(1).rstrip("\n").splitlines()
     assert command == "$ sy-tools simulate -n 2000 --starts 166,146 --by start --jobs 1"

@@ -6,9 +6,10 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import REPO
+
+ROOT = REPO
 
 
 def test_non_editable_install_finds_london(tmp_path):

@@ -1,0 +1,179 @@
+"""The batch hot path (``possible --format jsonl --weights uniform`` over many files) says
+exactly what the validating path says: same lines, byte for byte, and the same errors."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from helpers import REPO
+
+from sy_tools.analysis.batch import Failure, _uniform_unbuilt, jsonl_line, possible_many
+from sy_tools.analysis.possible import possible
+from sy_tools.analysis.tracker import final_state, trace
+from sy_tools.engine.rules import PRESETS
+from sy_tools.errors import SyToolsError
+from sy_tools.formats.game_json import parse_record
+from sy_tools.selfplay.generate import detectives_view, random_game
+
+
+def _records(london, n: int, seed: int = 5) -> list[dict]:
+    """Full records and the detectives' views of them, one in four under the 2014 rules (other
+    decks and reveals); some end in a capture."""
+    rng = random.Random(seed)
+    docs = []
+    for i in range(n):
+        rules = PRESETS["2014" if i % 4 == 3 else "classic"]
+        doc = random_game(london, rules, random.Random(rng.getrandbits(32)))
+        docs += [doc, detectives_view(doc, rules)]
+    return docs
+
+
+def _collided(doc: dict, rng: random.Random) -> dict:
+    """``doc`` with one detective move onto another detective's station (illegal, but the shape
+    is fine: the filter must treat it exactly as before)."""
+    doc = json.loads(json.dumps(doc))
+    pos = {d["name"]: d["start"] for d in doc["detectives"]}
+    moves = [(i, j) for i, r in enumerate(doc["rounds"]) for j, _ in enumerate(r.get("detectives", []))]
+    if len(pos) < 2 or not moves:
+        return doc
+    cut = rng.randrange(len(moves))
+    for i, j in moves[:cut]:
+        m = doc["rounds"][i]["detectives"][j]
+        pos[m["name"]] = m["to"]
+    i, j = moves[cut]
+    m = doc["rounds"][i]["detectives"][j]
+    others = [s for name, s in pos.items() if name != m["name"]]
+    m["to"] = rng.choice(others)
+    m.pop("capture", None)
+    return doc
+
+
+def _contradicted(doc: dict, rng: random.Random) -> dict:
+    """``doc`` with Mr. X's first reveal moved to a random station (mostly a contradiction)."""
+    doc = json.loads(json.dumps(doc))
+    legs = [m for r in doc["rounds"] for m in r["mrx"]]
+    if len(legs) >= 3:
+        legs[2]["to"] = rng.randint(1, 199)
+    return doc
+
+
+def _validating_line(path: str, text: str) -> str:
+    """The line the collecting (validating) parser leads to, or the error line."""
+    try:
+        return jsonl_line(possible(parse_record(json.loads(text), path), "uniform"))
+    except SyToolsError as e:
+        return f"error {e.exit_code}: {e}"
+
+
+def test_batch_lines_equal_the_validating_path(london, tmp_path):
+    rng = random.Random(11)
+    docs = _records(london, 60)
+    docs += [_collided(d, rng) for d in docs[:40]] + [_contradicted(d, rng) for d in docs[:40]]
+    paths, expected = [], []
+    for i, doc in enumerate(docs):
+        p = tmp_path / f"g{i:04d}.json"
+        text = json.dumps(doc)
+        p.write_text(text)
+        paths.append(str(p))
+        expected.append(_validating_line(str(p), text))
+    got = [r if not isinstance(r, Failure) else f"error {r.exit_code}: {r.message}"
+           for _, r in possible_many(paths, "uniform", render=jsonl_line)]
+    assert got == expected
+    unbuilt = [_uniform_unbuilt(p.read_text(), str(p)) for p in map(Path, paths)]
+    assert sum(r is not None for r in unbuilt) >= 100  # the batch's hot path did run (not the fallback)
+    assert sum(line.startswith("{") for line in got) >= 100
+    assert any('"capture":{' in line for line in got)
+    assert any(line.startswith("error 1: ") and "inconsistent" in line for line in got)
+
+
+def test_final_set_equals_the_move_by_move_trace(london):
+    """The batch's filter (stations of detectives as a set, one mask per round) against the
+    move-by-move trace, also where detectives share a station and where a record breaks."""
+    rng = random.Random(3)
+    docs = _records(london, 40, seed=9)
+    docs += [_collided(d, rng) for d in docs] + [_contradicted(d, rng) for d in docs]
+    compared = broken = captured = 0
+    for doc in docs:
+        rec = parse_record(doc)
+        try:
+            tr = trace(rec)
+        except SyToolsError as e:
+            with pytest.raises(type(e)) as got:
+                final_state(rec)
+            assert str(got.value) == str(e)
+            broken += 1
+            continue
+        fin = final_state(rec)
+        assert (fin.mask, fin.capture, fin.last_reveal) == (tr.current, tr.capture, tr.last_reveal)
+        captured += fin.capture is not None
+        compared += 1
+    assert compared >= 100 and broken >= 20 and captured >= 20
+    # a record built by hand may place its moves as it likes: the capture keeps the move's own place
+    rec = next(parse_record(d) for d in docs if any(m.get("capture") for r in d["rounds"] for m in r.get("detectives", [])))
+    last = rec.rounds[-1]
+    moved = replace(rec, rounds=rec.rounds[:-1] + (last._replace(detectives=tuple(
+        m._replace(where="by hand") if m.capture else m for m in last.detectives)),))
+    assert final_state(moved).capture == trace(moved).capture and trace(moved).capture.where == "by hand"
+
+
+def test_fast_path_builds_long_records_like_the_parser():
+    """More rounds than the fast path's precomputed places, passes, double moves."""
+    from sy_tools.formats.game_fast import fast_record
+    from sy_tools.formats.record_io import parse_record_json
+
+    d = {"detectives": [{"name": "Red", "start": 13}, {"name": "Blue", "start": 26}],
+         "rounds": [{"mrx": [], "detectives": [{"name": "Red", "ticket": "taxi", "to": 23 if i % 2 else 13}]}
+                    for i in range(70)] + [{"mrx": [{"ticket": "taxi"}, {"ticket": "bus"}]}]}
+    text = json.dumps(d)
+    fast = fast_record(text, "g.json")
+    assert fast is not None and fast == parse_record_json(text, "g.json")
+    assert fast.rounds[69].detectives[0].where == "rounds[69].detectives[0]"
+    assert fast.rounds[70].mrx[1].where == "rounds[70].mrx[1]"
+
+
+def test_a_batch_uses_the_cores_it_may_run_on(monkeypatch, tmp_path):
+    """On one allowed core (``taskset``, a container) a large batch runs in this process, however
+    many cores the machine has."""
+    import multiprocessing
+    import os
+
+    import sy_tools.analysis.batch as batch
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+
+    def no_workers(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a worker pool was started")
+
+    monkeypatch.setattr(multiprocessing, "get_context", no_workers)
+    src = REPO / "examples" / "in-progress.json"
+    paths = []
+    for i in range(2 * batch.MIN_PER_WORKER):
+        p = tmp_path / f"g{i}.json"
+        p.write_bytes(src.read_bytes())
+        paths.append(str(p))
+    assert batch._cores() == 1
+    assert len(list(possible_many(paths, "uniform", jobs=batch.AUTO_JOBS))) == len(paths)
+
+
+def test_lists_longer_than_the_fast_path_covers_go_the_general_way():
+    """Three Mr. X entries in a round (the parser refuses them) and eleven detective moves in
+    one (it takes them): the fast path declines both, so each reads as the parser says."""
+    from sy_tools.formats.game_fast import fast_record
+    from sy_tools.formats.record_io import parse_record_json
+
+    base = {"detectives": [{"name": "Red", "start": 13}, {"name": "Blue", "start": 26}]}
+    three = dict(base, rounds=[{"mrx": [{"ticket": "taxi"}] * 3}])
+    assert fast_record(json.dumps(three)) is None
+    with pytest.raises(SyToolsError, match=r"rounds\[0\]\.mrx"):
+        parse_record_json(json.dumps(three))
+    eleven = dict(base, rounds=[{"mrx": [], "detectives": [{"name": "Red", "ticket": "taxi", "to": 23 if i % 2 else 13}
+                                                            for i in range(11)]}])
+    assert fast_record(json.dumps(eleven)) is None
+    assert len(parse_record_json(json.dumps(eleven)).rounds[0].detectives) == 11
+    ten = dict(base, rounds=[{"mrx": [], "detectives": eleven["rounds"][0]["detectives"][:10]}])
+    assert fast_record(json.dumps(ten)) == parse_record_json(json.dumps(ten))

@@ -1,0 +1,144 @@
+"""``sy-tools advise`` through the real CLI: exit codes, one-line errors, the JSON shape."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers import REPO
+
+ROOT = REPO
+IN_PROGRESS = str(ROOT / "examples" / "in-progress.json")
+
+
+@pytest.fixture
+def detectives_to_move(tmp_path) -> str:
+    """The in-progress example after Mr. X's next (taxi) move: the detectives are to move."""
+    doc = json.loads(Path(IN_PROGRESS).read_text())
+    doc["rounds"].append({"mrx": [{"ticket": "taxi"}], "detectives": []})
+    p = tmp_path / "mid-round.json"
+    p.write_text(json.dumps(doc))
+    return str(p)
+
+
+def test_detectives_json(cli, detectives_to_move):
+    r = cli("advise", detectives_to_move, "--time-limit", "1", "--format", "json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    # solve ran first: no forced win within two turns here, proved
+    assert d["side"] == "detectives" and d["forced"]["forced"] is False and d["forced"]["status"] == "proved"
+    assert d["status"] in ("exhaustive", "searched", "time-limit")
+    names = [m["name"] for m in d["moves"]]
+    assert names == ["Blue", "Green", "Yellow", "Black"]  # Red is out (stuck)
+    assert d["out"] == ["Red"]
+    for m in d["moves"]:
+        assert set(m) >= {"name", "ticket", "to", "tickets_left", "reason"}
+        assert set(m["tickets_left"]) == {"taxi", "bus", "underground"}
+    assert d["possible_count"] == 44 and d["reach_by_reveal"] >= d["possible_count"]
+    assert set(d["distances"]) == {"Red", "Blue", "Green", "Yellow", "Black"}
+    assert d["wall_time"] < 5
+    assert d["summary"].startswith("Detectives: ")
+
+
+def test_detectives_text(cli, detectives_to_move):
+    r = cli("advise", detectives_to_move, "--time-limit", "0.5")
+    assert r.exit_code == 0
+    lines = r.output.splitlines()
+    assert lines[0] == "round 11, after Mr. X's move 12; the detectives to move"
+    assert lines[1].startswith("he may be at 44 stations;")
+    assert any(ln.startswith("Blue 103 -") for ln in lines)
+    assert lines[-1].startswith("search: ")
+
+
+def test_mrx_from_record_needs_at(cli):
+    r = cli("advise", IN_PROGRESS)
+    assert r.exit_code == 2
+    assert r.stderr.startswith("error: ") and "--at" in r.stderr and len(r.stderr.splitlines()) == 1
+    r = cli("advise", IN_PROGRESS, "--at", "4", "--top", "3", "--format", "json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert d["side"] == "mrx" and len(d["moves"]) == 3
+    assert {"tickets", "stations", "reason", "safe", "possible_after"} <= set(d["moves"][0])
+    assert d["moves"][0]["safe"]
+
+
+def test_side_must_be_the_side_to_move(cli, detectives_to_move):
+    r = cli("advise", detectives_to_move, "--side", "mrx")
+    assert r.exit_code == 2 and "only --side detectives" in r.stderr
+    r = cli("advise", detectives_to_move, "--at", "3")
+    assert r.exit_code == 2
+
+
+def test_puzzle_detectives(cli):
+    r = cli("advise", "--around", "187", "--detectives", "Red=89,Blue=153,Green=79", "--move-number", "3",
+            "--time-limit", "2", "--format", "json")
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert d["possible_count"] == 1 and d["moves_to_reveal"] == 5
+    # the table's complaint: right after a reveal at 187, close in (89 -U-> 128 is one hop from him)
+    red = next(m for m in d["moves"] if m["name"] == "Red")
+    assert (red["ticket"], red["to"]) == ("underground", 128)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--around", "500", "--detectives", "Red=13"], "station 500 is not on the map"),
+    (["--around", "45", "--detectives", "Red=13,Blue=13"], "both stand on 13"),
+    (["--around", "4x", "--detectives", "Red=13"], "expected station numbers"),
+    (["--around", "45"], "needs --detectives"),
+    ([], "give a GAME record"),
+    (["--around", "45", "--detectives", "Red=13", "--tickets", "taxi=x"], "expected KIND=COUNT"),
+    (["--at", "45", "--around", "46,47", "--detectives", "Red=13"], "not one of the --around stations"),
+    (["--side", "mrx", "--around", "45,46", "--detectives", "Red=13"], "needs his station"),
+    (["--around", "45", "--detectives", "Red=13", "--move-number", "30"], "expected a move number"),
+])
+def test_bad_input_is_one_line_exit_2(cli, args, message):
+    r = cli("advise", *args)
+    assert r.exit_code == 2, r.output
+    assert r.stderr.startswith("error: ") and message in r.stderr
+    assert len(r.stderr.splitlines()) == 1
+
+
+def test_game_over_is_exit_1(cli):
+    r = cli("advise", str(ROOT / "examples" / "capture.json"))
+    assert r.exit_code == 1
+    assert r.stderr.startswith("error: ") and "over" in r.stderr
+
+
+def test_record_and_puzzle_flags_conflict(cli):
+    r = cli("advise", IN_PROGRESS, "--around", "45")
+    assert r.exit_code == 2 and "not both" in r.stderr
+
+
+@pytest.mark.parametrize("command", ["$ sy-tools advise --around 187", "$ sy-tools advise examples/in-progress.json"])
+def test_documented_advise_examples_are_current(cli, command):
+    """The CLI reference's worked outputs, but for the wall time on the last line."""
+    readme = (ROOT / "docs" / "cli.md").read_text()
+    start = readme.index(command)
+    block = readme[start:readme.index("```", start)].rstrip("\n").splitlines()
+    args = block[0].split()[3:]
+    args = [str(ROOT / a) if a.startswith("examples/") else a for a in args]
+    r = cli("advise", *args)
+    assert r.exit_code == 0
+    got = r.output.rstrip("\n").splitlines()
+
+    def shape(lines):
+        return lines[:-1] + [lines[-1].rsplit(",", 1)[0]]
+
+    assert shape(got) == shape(block[1:])
+
+
+def test_a_puzzle_where_every_detective_is_stuck_is_over(cli):
+    """Detectives without tickets are out at once: the game is over (an IndexError once)."""
+    for dets in ("Red=185", "Red=185,Blue=13"):
+        r = cli("advise", "--around", "154", "--detectives", dets, "--tickets", "taxi=0,bus=0,underground=0")
+        assert r.exit_code == 1 and r.stderr.strip() == ("error: the game is over: Mr. X won: no detective can "
+                                                         "move any more (round 1)"), r.stderr
+
+
+def test_a_detective_the_catch_makes_unneeded_is_not_called_stuck(cli):
+    r = cli("advise", "--around", "1", "--detectives", "Red=8,Blue=9",
+            "--mrx-tickets", "taxi=0,bus=0,underground=0,black=0,double=0")
+    assert r.exit_code == 0, r.output
+    assert "Blue at 9: stays (" in r.output and "catch him wherever he is" in r.output
+    assert "stuck" not in r.output and "99" not in r.output  # (99: an internal 'unreachable')

@@ -28,7 +28,7 @@ from typing import Any
 
 from sy_tools.analysis.distances import distances
 from sy_tools.engine.board import Board
-from sy_tools.engine.movement import mrx_targets
+from sy_tools.engine.hops import mrx_targets
 from sy_tools.engine.moves import Move
 from sy_tools.engine.observations import DetectiveObservation, MrXObservation
 from sy_tools.engine.position import Position

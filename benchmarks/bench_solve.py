@@ -16,10 +16,9 @@ from sy_tools.formats.game_json import parse_record
 from sy_tools.formats.map_load import load_board
 from sy_tools.formats.record import Record
 from sy_tools.selfplay.generate import detectives_view, random_game
-from sy_tools.solvers.cordon import cordon_inputs
-from sy_tools.solvers.cordon import puzzle as cordon_puzzle
+from sy_tools.solvers.cordon import cordon_inputs, cordon_puzzle
 from sy_tools.solvers.cordon_model import solve_cordon
-from sy_tools.solvers.forced import puzzle, solve, solve_inputs
+from sy_tools.solvers.forced import solve, solve_inputs, solve_puzzle
 
 NEAR_REVEAL = {3, 4, 8, 9, 13, 14, 18, 19}
 LIMITS = {1: 2.0, 2: 2.0, 3: 1.5}  # seconds per solve
@@ -94,7 +93,7 @@ def run() -> list[str]:
         ts, res = [], []
         for around, dets in puzzles:
             t = time.perf_counter()
-            res.append(puzzle(board, around, dets, move_number=3, turns=n, time_limit=LIMITS[n]))
+            res.append(solve_puzzle(board, around, dets, move_number=3, turns=n, time_limit=LIMITS[n]))
             ts.append(time.perf_counter() - t)
         if n == 2:
             wins2 = res

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from .analysis.referee import check
     from .engine.board import Board, Connection
     from .engine.game import Game
-    from .engine.movement import MRX
+    from .engine.hops import MRX
     from .engine.moves import Move, Outcome, OutcomeKind
     from .engine.position import Position
     from .engine.rules import PRESETS, Rules
@@ -51,7 +51,7 @@ _moved.install()
 _LAZY = {
     "Board": "engine.board", "Connection": "engine.board", "Game": "engine.game", "Station": "engine.stations",
     "StationMask": "engine.stations", "StationSet": "engine.stations", "Ticket": "engine.tickets",
-    "Transport": "engine.tickets", "Tickets": "engine.tickets", "MRX": "engine.movement", "Move": "engine.moves",
+    "Transport": "engine.tickets", "Tickets": "engine.tickets", "MRX": "engine.hops", "Move": "engine.moves",
     "Outcome": "engine.moves", "OutcomeKind": "engine.moves", "Position": "engine.position",
     "PRESETS": "engine.rules", "Rules": "engine.rules", "AnalysisError": "errors", "InputError": "errors",
     "MapError": "errors", "RecordError": "errors", "SyToolsError": "errors", "Finding": "findings",

@@ -20,8 +20,9 @@ from typing import Any
 MOVED: dict[str, tuple[str, ...]] = {
     "board": ("engine.board", "engine.stations", "engine.tickets"),
     "rules": ("engine.rules", "formats.rules_file"),
-    "movement": ("engine.movement",),
-    "position": ("engine.position", "engine.tickets", "engine.moves", "engine.movement", "engine.playout",
+    "movement": ("engine.hops",),
+    "options": ("cli.options",),
+    "position": ("engine.position", "engine.tickets", "engine.moves", "engine.hops", "engine.playout",
                  "engine.rules", "solvers.puzzles"),
     "files": ("formats.files",),
     "jsonutil": ("formats.jsonutil",),
@@ -48,6 +49,9 @@ MOVED: dict[str, tuple[str, ...]] = {
 #: (old module, old name) -> (new module, new name), for names that changed
 RENAMED: dict[tuple[str, str], tuple[str, str]] = {
     ("cordon", "solve"): ("solvers.cordon_model", "solve_cordon"),
+    ("cordon", "puzzle"): ("solvers.cordon", "cordon_puzzle"),
+    ("solve", "puzzle"): ("solvers.forced", "solve_puzzle"),
+    ("advise", "puzzle_position"): ("solvers.advise", "advise_puzzle_position"),
     ("solve", "record_position"): ("solvers.forced", "solve_inputs"),
     ("simulate", "parse_starts"): ("formats.values", "parse_starts"),
     ("simulate", "resolve_rules"): ("formats.rules_file", "load_rules"),

@@ -17,7 +17,7 @@ from typing import Any
 import networkx as nx
 
 from sy_tools.engine.board import Board
-from sy_tools.engine.movement import MRX
+from sy_tools.engine.hops import MRX
 from sy_tools.formats.record import Record
 
 #: the transports each ticket rides

@@ -16,6 +16,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 #: Each 0.1 module and the public names it defined (listed from the 0.1 sources).
 OLD_NAMES = {
+    "options": "AliasChoice F FORMAT_ALIASES MAP_FORMATS MAX_SECONDS PUZZLE_FLAGS PUZZLE_PARAMS SECONDS Seconds all_option format_option input_format_option map_option moves_option puzzle_options refuse_puzzle_flags round_option rules_option time_limit_option",
     "board": "Board Connection DETECTIVE_TICKETS DETECTIVE_TICKET_KINDS MRX_TICKET_KINDS Station StationMask StationSet Ticket Transport mask_of stations_of",
     "rules": "PRESETS RULE_CHOICES Rules load_rules preset rules_from_json ticket_counts",
     "movement": "MRX mrx_sources mrx_targets reserved_name",

@@ -45,9 +45,9 @@ def main() -> None:
     small_png(plot.history_figure(rec, size=(12, 9), dpi=100), "docs/history.png")
     small_png(plot.cordon_figure(rec, moves=2, round=7, size=(12, 9), dpi=100), "docs/cordon.png")
     small_png(plot.coverage_figure(rec, size=(12, 9), dpi=100), "docs/coverage.png")
-    from sy_tools.solvers.forced import puzzle
+    from sy_tools.solvers.forced import solve_puzzle
 
-    forced = puzzle(load_board("london"), [154], [("Red", 185), ("Blue", 130), ("Green", 168)], move_number=3,
+    forced = solve_puzzle(load_board("london"), [154], [("Red", 185), ("Blue", 130), ("Green", 168)], move_number=3,
                     mrx_tickets={"taxi": 4, "bus": 3, "underground": 3, "black": 0, "double": 0})
     small_png(plot.solve_figure(load_board("london"), forced, size=(12, 9), dpi=100), "docs/solve.png")
     atomic_write_text(WINRATE_CSV, winrate_example())

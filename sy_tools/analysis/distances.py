@@ -49,7 +49,7 @@ def distances(board: Board, unreachable: int | None = None) -> list[list[int]]:
 _DIST_ARRAY: dict[int, tuple[Board, Any]] = {}
 
 
-def _distance_array(board: Board) -> Any:
+def distance_array(board: Board) -> Any:
     """:func:`distances` as a numpy array (for summing many distances at once)."""
     cached = _DIST_ARRAY.get(id(board))
     if cached is not None and cached[0] is board:

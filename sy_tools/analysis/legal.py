@@ -2,7 +2,7 @@
 """What a piece may do now: the legal moves of the piece to move in a record (``sy-tools
 moves``), and where a ticket takes a piece from a station (``sy-tools map neighbours``).
 
-Both only ask the rules engine (:mod:`sy_tools.position`)."""
+Both only ask the rules engine (:mod:`sy_tools.engine.position`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.board import Board
-from ..engine.movement import MRX
+from ..engine.hops import MRX
 from ..engine.moves import Move
 from ..engine.position import Position
 from ..engine.stations import Station

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from ..engine.board import Board
-from ..engine.movement import mrx_sources
+from ..engine.hops import mrx_sources
 from ..engine.rules import Rules
 from ..engine.stations import Station, StationMask, stations_of
 from ..formats.jsonutil import int_text

@@ -131,8 +131,8 @@ def mrx_reach(board: Board, stations: Iterable[Station], tickets: Iterable[Ticke
     """Mr. X's reach from any of ``stations`` in ``moves`` moves with any of ``tickets`` (those
     he holds; counts are not limiting), never onto ``occupied`` (the detectives' stations now;
     they do not move in this picture).  Each move is the engine's
-    :func:`~sy_tools.position.mrx_targets`."""
-    from ..engine.movement import mrx_targets
+    :func:`~sy_tools.engine.hops.mrx_targets`."""
+    from ..engine.hops import mrx_targets
 
     tickets = tuple(tickets)
     here = 0

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.game import Game, Step, StepKind
-from ..engine.movement import MRX, mrx_targets
+from ..engine.hops import MRX, mrx_targets
 from ..engine.moves import Outcome
 from ..engine.position import Position
 from ..engine.stations import Station, StationMask, StationSet, mask_of

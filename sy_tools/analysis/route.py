@@ -1,11 +1,11 @@
 
 """Mr. X's most likely route given the whole record (what the ``history`` heatmap draws).
 
-The smoothed history (:func:`sy_tools.tracker.possible` with ``history=True``) gives, after each
+The smoothed history (:func:`sy_tools.analysis.possible.possible` with ``history=True``) gives, after each
 Mr. X move, the stations on some route consistent with the whole record and each one's
 probability at that move.  A route through those sets whose consecutive stations are joined by
 the move's ticket, off the detectives' stations at that move (the engine's
-:func:`~sy_tools.position.mrx_targets`, the one place for Mr. X's movement rules), is a
+:func:`~sy_tools.engine.hops.mrx_targets`, the one place for Mr. X's movement rules), is a
 consistent route: every other condition (reveals, detectives landing without a capture) is local
 to one move and already folded into the sets.
 
@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.movement import mrx_targets
+from ..engine.hops import mrx_targets
 from ..engine.stations import Station, StationSet
 from ..engine.tickets import TICKET_LETTERS, Ticket
 from ..formats.record import Record
@@ -86,7 +86,7 @@ def _log(p: float) -> float:
 def likely_route(record: Record, weights: str = "paths") -> LikelyRoute:
     """Mr. X's most likely consistent route given the whole ``record`` (module docstring).
 
-    Raises :class:`~sy_tools.tracker.InconsistentRecord` when no route fits."""
+    Raises :class:`~sy_tools.analysis.tracker.InconsistentRecord` when no route fits."""
     from .possible import possible
     from .tracker import trace
 

@@ -13,7 +13,7 @@ Semantics (the detectives' point of view; ``to`` on hidden moves is never eviden
   ``"capture": true`` ends the game with Mr. X there;
 * an empty set means the record contradicts the map or the rules (:class:`InconsistentRecord`).
 
-Everything on the hot path is bitset algebra on :class:`~sy_tools.board.Board` masks; the route
+Everything on the hot path is bitset algebra on :class:`~sy_tools.engine.board.Board` masks; the route
 counts of the ``paths`` weights are exact Python integers.
 """
 
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..engine.board import Board
-from ..engine.movement import mrx_targets
+from ..engine.hops import mrx_targets
 from ..engine.rules import Rules
 from ..engine.stations import Station, StationMask, mask_of
 from ..engine.tickets import Ticket

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..engine.board import Board
-from ..engine.movement import mrx_targets
+from ..engine.hops import mrx_targets
 from ..engine.rules import Rules
 from ..engine.stations import Station, StationMask, stations_of
 from ..engine.tickets import Ticket

@@ -49,7 +49,7 @@ def cordon_cmd(game: str | None, moves: int, after: str | None, round_: int | No
     from ..formats.output import dumps
     from ..formats.values import puzzle_values
     from ..solvers.cordon import cordon as run_cordon
-    from ..solvers.cordon import puzzle
+    from ..solvers.cordon import cordon_puzzle
 
     if (game is None) == (around is None):
         raise InputError("give either a GAME record or --around STATIONS (not both)")
@@ -63,6 +63,6 @@ def cordon_cmd(game: str | None, moves: int, after: str | None, round_: int | No
             raise InputError("--round needs a GAME record")
         board = load_puzzle_board(map_spec, rules)
         p = puzzle_values(around, dets, tickets, mrx_tickets)
-        result = puzzle(board, p.around or [], p.detectives, p.tickets, p.mrx_tickets, moves, time_limit, workers,
+        result = cordon_puzzle(board, p.around or [], p.detectives, p.tickets, p.mrx_tickets, moves, time_limit, workers,
                         rules=rules, move_number=move_number)
     click.echo(dumps(result.to_dict()) if fmt == "json" else result.to_text(show_all))

@@ -18,7 +18,7 @@ from .options import (
 )
 
 
-@main.command(short_help="Heatmaps over the board: possible, history, reach, coverage, cordon, winrate.")
+@main.command("heatmap", short_help="Heatmaps over the board: possible, history, reach, coverage, cordon, winrate.")
 @click.argument("game", required=False)
 @click.option("--layer", type=click.Choice(list(HEATMAP_LAYERS)), default="possible", show_default=True,
               help="What to draw (see the list above).")
@@ -38,7 +38,7 @@ from .options import (
 @map_option("reach without GAME, winrate: the map")
 @click.option("--dpi", type=click.IntRange(min=20, max=600), default=None, help="Dots per inch (default 100).")
 @click.option("--size", default=None, help="Figure size in inches, WIDTHxHEIGHT (default 16x12).")
-def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, weights: str, from_: tuple[str, ...],
+def heatmap_cmd(game: str | None, layer: str, out: str | None, round_: int | None, weights: str, from_: tuple[str, ...],
             tickets: str | None, tickets_alias: str | None, panels: bool, moves: int, time_limit: float, map_spec: str, dpi: int | None,
             size: str | None) -> None:
     """Draw the board coloured by an analysis and write an image; prints its path.
@@ -57,7 +57,7 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
     from pathlib import Path
 
     from ..formats.files import refuse_overwrite
-    from ..formats.values import IMAGE_FORMATS, check_pixels, figure_size, from_stations, ticket_counts
+    from ..formats.values import IMAGE_FORMATS, check_pixels, figure_size, from_stations, parse_ticket_counts
 
     if tickets is not None and tickets_alias is not None:
         raise InputError("give --piece-tickets once (--tickets is its old name)")
@@ -94,7 +94,7 @@ def heatmap(game: str | None, layer: str, out: str | None, round_: int | None, w
     elif layer == "reach" and game is None:
         if not starts:
             raise InputError("the reach layer needs --from STATION (or a GAME: Mr. X's reach)")
-        limits = ticket_counts(tickets, "--piece-tickets", TICKET_CHOICES) if tickets else None
+        limits = parse_ticket_counts(tickets, "--piece-tickets", TICKET_CHOICES) if tickets else None
         from ..formats.map_load import load_board
 
         board = load_board(map_spec)

@@ -19,14 +19,14 @@ from .options import (
 )
 
 
-@main.command()
+@main.command("validate")
 @click.argument("maps", nargs=-1, required=True)
 @format_option("text", "json")
 @input_format_option
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @rules_option("The rules the map is for: under cutoff_escape, bus/underground connections without via data are "
               "a warning")
-def validate(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: bool, rules: Any) -> None:
+def validate_cmd(maps: tuple[str, ...], fmt: str, input_format: str | None, strict: bool, rules: Any) -> None:
     """Check map files for every detectable defect.
 
     MAPS are files (json, Bristol graph.txt), folders holding stations.txt + connections.txt,

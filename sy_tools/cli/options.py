@@ -136,7 +136,7 @@ def _rules(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
 
 def rules_option(what: str = "The rules") -> Callable[[F], F]:
     """``--rules PRESET|FILE``: a preset name or a rules JSON file; the command gets a
-    :class:`sy_tools.rules.Rules`."""
+    :class:`sy_tools.engine.rules.Rules`."""
     return click.option("--rules", "rules", default="classic", show_default=True, callback=_rules,
                         help=f"{what} (a preset: classic, 2014; or a JSON file as 'sy-tools rules "
                              "--format json' prints it).")

@@ -14,7 +14,7 @@ from .options import (
 )
 
 
-@main.command(short_help="Where Mr. X can be now (and was), with probabilities.")
+@main.command("possible", short_help="Where Mr. X can be now (and was), with probabilities.")
 @click.argument("games", nargs=-1, required=True)
 @format_option("text", "json", "csv", "jsonl")
 @click.option("--history", is_flag=True, help="Also where Mr. X could have been after every move.")
@@ -27,7 +27,7 @@ from .options import (
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes for a large batch; the output keeps the order of GAMES (default: every core "
                    "once there are 50 records per core, else 1).")
-def possible(games: tuple[str, ...], fmt: str, history: bool, weights: str, top: int | None,
+def possible_cmd(games: tuple[str, ...], fmt: str, history: bool, weights: str, top: int | None,
              round_: int | None, jobs: int | None) -> None:
     """Where Mr. X can be now, with probabilities, from game records (detectives' view).
 

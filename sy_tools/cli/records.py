@@ -75,10 +75,10 @@ def record_convert(src: str, dst: str) -> None:
     say_written(dst)
 
 
-@main.command()
+@main.command("check")
 @click.argument("game")
 @format_option("text", "json")
-def check(game: str, fmt: str) -> None:
+def check_cmd(game: str, fmt: str) -> None:
     """Replay a game record under the rules: is it legal, and who won?
 
     Exit 0: legal; 1: illegal or self-contradictory; 2: unreadable.
@@ -88,8 +88,7 @@ def check(game: str, fmt: str) -> None:
       sy-tools check examples/capture.json
       sy-tools check examples/broken/wrong-ticket.json --format json
     """
-    from ..analysis.referee import check as run_check
-    from ..analysis.referee import unreadable_dict
+    from ..analysis.referee import check, unreadable_dict
     from ..findings import Finding
     from ..formats.output import dumps
     from ..formats.record import RecordErrors
@@ -110,7 +109,7 @@ def check(game: str, fmt: str) -> None:
             raise
         click.echo(dumps(unreadable_dict(game, [Finding.from_error(e, "unreadable")])))
         sys.exit(2)
-    result = run_check(rec)
+    result = check(rec)
     if fmt == "json":
         click.echo(dumps({**result.to_dict(), "readable": True}))
     else:

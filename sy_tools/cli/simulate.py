@@ -17,7 +17,7 @@ from .options import (
 )
 
 
-@main.command(short_help="Self-play: many seeded games between two policies.")
+@main.command("simulate", short_help="Self-play: many seeded games between two policies.")
 @click.option("-n", "--games", "n_games", type=click.IntRange(min=0), required=True, help="How many games.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Game i draws from (seed, i) alone (a 64-bit integer).")
@@ -46,7 +46,7 @@ from .options import (
               help="Run on a dask.distributed cluster: tcp://HOST:PORT (default: local worker processes).")
 @click.option("--cordon-time-limit", type=SECONDS, default=2.0, show_default=True,
               help="Seconds per cordon plan (cordon detectives).")
-def simulate(n_games: int, seed: int, rules: Any, map_spec: str, n_detectives: int, n_detectives_alias: int | None,
+def simulate_cmd(n_games: int, seed: int, rules: Any, map_spec: str, n_detectives: int, n_detectives_alias: int | None,
              mrx_policy: str,
              detective_policy: str, starts: str | None, by: str | None, fmt: str, out: str | None,
              records: str | None, jobs: int | None, scheduler: str | None, cordon_time_limit: float) -> None:
@@ -64,7 +64,7 @@ def simulate(n_games: int, seed: int, rules: Any, map_spec: str, n_detectives: i
     from ..formats.values import parse_starts
     from ..selfplay.game import GameSpec, check_spec
     from ..selfplay.results import RowWriter, input_files, record_map, records_dir, write_record
-    from ..selfplay.runner import simulate as run_simulation
+    from ..selfplay.runner import simulate
     from ..selfplay.stats import format_summary
 
     n_detectives = n_detectives_alias or n_detectives  # --detectives: the old name
@@ -102,7 +102,7 @@ def simulate(n_games: int, seed: int, rules: Any, map_spec: str, n_detectives: i
         try:
             if writer is not None:
                 writer.open()
-            result = run_simulation(spec, n_games, jobs, scheduler, keep_rows=False, on_game=on_game)
+            result = simulate(spec, n_games, jobs, scheduler, keep_rows=False, on_game=on_game)
             if writer is not None:
                 writer.close()
         except BaseException:
@@ -110,16 +110,3 @@ def simulate(n_games: int, seed: int, rules: Any, map_spec: str, n_detectives: i
                 writer.abort()
             raise
     click.echo(format_summary(result, fmt, by == "start"))
-
-
-def __getattr__(name: str) -> Any:
-    """The option parsers this module held in 0.1, now in the library (loaded when asked for)."""
-    if name == "parse_starts":
-        from ..formats.values import parse_starts
-
-        return parse_starts
-    if name == "resolve_rules":
-        from ..formats.rules_file import load_rules
-
-        return load_rules
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -42,7 +42,7 @@ def solve_cmd(game: str | None, moves: int, time_limit: float, round_: int | Non
     """
     from ..formats.output import dumps
     from ..formats.values import puzzle_values
-    from ..solvers.forced import puzzle, solve_record
+    from ..solvers.forced import solve_puzzle, solve_record
     from ..solvers.forced_tree import describe
 
     if (game is None) == (around is None):
@@ -56,7 +56,7 @@ def solve_cmd(game: str | None, moves: int, time_limit: float, round_: int | Non
             raise InputError("puzzle mode needs --detectives, e.g. Red=13,Blue=26")
         board = load_puzzle_board(map_spec, rules)
         p = puzzle_values(around, dets, tickets, mrx_tickets)
-        result = puzzle(board, p.around or [], p.detectives, p.tickets, p.mrx_tickets, move_number, rules, moves,
+        result = solve_puzzle(board, p.around or [], p.detectives, p.tickets, p.mrx_tickets, move_number, rules, moves,
                         time_limit)
     click.echo(dumps(result.to_dict()) if fmt == "json" else describe(result))
     sys.exit(0 if result.forced else 1 if result.forced is False else 3)

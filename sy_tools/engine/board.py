@@ -149,7 +149,7 @@ class Board:
         via: Mapping[tuple[Station, Station, Transport | str], Iterable[Station]] | None = None,
     ) -> Board:
         """Build a board and its neighbour tables.  The input is assumed valid (see
-        :mod:`sy_tools.validate`); connections are de-duplicated and sorted."""
+        :mod:`sy_tools.formats.map_check`); connections are de-duplicated and sorted."""
         st = tuple(sorted(set(stations)))
         conns = tuple(sorted(set(connections), key=_connection_order))
         top = max(st, default=0)

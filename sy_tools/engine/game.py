@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from .board import Board
-from .movement import MRX
+from .hops import MRX
 from .moves import Move
 from .position import Position
 from .rules import Rules

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, overload
 
-from .movement import MRX, _bits, _nth_bit, mrx_targets
+from .hops import MRX, _bits, _nth_bit, mrx_targets
 from .moves import Move
 from .rules import counting_models
 from .stations import Station, StationMask
@@ -156,7 +156,7 @@ def iter_moves(pos: Position) -> Iterator[Move]:
 
 
 def _detective_list(pos: Position, i: int) -> list[Move]:
-    """Detective ``i``'s legal moves (the order of :func:`~sy_tools.engine.movement.detective_hops`,
+    """Detective ``i``'s legal moves (the order of :func:`~sy_tools.engine.hops.detective_hops`,
     without the other detectives' stations)."""
     name, here, tickets, board = pos.names[i], pos.stations[i], pos.tickets[i], pos.board
     blocked = pos.occupied & ~(1 << here)

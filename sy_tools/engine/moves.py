@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .movement import MRX
+from .hops import MRX
 from .stations import Station
 from .tickets import TICKET_LETTERS, Ticket
 

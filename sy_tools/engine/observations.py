@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from .board import Board
+from .hops import mrx_targets
 from .moves import Move
 from .position import Position
 from .rules import Rules
@@ -62,7 +63,7 @@ class DetectiveObservation:
     move: int
     legal_moves: tuple[Move, ...]
     memo: dict[str, Any] = field(default_factory=dict)
-    #: his probability per possible station (e.g. from :func:`sy_tools.tracker.possible`);
+    #: his probability per possible station (e.g. from :func:`sy_tools.analysis.possible.possible`);
     #: None: every possible station counts the same
     weights: Mapping[Station, float] | None = None
 
@@ -101,3 +102,17 @@ def observed_position(obs: Any) -> Position:
     used = max(0, int(obs.rules.mrx_tickets.get("double", 0)) - obs.mrx_tickets.double)
     return Position(obs.board, obs.rules, names, tuple(obs.stations), tuple(obs.tickets), frozenset(obs.out),
                     obs.mrx_tickets, None, obs.move, obs.round, used, turn)
+
+
+def mrx_move_seen(pos: Position, possible: StationMask, move: Move
+                  ) -> Iterator[tuple[int, Ticket, StationMask, Station | None]]:
+    """Mr. X's ``move`` from ``pos`` as the detectives see it, leg by leg: the log entry, the
+    ticket shown, their possible set after it (``possible`` is the set before the move), and
+    the station shown when the leg is a reveal, fixed or voluntary (else None)."""
+    occ = pos.occupied
+    for leg, (t, to) in enumerate(zip(move.tickets, move.stations), pos.move + 1):
+        possible = mrx_targets(pos.board, possible, t, occ, pos.rules)
+        seen = to if (pos.rules.is_reveal(leg) or move.shown == leg - pos.move - 1) else None
+        if seen is not None:
+            possible = 1 << seen
+        yield leg, t, possible, seen

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .board import Board
-from .movement import MRX
+from .hops import MRX
 from .moves import Move, Outcome, OutcomeKind
 from .position import Position, double_allowed, draw
 from .rules import counting_models

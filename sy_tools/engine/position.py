@@ -14,7 +14,7 @@ Every command asks this module what is legal: the referee replays records throug
 enumerate :func:`detective_hops`, and the simulator, advisor and solver pick from
 :attr:`Position.legal_moves`.
 
-The rules, as implemented (README, "The rules engine"):
+The rules, as implemented (docs/rules.md says the same):
 
 * A round: Mr. X moves (one travel-log entry, or two with a double move), then every detective
   in turn order.  Every piece must move if it can.
@@ -39,8 +39,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .board import Board
+from .hops import MRX, detective_hops, mrx_targets
 from .movegen import LegalMoveView, count_moves, move_at, single_moves
-from .movement import MRX, detective_hops, mrx_targets
 from .moves import Illegal, Move, Outcome, OutcomeKind, when_text
 from .rules import Rules
 from .stations import Station, StationMask

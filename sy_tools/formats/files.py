@@ -44,7 +44,7 @@ def _signals() -> tuple[Any, ...]:
     return tuple(getattr(signal, n) for n in _SIGNAL_NAMES if hasattr(signal, n))
 
 
-class _Signalled(BaseException):
+class Signalled(BaseException):
     """Raised inside a write when a terminating signal arrives, so the temp files go."""
 
     def __init__(self, signum: int) -> None:
@@ -64,7 +64,7 @@ def cleanup_on_signals() -> Iterator[None]:
     old: dict[int, Any] = {}
 
     def handler(signum: int, frame: object) -> None:
-        raise _Signalled(signum)
+        raise Signalled(signum)
 
     for sig in _signals():
         try:
@@ -76,7 +76,7 @@ def cleanup_on_signals() -> Iterator[None]:
             pass
     try:
         yield
-    except _Signalled as s:
+    except Signalled as s:
         for sig, prev in old.items():
             signal.signal(sig, prev)
         old = {}

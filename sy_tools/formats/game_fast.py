@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ..engine.board import Board
-from ..engine.movement import reserved_name
+from ..engine.hops import reserved_name
 from ..engine.rules import PRESETS, Rules, ticket_counts
 from ..engine.stations import Station
 from ..engine.tickets import MRX_TICKET_KINDS, Ticket

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..engine.board import Board
-from ..engine.movement import reserved_name
+from ..engine.hops import reserved_name
 from ..engine.rules import Rules, rules_from_json, ticket_counts
 from ..engine.stations import Station
 from ..engine.tickets import MRX_TICKET_KINDS, Ticket

@@ -1,5 +1,5 @@
 
-"""The shape of game.json as msgspec structs, for the fast path of :mod:`sy_tools.record`
+"""The shape of game.json as msgspec structs, for the fast path of :mod:`sy_tools.formats.game_fast`
 (imported only by it, and only when a batch asks for speed: msgspec then checks types, required
 and unknown keys in C).  Every optional key defaults to ``UNSET`` so that the reader can tell a
 missing key from one written out."""

@@ -2,8 +2,8 @@
 """Map validation: every defect that can be found without the physical board, with locations.
 
 :func:`validate_map` collects findings (it never stops at the first).  The strict loader the
-analysis commands use, :func:`~sy_tools.mapio.load_board` (refusing a map with errors), lives in
-:mod:`sy_tools.mapio` and is importable from here too.
+analysis commands use, :func:`~sy_tools.formats.map_load.load_board` (refusing a map with errors), lives in
+:mod:`sy_tools.formats.map_load`.
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ def _quote(text: str, limit: int = 60) -> str:
 
 
 def parse_json_text(text: str) -> Any:
-    """``json.loads`` that marks duplicate keys (see :mod:`sy_tools.jsonutil`)."""
+    """``json.loads`` that marks duplicate keys (see :mod:`sy_tools.formats.jsonutil`)."""
     return jsonutil.loads(text)
 
 

@@ -148,7 +148,7 @@ def write_map(board: Board, out: str | os.PathLike[str], fmt: str | None = None,
         refuse_overwrite(targets, keep or [])
         s_text, c_text = to_pair_texts(board)
         folder.mkdir(parents=True, exist_ok=True)
-        # both files change or neither does (see sy_tools.files)
+        # both files change or neither does (see sy_tools.formats.files)
         atomic_write_many([(targets[0], s_text.encode("utf-8")), (targets[1], c_text.encode("utf-8"))])
         return targets
     refuse_overwrite([p], keep or [])

@@ -3,7 +3,7 @@
 
 The parser checks the *shape* of a record (types, keys, known stations, tickets and names) and
 reports every problem with its place (``rounds[3].detectives[1].to``).  Whether the moves are
-*legal* is the referee's job (:mod:`sy_tools.referee`).
+*legal* is the referee's job (:mod:`sy_tools.analysis.referee`).
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
-"""Text reports for people: the ``--format text`` forms of results whose own modules have no
-text form yet (legal moves, tickets left, a cordon, a rules preset), and the short station
-lists they share.
-
-The renderers read a result's public fields only (they never import the analysis or solver
-that made it: formats sit below both).
-"""
+"""Text for people shared by several ``--format text`` outputs: short station lists, counts
+too large to print whole, the moment of a game a result speaks of, tickets left, a rules
+preset.  A result with a text form of its own renders itself (``to_text()``) with these."""
 
 from __future__ import annotations
 

@@ -124,7 +124,7 @@ def named_stations(value: str, option: str = "--detectives") -> list[tuple[str, 
 COUNT_DIGITS = 4
 
 
-def ticket_counts(value: str, option: str, kinds: tuple[str, ...]) -> dict[str, int]:
+def parse_ticket_counts(value: str, option: str, kinds: tuple[str, ...]) -> dict[str, int]:
     """``--tickets taxi=10,bus=8``: a count per ticket kind, each kind one of ``kinds`` and given
     once."""
     out: dict[str, int] = {}
@@ -160,8 +160,8 @@ def puzzle_values(around: str | None, detectives: str | None, tickets: str | Non
     return PuzzleValues(
         around_stations(around) if around is not None else None,
         named_stations(detectives) if detectives else [],
-        ticket_counts(tickets, "--tickets", DETECTIVE_TICKET_KINDS) if tickets else None,
-        ticket_counts(mrx_tickets, "--mrx-tickets", MRX_TICKET_KINDS) if mrx_tickets else None,
+        parse_ticket_counts(tickets, "--tickets", DETECTIVE_TICKET_KINDS) if tickets else None,
+        parse_ticket_counts(mrx_tickets, "--mrx-tickets", MRX_TICKET_KINDS) if mrx_tickets else None,
     )
 
 

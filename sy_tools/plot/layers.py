@@ -78,7 +78,7 @@ def possible_figure(record: Record, weights: str = "paths", round: int | None = 
 
 def history_figure(record: Record, weights: str = "paths", round: int | None = None,
                    size: tuple[float, float] | None = None, dpi: int | None = None, panels: bool = False) -> Figure:
-    """Mr. X's most likely route given the whole record (:func:`sy_tools.route.likely_route`):
+    """Mr. X's most likely route given the whole record (:func:`sy_tools.analysis.route.likely_route`):
     each hop a curved arrow labelled with its move number and ticket, the stations filled by
     their probability at that move, reveals starred, detectives where they stand now.  With
     ``panels``: one small board per move instead, each with its own colour scale."""
@@ -236,7 +236,7 @@ def reach_figure(board: Board, start: Station | Sequence[Station], tickets: Mapp
 def mrx_reach_figure(record: Record, round: int | None = None, starts: Sequence[Station] | None = None,
                      size: tuple[float, float] | None = None, dpi: int | None = None) -> Figure:
     """Where Mr. X can get before his next reveal: from his possible set (or ``starts``), with
-    the tickets he holds, never onto a detective's station (:func:`sy_tools.reach.mrx_reach`)."""
+    the tickets he holds, never onto a detective's station (:func:`sy_tools.analysis.reach.mrx_reach`)."""
     from ..analysis.possible import possible
     from ..analysis.reach import mrx_reach
     from ..analysis.referee import check

@@ -19,7 +19,7 @@ from .style import OPEN_COLOUR
 
 def solve_figure(board: Board, result: Any, size: tuple[float, float] | None = None,
                  dpi: int | None = None) -> Figure:
-    """A forced win (:class:`sy_tools.solve.SolveResult`) drawn: Mr. X's possible stations
+    """A forced win (:class:`sy_tools.solvers.forced_tree.SolveResult`) drawn: Mr. X's possible stations
     (magenta squares), the detectives, the first joint move as solid arrows labelled ``1`` and
     the ticket, and for each ticket he may show next the detectives' answer as thinner arrows
     labelled ``2`` and the ticket he showed (``2U/bus``)."""

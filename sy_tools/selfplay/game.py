@@ -9,16 +9,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine.board import Board
-from ..engine.movement import MRX, mrx_targets
+from ..engine.hops import MRX
 from ..engine.moves import Move
-from ..engine.observations import DetectiveObservation, MrXObservation
+from ..engine.observations import DetectiveObservation, MrXObservation, mrx_move_seen
 from ..engine.playout import random_playout
 from ..engine.position import Position
 from ..engine.rules import PRESETS, Rules, counting_models, unmodelled_rule_fields
 from ..engine.stations import Station, mask_of
 from ..engine.tickets import DETECTIVE_TICKET_KINDS, MRX_TICKET_KINDS
 from ..errors import InputError
-from ..formats.files import _Signalled
+from ..formats.files import Signalled
 from .policies import DETECTIVE_POLICIES, MRX_POLICIES, Policy, load_policy, run_policy, safe_repr
 
 #: detective names in turn order
@@ -273,7 +273,7 @@ def _tickets_used(moves: Iterable[tuple[bool, tuple[Any, ...]]]) -> tuple[tuple[
 def _play_policies(rt: _Runtime, pos: Position, candidates: Sequence[Station],
                    rng: random.Random) -> tuple[Position, list[Move], str | None, str]:
     """The general loop: each side's policy sees its observation; the detectives' possible set
-    is kept up to date move by move (:func:`~sy_tools.position.mrx_targets`)."""
+    is kept up to date move by move (:func:`~sy_tools.engine.hops.mrx_targets`)."""
     board, rules = pos.board, pos.rules
     possible = mask_of(candidates) & ~pos.occupied
     memo_x: dict[str, Any] = {}
@@ -298,7 +298,7 @@ def _play_policies(rt: _Runtime, pos: Position, candidates: Sequence[Station],
         name = rt.spec.mrx_policy if side == "mrx" else rt.spec.detective_policy
         try:
             move = run_policy(policy, obs, rng, rt.quiet[side])
-        except (KeyboardInterrupt, _Signalled):  # Ctrl-C, SIGTERM: stop the run
+        except (KeyboardInterrupt, Signalled):  # Ctrl-C, SIGTERM: stop the run
             raise
         except BaseException as e:  # a policy is user code: any failure (sys.exit too) forfeits the game
             return pos, moves, f"{side} policy {name!r} raised {safe_repr(e, error=True)}", side
@@ -308,13 +308,11 @@ def _play_policies(rt: _Runtime, pos: Position, candidates: Sequence[Station],
         if side == "mrx":
             if move.is_pass:
                 possible = mask_of(p for p in _stations(possible) if not pos.mrx_can_move_from(p))
-            occ = pos.occupied
-            for leg, (t, to) in enumerate(zip(move.tickets, move.stations), pos.move + 1):
+            for leg, t, after, seen in mrx_move_seen(pos, possible, move):
                 shown.append(t)
-                possible = mrx_targets(board, possible, t, occ, rules)
-                if (rules.is_reveal(leg) or move.shown == leg - pos.move - 1) and to is not None:
-                    reveals[leg] = to
-                    possible = 1 << to
+                if seen is not None:
+                    reveals[leg] = seen
+                possible = after
         pos = pos.push(move)
         moves.append(move)
         if side == "detectives" and move.to is not None:

@@ -5,7 +5,7 @@ A policy is a function ``policy(observation, rng) -> Move`` that returns one of
 ``observation.legal_moves``; ``rng`` is the game's own ``random.Random``.  What a side may know is
 what it is passed (OpenSpiel's observations are the model):
 
-* Mr. X sees everything: a :class:`MrXObservation` holds the :class:`~sy_tools.position.Position`
+* Mr. X sees everything: a :class:`MrXObservation` holds the :class:`~sy_tools.engine.position.Position`
   (his station included) and the set of stations the detectives think possible.
 * The detectives see a :class:`DetectiveObservation`: their stations and tickets, every player's
   ticket counts, the tickets Mr. X showed, his reveals and his possible set, never his station.
@@ -28,8 +28,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..analysis.distances import _distance_array, distances
-from ..engine.movement import MRX, mrx_targets
+from ..analysis.distances import distance_array, distances
+from ..engine.hops import MRX, mrx_targets
 from ..engine.moves import Move
 from ..engine.observations import DetectiveObservation, MrXObservation, observed_position
 from ..engine.position import draw
@@ -63,7 +63,7 @@ def greedy_detective(obs: DetectiveObservation, rng: Any) -> Move:
     poss = stations_of(obs.possible)
     if not poss:
         return random_detective(obs, rng)
-    table = _distance_array(obs.board)
+    table = distance_array(obs.board)
     moves = obs.legal_moves
     totals = table[[m.stations[0] for m in moves]][:, poss].sum(axis=1).tolist()
     best: list[Move] = []

@@ -210,7 +210,7 @@ def input_files(spec: GameSpec, rules_file: str | None = None) -> list[str]:
 
 
 def _builtin_map(spec: str) -> bool:
-    """Whether ``--map`` names a built-in map (as :func:`sy_tools.validate.load_board` decides)."""
+    """Whether ``--map`` names a built-in map (as :func:`sy_tools.formats.map_load.load_board` decides)."""
     return spec == "london" and not os.path.exists(spec)
 
 #: What :func:`write_record` names the records.

@@ -1,13 +1,18 @@
-"""Advice results: the detectives' and Mr. X's, with their text and JSON."""
+"""Advice results, the detectives' and Mr. X's, with their text and JSON, and the facts both
+advisors report (his reach and his distance from the detectives, the tickets he holds)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..analysis.distances import distances
+from ..engine.board import Board
+from ..engine.hops import mrx_targets
 from ..engine.moves import Move
-from ..engine.stations import Station
-from ..engine.tickets import TICKET_LETTERS, Ticket, Tickets
+from ..engine.position import Position
+from ..engine.stations import Station, StationMask, stations_of
+from ..engine.tickets import DETECTIVE_TICKETS, MRX_MOVE_TICKETS, TICKET_LETTERS, Ticket, Tickets
 
 
 @dataclass(frozen=True)
@@ -162,3 +167,87 @@ def tickets_spent(m: Move) -> list[str]:
     if m.is_double:
         out.append("double")
     return out
+
+
+#: Hops counted between stations no detective route joins (``distances(board, FAR)``); a
+#: distance this large is shown as none ("-", null).
+FAR = 99
+
+
+def detective_reach(board: Board, station: Station, tickets: Tickets) -> StationMask:
+    """Where a detective on ``station`` holding ``tickets`` may land next (others ignored)."""
+    m = 0
+    for t in DETECTIVE_TICKETS:
+        if tickets[t] > 0:
+            m |= board.neighbours[t][station]
+    return m
+
+
+def max_matching(options: list[list[Station]]) -> int:
+    """The most stations distinct detectives can land on (each detective one of its list)."""
+    owner: dict[Station, int] = {}
+
+    def augment(i: int, seen: set[Station]) -> bool:
+        for s in options[i]:
+            if s in seen:
+                continue
+            seen.add(s)
+            if s not in owner or augment(owner[s], seen):
+                owner[s] = i
+                return True
+        return False
+
+    n = 0
+    for i in range(len(options)):
+        if options[i] and augment(i, set()):
+            n += 1
+    return n
+
+
+def _holds_note(mt: Tickets, side: str = "detectives") -> str:
+    bits = [f"black {mt.black}", f"double {mt.double}"]
+    notes = []
+    if side == "mrx":
+        if mt.black:
+            notes.append("a black ticket hides your transport: best spent right after a reveal or to cross the ferry")
+        if mt.double:
+            notes.append("keep the double move to escape a detective next to you, or to hide again after a reveal")
+        if not notes:
+            notes.append("every ticket you show is your transport")
+        return ", ".join(bits) + ": " + "; ".join(notes)
+    if mt.black:
+        notes.append("any ticket he shows may hide any transport, and the ferry is open to him")
+    if mt.double:
+        notes.append("a double move lets him slip two hops before you move: a seal must hold for two")
+    if not notes:
+        notes.append("no black ticket and no double move: every ticket he shows is the transport")
+    return ", ".join(bits) + ": " + "; ".join(notes)
+
+
+def advice_header(pos: Position, S: StationMask, occ_after: StationMask, side: str,
+                  mrx_at: Station | None = None) -> dict[str, Any]:
+    """The advice's header, for either side: how many stations he may reach by the next reveal
+    (detectives on ``occ_after``), the moves to it, each detective's hops to his possible set ``S``
+    (or to his station ``mrx_at``), what he holds and what that means."""
+    board, rules = pos.board, pos.rules
+    dist = distances(board, FAR)
+    nr = rules.next_reveal(pos.move)
+    to_reveal = None if nr is None else nr - pos.move
+    reach = None
+    if to_reveal is not None:
+        R = S & ~occ_after
+        held = pos.mrx_tickets.held(MRX_MOVE_TICKETS)
+        for _ in range(to_reveal):
+            nxt = 0
+            for t in held:
+                nxt |= mrx_targets(board, R, t, occ_after, rules)
+            R = nxt
+        reach = R.bit_count()
+    targets = [mrx_at] if mrx_at is not None else stations_of(S)
+    dists: dict[str, int | None] = {}
+    for n, s in zip(pos.names, pos.stations):
+        d = min((dist[s][x] for x in targets), default=FAR)
+        dists[n] = None if d >= FAR else d
+    mt = pos.mrx_tickets
+    return {"reach": reach, "to_reveal": to_reveal, "distances": dists,
+            "holds": {"black": mt.black, "double": mt.double}, "note": _holds_note(mt, side)}

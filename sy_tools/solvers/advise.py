@@ -1,7 +1,7 @@
 
 """What each side should do now, and why (``sy-tools advise``).
 
-Two advisors, both asking the rules engine (:mod:`sy_tools.position`) what is legal:
+Two advisors, both asking the rules engine (:mod:`sy_tools.engine.position`) what is legal:
 
 * :func:`advise_detectives`: one move for each detective still to move this round, chosen
   jointly.  It sees what the detectives see (:class:`DetectiveObservation`: never Mr. X's
@@ -46,17 +46,26 @@ from typing import Any
 
 from ..analysis.distances import distances
 from ..engine.board import Board
-from ..engine.movement import mrx_targets
 from ..engine.moves import Move
-from ..engine.observations import DetectiveObservation, MrXObservation, observed_position
+from ..engine.observations import DetectiveObservation, MrXObservation, mrx_move_seen, observed_position
 from ..engine.position import Position
 from ..engine.rules import Rules
 from ..engine.stations import Station, StationMask, mask_of, stations_of
 from ..engine.tickets import MRX_MOVE_TICKETS, Ticket
 from ..errors import AnalysisError, InputError
 from ..formats.record import Record
-from .advice import Advice, DetectiveAdvice, MrXOption, mrx_move_words, tickets_spent
-from .belief import FAR, advice_header, advise_detectives, detective_reach, max_matching
+from .advice import (
+    FAR,
+    Advice,
+    DetectiveAdvice,
+    MrXOption,
+    advice_header,
+    detective_reach,
+    max_matching,
+    mrx_move_words,
+    tickets_spent,
+)
+from .belief import advise_detectives
 from .forced_hook import ForcedHook, solve_hook
 from .puzzles import puzzle_detectives
 from .puzzles import puzzle_position as _puzzle_position
@@ -64,16 +73,11 @@ from .puzzles import puzzle_position as _puzzle_position
 
 def _mrx_after(pos: Position, S: StationMask, m: Move) -> tuple[StationMask, bool]:
     """The detectives' possible set after Mr. X plays ``m``, and whether he is shown."""
-    occ = pos.occupied
-    shown = False
-    for leg, (t, to) in enumerate(zip(m.tickets, m.stations), pos.move + 1):
-        S = mrx_targets(pos.board, S, t, occ, pos.rules)
-        if (pos.rules.is_reveal(leg) or m.shown == leg - pos.move - 1) and to is not None:  # fixed or voluntary
-            S = 1 << to
-            shown = leg == pos.move + len(m.tickets)
-        else:
-            shown = False
-    return S, shown
+    legs = list(mrx_move_seen(pos, S, m))
+    if not legs:  # a pass: nothing shown, the set as it was
+        return S, False
+    _leg, _t, after, seen = legs[-1]
+    return after, seen is not None
 
 
 def _weigh_mrx_move(pos: Position, S: StationMask, m: Move, dist: list[list[int]]) -> MrXOption:
@@ -213,7 +217,7 @@ def advise_record(record: Record, side: str | None = None, at: Station | None = 
     return advise_detectives(pos, S, where.probabilities, depth, time_limit, forced, context=ctx)
 
 
-def puzzle_position(board: Board, around: Sequence[Station] | None, at: Station | None,
+def advise_puzzle_position(board: Board, around: Sequence[Station] | None, at: Station | None,
                     detectives: Sequence[tuple[str, Station]], side: str,
                     detective_tickets: Mapping[str, int] | None = None, mrx_tickets: Mapping[str, int] | None = None,
                     move_number: int = 0, rules: Rules | None = None) -> tuple[Position, StationMask]:
@@ -233,10 +237,10 @@ def advise_puzzle(board: Board, around: Sequence[Station] | None, at: Station | 
                   detective_tickets: Mapping[str, int] | None = None, mrx_tickets: Mapping[str, int] | None = None,
                   move_number: int = 0, depth: int = 2, top: int = 5, time_limit: float = 10.0,
                   forced: ForcedHook | None = None, rules: Rules | None = None) -> Advice:
-    """Advice in puzzle mode (see :func:`puzzle_position`; ``rules`` default classic); ``side``
+    """Advice in puzzle mode (see :func:`advise_puzzle_position`; ``rules`` default classic); ``side``
     defaults to Mr. X when his station ``at`` is given, else the detectives."""
     side = side or ("mrx" if at is not None and not around else "detectives")
-    pos, S = puzzle_position(board, around, at, detectives, side, detective_tickets, mrx_tickets, move_number, rules)
+    pos, S = advise_puzzle_position(board, around, at, detectives, side, detective_tickets, mrx_tickets, move_number, rules)
     ctx: dict[str, Any] = {"around": stations_of(S), "move_number": move_number}
     if side == "mrx":
         return advise_mrx(pos, S, top, time_limit, context=ctx)
@@ -244,4 +248,4 @@ def advise_puzzle(board: Board, around: Sequence[Station] | None, at: Station | 
 
 __all__ = ["Advice", "DetectiveAdvice", "DetectiveObservation", "ForcedHook", "MrXObservation", "MrXOption",
            "advise_detectives", "advise_mrx", "advise_puzzle", "advise_record", "distances",
-           "observed_position", "puzzle_position", "solve_hook"]
+           "observed_position", "advise_puzzle_position", "solve_hook"]

@@ -1,9 +1,8 @@
 """The detectives' advice (``sy-tools advise``): what they know of Mr. X (his possible set and
 its weights, the tickets he may show next) and the search for their joint move.
 
-Also the pieces both advisors share (:mod:`sy_tools.solvers.advise` ranks Mr. X's moves):
-:func:`detective_reach`, :func:`max_matching`, :func:`advice_header` and the distance
-convention :data:`FAR`.  The forced-win seam is :mod:`sy_tools.solvers.forced_hook`."""
+The facts both advisors report live with the advice (:mod:`sy_tools.solvers.advice`); the
+forced-win seam is :mod:`sy_tools.solvers.forced_hook`."""
 
 from __future__ import annotations
 
@@ -15,14 +14,14 @@ from typing import Any
 
 from ..analysis.distances import distances
 from ..engine.board import Board
-from ..engine.movement import detective_hops, mrx_targets
+from ..engine.hops import detective_hops, mrx_targets
 from ..engine.moves import Move
 from ..engine.position import Position, double_allowed
 from ..engine.rules import Rules
 from ..engine.stations import Station, StationMask, mask_of, stations_of
 from ..engine.tickets import DETECTIVE_TICKETS, MRX_MOVE_TICKETS, Ticket, Tickets
 from ..errors import AnalysisError, InputError
-from .advice import Advice, DetectiveAdvice
+from .advice import FAR, Advice, DetectiveAdvice, advice_header, detective_reach, max_matching
 from .forced_hook import ForcedHook
 from .forced_hook import solve_hook as solve_hook  # cli.advise imports it from here
 
@@ -36,10 +35,6 @@ MAX_CANDIDATES = 4000
 
 #: Stations of the possible set used for distances (the most likely ones).
 MASS_STATIONS = 32
-
-#: Hops counted between stations no detective route joins (``distances(board, FAR)``); a
-#: distance this large is shown as none ("-", null).
-FAR = 99
 
 
 def _normalise(possible: StationMask, weights: Weights | None) -> dict[Station, float]:
@@ -108,36 +103,6 @@ def _reveal_options(board: Board, rules: Rules, S: StationMask, occ: StationMask
                     if s2:
                         out.append(((t1, t2), s2, fixed2))
     return out
-
-
-def detective_reach(board: Board, station: Station, tickets: Tickets) -> StationMask:
-    """Where a detective on ``station`` holding ``tickets`` may land next (others ignored)."""
-    m = 0
-    for t in DETECTIVE_TICKETS:
-        if tickets[t] > 0:
-            m |= board.neighbours[t][station]
-    return m
-
-
-def max_matching(options: list[list[Station]]) -> int:
-    """The most stations distinct detectives can land on (each detective one of its list)."""
-    owner: dict[Station, int] = {}
-
-    def augment(i: int, seen: set[Station]) -> bool:
-        for s in options[i]:
-            if s in seen:
-                continue
-            seen.add(s)
-            if s not in owner or augment(owner[s], seen):
-                owner[s] = i
-                return True
-        return False
-
-    n = 0
-    for i in range(len(options)):
-        if options[i] and augment(i, set()):
-            n += 1
-    return n
 
 
 class _OutOfTime(Exception):
@@ -547,55 +512,6 @@ def _detective_lines(pos: Position, best: _ScoredJointMove, S: StationMask, w: d
             warning = f"leaves {name} with no move from {to}: out for the rest of the game (last resort)"
         out.append(DetectiveAdvice(name, origin, m, left, "; ".join(parts), warning))
     return out
-
-
-def _holds_note(mt: Tickets, side: str = "detectives") -> str:
-    bits = [f"black {mt.black}", f"double {mt.double}"]
-    notes = []
-    if side == "mrx":
-        if mt.black:
-            notes.append("a black ticket hides your transport: best spent right after a reveal or to cross the ferry")
-        if mt.double:
-            notes.append("keep the double move to escape a detective next to you, or to hide again after a reveal")
-        if not notes:
-            notes.append("every ticket you show is your transport")
-        return ", ".join(bits) + ": " + "; ".join(notes)
-    if mt.black:
-        notes.append("any ticket he shows may hide any transport, and the ferry is open to him")
-    if mt.double:
-        notes.append("a double move lets him slip two hops before you move: a seal must hold for two")
-    if not notes:
-        notes.append("no black ticket and no double move: every ticket he shows is the transport")
-    return ", ".join(bits) + ": " + "; ".join(notes)
-
-
-def advice_header(pos: Position, S: StationMask, occ_after: StationMask, side: str,
-                  mrx_at: Station | None = None) -> dict[str, Any]:
-    """The advice's header, for either side: how many stations he may reach by the next reveal
-    (detectives on ``occ_after``), the moves to it, each detective's hops to his possible set ``S``
-    (or to his station ``mrx_at``), what he holds and what that means."""
-    board, rules = pos.board, pos.rules
-    dist = distances(board, FAR)
-    nr = rules.next_reveal(pos.move)
-    to_reveal = None if nr is None else nr - pos.move
-    reach = None
-    if to_reveal is not None:
-        R = S & ~occ_after
-        held = pos.mrx_tickets.held(MRX_MOVE_TICKETS)
-        for _ in range(to_reveal):
-            nxt = 0
-            for t in held:
-                nxt |= mrx_targets(board, R, t, occ_after, rules)
-            R = nxt
-        reach = R.bit_count()
-    targets = [mrx_at] if mrx_at is not None else stations_of(S)
-    dists: dict[str, int | None] = {}
-    for n, s in zip(pos.names, pos.stations):
-        d = min((dist[s][x] for x in targets), default=FAR)
-        dists[n] = None if d >= FAR else d
-    mt = pos.mrx_tickets
-    return {"reach": reach, "to_reveal": to_reveal, "distances": dists,
-            "holds": {"black": mt.black, "double": mt.double}, "note": _holds_note(mt, side)}
 
 
 def _detective_summary(advice: list[DetectiveAdvice], best: _ScoredJointMove, S: StationMask, header: dict[str, Any]) -> str:

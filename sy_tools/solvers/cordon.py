@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.board import Board
-from ..engine.movement import MRX
+from ..engine.hops import MRX
 from ..engine.position import Position
 from ..engine.rules import Rules
 from ..engine.stations import Station
@@ -131,7 +131,7 @@ def _out_of_time(moves: int, wall_time: float, context: dict[str, Any], detectiv
                         wall_time, detectives, context)
 
 
-def puzzle(board: Board, around: Sequence[Station], detectives: Sequence[tuple[str, Station]] = (),
+def cordon_puzzle(board: Board, around: Sequence[Station], detectives: Sequence[tuple[str, Station]] = (),
            detective_tickets: Mapping[str, int] | None = None,
            mrx_tickets: Mapping[str, int] | None = None, moves: int = 1, time_limit: float = 10.0,
            workers: int | None = None, tickets_to_mrx: bool | None = None, rules: Rules | None = None,

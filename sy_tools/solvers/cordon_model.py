@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.board import Board
-from ..engine.movement import detective_hops
+from ..engine.hops import detective_hops
 from ..engine.position import double_allowed
 from ..engine.rules import PRESETS, Rules
 from ..engine.stations import Station, StationMask, mask_of, stations_of
@@ -23,7 +23,7 @@ from .seal import SealExit, distances_to, expand, held_tickets, is_sealed, seal_
 def detective_options(board: Board, det: DetectiveState, k: int, others: int,
                       takes: Sequence[int] = ()) -> list[Option]:
     """Every legal way for ``det`` to spend its next ``k`` turns with its own tickets (the
-    engine's :func:`~sy_tools.position.detective_hops`), ignoring the other detectives except
+    engine's :func:`~sy_tools.engine.hops.detective_hops`), ignoring the other detectives except
     that a stay is kept only when at most ``others`` destinations would need blocking.
 
     A stay is the engine's "stuck": the detective has no legal move when its turn comes (every

@@ -4,7 +4,7 @@ whatever Mr. X does, and how?
 
 The search runs over *belief states*, the detectives' point of view (docs/cli.md, "solve"): the
 detectives' stations and tickets, who is out, Mr. X's tickets, the move number and his possible
-set ``S``.  Every movement rule comes from :mod:`sy_tools.position` (:func:`detective_hops`,
+set ``S``.  Every movement rule comes from :mod:`sy_tools.engine` (:func:`detective_hops`,
 :func:`mrx_targets`, :class:`Tickets`, :meth:`Position.can_double`).
 
 * Detectives' turn: each detective still to move, in order, makes a legal move (one with none is
@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.board import Board
-from ..engine.movement import detective_hops, mrx_targets
+from ..engine.hops import detective_hops, mrx_targets
 from ..engine.moves import Move
 from ..engine.position import Position, double_allowed
 from ..engine.rules import Rules
@@ -791,7 +791,7 @@ def solve_record(record: Record, turns: int = 2, time_limit: float | None = None
     return solve(pos, S, turns, time_limit, max_nodes, context=ctx)
 
 
-def puzzle(board: Board, around: Sequence[Station], detectives: Sequence[tuple[str, Station]],
+def solve_puzzle(board: Board, around: Sequence[Station], detectives: Sequence[tuple[str, Station]],
            detective_tickets: Mapping[str, int] | None = None, mrx_tickets: Mapping[str, int] | None = None,
            move_number: int = 0, rules: Rules | None = None, turns: int = 2, time_limit: float | None = None,
            max_nodes: int | None = None) -> SolveResult:

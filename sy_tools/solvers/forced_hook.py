@@ -16,7 +16,7 @@ from ..errors import SyToolsError
 
 
 class ForcedResult(Protocol):
-    """What a forced-win search returns (``sy_tools.solve.SolveResult`` has these)."""
+    """What a forced-win search returns (``sy_tools.solvers.forced_tree.SolveResult`` has these)."""
 
     @property
     def forced(self) -> bool | None: ...
@@ -32,7 +32,7 @@ ForcedHook = Callable[[Position, StationMask, float], "ForcedResult | None"]
 
 
 def solve_hook(turns: int = 2) -> ForcedHook | None:
-    """The hook backed by ``sy_tools.solve.solve`` (forced win within ``turns``) when that
+    """The hook backed by ``sy_tools.solvers.forced.solve`` (forced win within ``turns``) when that
     module is installed; None otherwise."""
     try:
         from . import forced as _solve  # type: ignore[attr-defined]

@@ -9,6 +9,7 @@ from typing import Any
 from ..engine.moves import Move
 from ..engine.stations import Station, StationMask, stations_of
 from ..engine.tickets import TICKET_LETTERS, Ticket
+from ..formats.report_text import moment_note
 
 
 @dataclass(frozen=True)
@@ -131,10 +132,7 @@ def describe(result: SolveResult) -> str:
     lines = []
     S = stations_of(result.possible)
     ctx = result.context
-    when = ""
-    if "when" in ctx:
-        who = "Mr. X moves next" if ctx["to_move"] == "mrx" else f"{ctx['to_move']} is to move"
-        when = f" ({ctx['when']}; {who})"
+    when = moment_note(ctx)
     lines.append(f"Mr. X may be at {len(S)} station{'s' if len(S) != 1 else ''}{when}: {_some(S)}")
     n = result.max_turns
     if result.forced:

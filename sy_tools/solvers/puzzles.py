@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from ..engine.board import Board
-from ..engine.movement import reserved_name
+from ..engine.hops import reserved_name
 from ..engine.position import Position
 from ..engine.rules import PRESETS, Rules
 from ..engine.stations import Station, StationMask, mask_of

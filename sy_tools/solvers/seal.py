@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ..engine.board import Board
-from ..engine.movement import mrx_targets
+from ..engine.hops import mrx_targets
 from ..engine.rules import Rules
 from ..engine.stations import Station, StationMask, stations_of
 from ..engine.tickets import DETECTIVE_TICKETS, Ticket, Tickets, Transport
@@ -21,7 +21,7 @@ def held_tickets(mrx_tickets: Mapping[str, int]) -> tuple[Ticket, ...]:
 def exits(board: Board, station: Station, tickets: Iterable[Ticket], occupied: StationMask = 0,
           rules: Rules | None = None) -> StationMask:
     """Stations Mr. X can move to from ``station`` with ``tickets`` (the engine's
-    :func:`~sy_tools.position.mrx_targets`), detectives' stations included; under
+    :func:`~sy_tools.engine.hops.mrx_targets`), detectives' stations included; under
     ``rules.cutoff_escape`` the lines passing over a station of ``occupied`` are closed."""
     m = 0
     for t in tickets:

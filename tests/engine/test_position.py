@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 from oracles import NAMES, RIDES, Plain
 
-from sy_tools.engine.movement import MRX
+from sy_tools.engine.hops import MRX
 from sy_tools.engine.moves import Move, OutcomeKind
 from sy_tools.engine.position import Position
 from sy_tools.engine.rules import PRESETS

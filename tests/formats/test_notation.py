@@ -14,7 +14,7 @@ from helpers import REPO
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sy_tools.engine.movement import reserved_name
+from sy_tools.engine.hops import reserved_name
 from sy_tools.engine.rules import rules_from_json
 from sy_tools.engine.tickets import Ticket
 from sy_tools.errors import RecordError

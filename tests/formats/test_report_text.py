@@ -9,7 +9,6 @@ import os
 import stat
 from pathlib import Path
 
-import pytest
 from helpers import REPO
 
 from sy_tools.analysis.possible import possible
@@ -191,12 +190,7 @@ def test_type_words_each_mean_one_thing(tmp_path):
 
 def test_renamed_names_keep_their_old_spelling():
     from sy_tools.analysis import tracker
-    from sy_tools.cli import simulate
-    from sy_tools.formats import game_fast, values
-    from sy_tools.formats.rules_file import load_rules
+    from sy_tools.formats import game_fast
 
     assert game_fast.vouched is game_fast.decode_plain_record and game_fast.Vouched is game_fast.PlainRecord
     assert tracker.final_of is tracker.final_state_of_parts
-    assert simulate.parse_starts is values.parse_starts and simulate.resolve_rules is load_rules
-    with pytest.raises(AttributeError):
-        simulate.no_such_name  # noqa: B018

@@ -16,10 +16,10 @@ from sy_tools.formats.values import (
     named_stations,
     parse_starts,
     parse_stations,
+    parse_ticket_counts,
     plain_number,
     puzzle_values,
     short_quote,
-    ticket_counts,
 )
 
 
@@ -98,10 +98,10 @@ def test_named_stations_keep_turn_order():
 
 def test_ticket_counts():
     kinds = ("taxi", "bus")
-    assert ticket_counts("taxi=3, bus=0", "--tickets", kinds) == {"taxi": 3, "bus": 0}
-    assert _error(ticket_counts, "taxi=1,taxi=2", "--tickets", kinds) == "--tickets: taxi is given twice"
+    assert parse_ticket_counts("taxi=3, bus=0", "--tickets", kinds) == {"taxi": 3, "bus": 0}
+    assert _error(parse_ticket_counts, "taxi=1,taxi=2", "--tickets", kinds) == "--tickets: taxi is given twice"
     for bad in ("boat=1", "taxi=x", "taxi=10000", "taxi"):
-        assert _error(ticket_counts, bad, "--tickets", kinds).startswith(
+        assert _error(parse_ticket_counts, bad, "--tickets", kinds).startswith(
             "--tickets: expected KIND=COUNT with KIND in taxi, bus and COUNT 0..9999, got ")
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from matplotlib.patches import FancyArrowPatch
 
 from sy_tools import plot
-from sy_tools.solvers.forced import puzzle
+from sy_tools.solvers.forced import solve_puzzle
 
 
 def test_solve_figure_draws_the_strategy(london):
-    res = puzzle(london, [154], [("Red", 185), ("Blue", 130), ("Green", 168)], move_number=3,
+    res = solve_puzzle(london, [154], [("Red", 185), ("Blue", 130), ("Green", 168)], move_number=3,
                  mrx_tickets={"taxi": 4, "bus": 3, "underground": 3, "black": 0, "double": 0})
     assert res.forced and res.turns == 2
     fig = plot.solve_figure(london, res, size=(8, 6), dpi=60)

@@ -542,7 +542,7 @@ def test_cordon_detectives_plan_with_the_games_rules(london):
     Mr. X's only line out of 74 (underground to 46 passes over 58), which classic rules ignore."""
     from sy_tools.engine.stations import mask_of
     from sy_tools.selfplay.policies import _cordon_plan
-    from sy_tools.solvers.advise import puzzle_position
+    from sy_tools.solvers.advise import advise_puzzle_position as puzzle_position
 
     plain = rules_from_json({"preset": "classic", "tickets_to_mrx": False})
     cut = rules_from_json({"preset": "classic", "tickets_to_mrx": False, "cutoff_escape": True})

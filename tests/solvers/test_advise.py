@@ -15,7 +15,7 @@ import random
 import pytest
 
 from sy_tools.analysis.distances import distances
-from sy_tools.engine.movement import MRX, detective_hops
+from sy_tools.engine.hops import MRX, detective_hops
 from sy_tools.engine.moves import Move, OutcomeKind
 from sy_tools.engine.observations import DetectiveObservation, MrXObservation
 from sy_tools.engine.position import Position
@@ -380,7 +380,7 @@ def test_unreachable_detectives_print_as_no_distance():
     joins: such a detective shows "-" (JSON null) in the header, and Mr. X's nearest detective
     too; the reachable ones their hop counts."""
     from sy_tools.engine.board import Board, Connection
-    from sy_tools.solvers.belief import FAR
+    from sy_tools.solvers.advice import FAR
 
     # 1 - 2 - 3 by taxi, 4 - 5 - 6 by taxi, 3 - 4 by ferry only (Mr. X's black ticket)
     conns = [Connection.of(1, 2, "taxi"), Connection.of(2, 3, "taxi"), Connection.of(4, 5, "taxi"),

@@ -26,7 +26,7 @@ from sy_tools.engine.tickets import DETECTIVE_TICKETS, Ticket
 from sy_tools.errors import InputError
 from sy_tools.formats.game_json import parse_record
 from sy_tools.selfplay.generate import random_game
-from sy_tools.solvers.cordon import puzzle
+from sy_tools.solvers.cordon import cordon_puzzle
 from sy_tools.solvers.cordon_model import count_options, detective_options, plan_cordon, solve_cordon
 from sy_tools.solvers.cordon_result import SCALE, DetectiveState
 from sy_tools.solvers.seal import exits, expand, held_tickets, is_sealed
@@ -241,7 +241,7 @@ def test_one_detective_traps_mrx_in_a_corner(london):
     corner = next(s for s in london.stations if len(london.moves(s, Ticket.BUS)) == 1)
     (exit_,) = london.moves(corner, Ticket.BUS)
     start = next(s for s in london.moves(exit_, Ticket.TAXI) if s != corner)
-    res = puzzle(london, [corner], [("Red", start)], mrx_tickets={"taxi": 0, "bus": 3, "underground": 0, "black": 0})
+    res = cordon_puzzle(london, [corner], [("Red", start)], mrx_tickets={"taxi": 0, "bus": 3, "underground": 0, "black": 0})
     assert res.cordon_size == 1 and res.cordon == (exit_,)
     assert res.feasible and res.plan[0].path == (start, exit_)
     assert res.sealed_probability == 1.0
@@ -254,10 +254,10 @@ def test_ferry_breaks_the_cordon(london):
     assert all(194 not in london.moves(s, t) and 157 not in london.moves(s, t)
                for _, s in dets for t in DETECTIVE_TICKETS)
     no_black = {"taxi": 4, "bus": 3, "underground": 3, "black": 0}
-    res = puzzle(london, [194], dets, mrx_tickets=no_black)
+    res = cordon_puzzle(london, [194], dets, mrx_tickets=no_black)
     assert res.feasible and sorted(p.path[-1] for p in res.plan) == [192, 193, 195]
     with_black = dict(no_black, black=2)
-    res = puzzle(london, [194], dets, mrx_tickets=with_black)
+    res = cordon_puzzle(london, [194], dets, mrx_tickets=with_black)
     assert not res.feasible and res.open == (194,) and res.sealed_probability == 0.0
     # no seal, but the plan still closes in: everyone ends next to 194
     assert sorted(p.path[-1] for p in res.plan) == [192, 193, 195]
@@ -268,12 +268,12 @@ def test_a_position_that_needs_two_turns(london):
     # (brute force agrees), two turns seal wherever his next taxi move takes him (101 or 102)
     xt = {"taxi": 4, "bus": 0, "underground": 0, "black": 0}
     dets = [("Red", 100), ("Blue", 114), ("Green", 82)]
-    one = puzzle(london, [83], dets, moves=1, mrx_tickets=xt)
+    one = cordon_puzzle(london, [83], dets, moves=1, mrx_tickets=xt)
     assert not one.feasible
     states = [DetectiveState(n, s, dict(PRESETS["classic"].detective_tickets)) for n, s in dets]
     _, full_duty, _ = brute_k1(london, states, {83: 1}, held_tickets(xt))
     assert full_duty is None
-    two = puzzle(london, [83], dets, moves=2, mrx_tickets=xt)
+    two = cordon_puzzle(london, [83], dets, moves=2, mrx_tickets=xt)
     assert two.target == (101, 102)
     assert two.feasible and two.status == "optimal" and two.open == ()
     _assert_legal_plan(london, states, two.plan, 2)
@@ -284,14 +284,14 @@ def test_a_ticket_handed_to_mrx_opens_an_exit(london):
     # and that bus ticket becomes his: he then escapes by bus to 94.
     xt = {"taxi": 4, "bus": 0, "underground": 0, "black": 0}
     dets = [("Red", 1), ("Blue", 57), ("Green", 59), ("Yellow", 93)]
-    handed = puzzle(london, [74], dets, mrx_tickets=xt)
+    handed = cordon_puzzle(london, [74], dets, mrx_tickets=xt)
     assert not handed.feasible and handed.open == (74,)
-    kept = puzzle(london, [74], dets, mrx_tickets=xt, tickets_to_mrx=False)
+    kept = cordon_puzzle(london, [74], dets, mrx_tickets=xt, tickets_to_mrx=False)
     assert kept.feasible and kept.plan[0].path == (1, 58) and kept.plan[0].tickets == ("bus",)
 
 
 def test_timeout_returns_best_found_or_unknown(london):
-    res = puzzle(london, list(range(1, 60)), [("Red", 100), ("Blue", 120)], time_limit=0.01)
+    res = cordon_puzzle(london, list(range(1, 60)), [("Red", 100), ("Blue", 120)], time_limit=0.01)
     assert res.status in ("optimal", "feasible", "unknown")
     if res.plan:  # whatever was found in time is a whole, consistent answer
         assert [p.name for p in res.plan] == ["Red", "Blue"] and res.feasible == (not res.open)
@@ -361,8 +361,8 @@ def test_a_plan_that_seals_is_a_forced_win(london):
     """Oracle: an open-loop plan that seals every station he may be at is a strategy, so solve
     must find a forced win within the same turns.  A double move between the planned turns
     once escaped plans that claimed a seal (Mr. X on 95, five detectives, k = 2)."""
-    from sy_tools.solvers.cordon import puzzle as cordon_puzzle
-    from sy_tools.solvers.forced import puzzle as solve_puzzle
+    from sy_tools.solvers.cordon import cordon_puzzle
+    from sy_tools.solvers.forced import solve_puzzle
 
     dets = [("Red", 44), ("Blue", 73), ("Green", 58), ("Yellow", 60), ("Black", 145)]
     mt = {"taxi": 4, "bus": 3, "underground": 3, "black": 0, "double": 1}

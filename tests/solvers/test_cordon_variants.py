@@ -14,13 +14,13 @@ import pytest
 from helpers import plan_problems, reveal_cuts, small_board
 
 from sy_tools.engine.board import Board
-from sy_tools.engine.movement import MRX
+from sy_tools.engine.hops import MRX
 from sy_tools.engine.moves import Move, OutcomeKind
 from sy_tools.engine.position import Position
 from sy_tools.engine.rules import PRESETS, Rules
 from sy_tools.engine.stations import mask_of
 from sy_tools.engine.tickets import DETECTIVE_TICKETS, Ticket, Tickets, Transport
-from sy_tools.solvers.cordon import puzzle
+from sy_tools.solvers.cordon import cordon_puzzle
 from sy_tools.solvers.cordon_model import reveal_takes, solve_cordon
 from sy_tools.solvers.cordon_result import SCALE, DetectiveState
 from sy_tools.solvers.seal import held_tickets, is_sealed
@@ -341,7 +341,7 @@ def test_rulebook_cutoff_153_154(london):
     assert not is_sealed(london, 153, occ, ug, CLASSIC)
     assert not engine_sealed(london, CLASSIC, 153, tuple(_bits(occ)), ug)
     # the cordon size counts it: guarding 154 instead of 140 is as good
-    res = puzzle(london, [153], [("Red", 155)], mrx_tickets={"underground": 3}, rules=CUTOFF)
+    res = cordon_puzzle(london, [153], [("Red", 155)], mrx_tickets={"underground": 3}, rules=CUTOFF)
     assert res.feasible is False or res.feasible is True  # a plan exists either way
     assert res.cordon_size == 1  # standing on 153 itself
 

@@ -12,14 +12,14 @@ import pytest
 from helpers import REPO, small_board
 
 from sy_tools.engine.board import Board, Connection
-from sy_tools.engine.movement import MRX
+from sy_tools.engine.hops import MRX
 from sy_tools.engine.moves import Move
 from sy_tools.engine.position import Position
 from sy_tools.engine.rules import PRESETS, Rules
 from sy_tools.engine.stations import mask_of, stations_of
 from sy_tools.engine.tickets import DETECTIVE_TICKETS, Ticket, Tickets, Transport
 from sy_tools.errors import AnalysisError, InputError
-from sy_tools.solvers.forced import puzzle, puzzle_position, solve
+from sy_tools.solvers.forced import puzzle_position, solve, solve_puzzle
 from sy_tools.solvers.forced_tree import StrategyNode
 
 CLASSIC = PRESETS["classic"]
@@ -237,7 +237,7 @@ def line_board() -> Board:
 
 def test_one_move_capture(london):
     # Mr. X is known to be at 83 (shown); Red at 101 takes a taxi onto him
-    res = puzzle(london, [83], [("Red", 101), ("Blue", 13)], turns=1)
+    res = solve_puzzle(london, [83], [("Red", 101), ("Blue", 13)], turns=1)
     assert res.forced and res.turns == 1
     assert res.strategy is not None and res.strategy.end == "caught"
     assert res.first_moves == (Move.detective("Red", "taxi", 83),)
@@ -247,15 +247,15 @@ def test_a_trap_wins_and_only_where_the_rules_say_so():
     board = line_board()
     # Mr. X at 1 with taxi only: exits 2 (taxi).  Red from 3 takes 2: he is trapped
     mt = {"taxi": 2}
-    res = puzzle(board, [1], [("Red", 3), ("Blue", 5)], detective_tickets={"taxi": 2}, mrx_tickets=mt, turns=1)
+    res = solve_puzzle(board, [1], [("Red", 3), ("Blue", 5)], detective_tickets={"taxi": 2}, mrx_tickets=mt, turns=1)
     assert res.forced and res.strategy is not None and res.strategy.end == "trapped"
     pos, S = puzzle_position(board, [1], [("Red", 3), ("Blue", 5)], {"taxi": 2}, mt)
     verify(pos, S, res.strategy, 1)
     no_trap = dataclasses.replace(CLASSIC, trapped_loses=False)
-    res2 = puzzle(board, [1], [("Red", 3), ("Blue", 5)], {"taxi": 2}, mt, rules=no_trap, turns=1)
+    res2 = solve_puzzle(board, [1], [("Red", 3), ("Blue", 5)], {"taxi": 2}, mt, rules=no_trap, turns=1)
     assert res2.forced is False
     # ... but then he must pass, and Red steps onto him next turn
-    res3 = puzzle(board, [1], [("Red", 3), ("Blue", 5)], {"taxi": 2}, mt, rules=no_trap, turns=2)
+    res3 = solve_puzzle(board, [1], [("Red", 3), ("Blue", 5)], {"taxi": 2}, mt, rules=no_trap, turns=2)
     assert res3.forced and res3.turns == 2
     pos3, S3 = puzzle_position(board, [1], [("Red", 3), ("Blue", 5)], {"taxi": 2}, mt, rules=no_trap)
     assert oracle(pos3, frozenset(stations_of(S3)), 2)
@@ -267,9 +267,9 @@ def test_a_double_move_escapes():
     edges = [(1, 2), (1, 4), (2, 3), (2, 4), (4, 5), (4, 6), (4, 7)]
     board = Board.build("hub", range(1, 8), [Connection.of(a, b, "taxi") for a, b in edges])
     dets = [("Red", 5), ("Blue", 7)]
-    single = puzzle(board, [1], dets, {"taxi": 3}, {"taxi": 4}, turns=2)
+    single = solve_puzzle(board, [1], dets, {"taxi": 3}, {"taxi": 4}, turns=2)
     assert single.forced and single.turns == 2
-    double = puzzle(board, [1], dets, {"taxi": 3}, {"taxi": 4, "double": 1}, turns=2)
+    double = solve_puzzle(board, [1], dets, {"taxi": 3}, {"taxi": 4, "double": 1}, turns=2)
     assert double.forced is False
     assert double.refutation is not None and double.refutation.reply is not None
     assert len(double.refutation.reply.tickets) == 2  # he escapes with a double move
@@ -285,14 +285,14 @@ def test_a_reveal_in_the_middle(london):
     # branches on the station he is shown at, and without the reveal there is no forced win
     dets = [("Red", 16), ("Blue", 51), ("Green", 24)]
     mt = {"taxi": 4}
-    res = puzzle(london, [14, 25], dets, mrx_tickets=mt, move_number=2, turns=2)
+    res = solve_puzzle(london, [14, 25], dets, mrx_tickets=mt, move_number=2, turns=2)
     assert res.forced and res.turns == 2 and res.strategy is not None
     shown = [r.shown for r in res.strategy.replies]
     assert all(len(s) == 1 and s[0] is not None for s in shown) and len(shown) >= 2
     pos, S = puzzle_position(london, [14, 25], dets, mrx_tickets=mt, move_number=2)
     verify(pos, S, res.strategy, 2)
     hidden = dataclasses.replace(CLASSIC, reveal_moves=())
-    assert puzzle(london, [14, 25], dets, mrx_tickets=mt, move_number=2, turns=2, rules=hidden).forced is False
+    assert solve_puzzle(london, [14, 25], dets, mrx_tickets=mt, move_number=2, turns=2, rules=hidden).forced is False
     pos, S = puzzle_position(london, [14, 25], dets, mrx_tickets=mt, move_number=2, rules=hidden)
     assert oracle(pos, frozenset(stations_of(S)), 2) is False
 
@@ -301,7 +301,7 @@ def test_irrelevant_detectives_still_block():
     """A far detective's moves do not branch, but its station blocks: on a path 1..9 with Blue
     standing on 6, Red at 3 cannot use 6 and Mr. X at 5 cannot flee there."""
     board = Board.build("path", range(1, 10), [Connection.of(a, a + 1, "taxi") for a in range(1, 9)])
-    res = puzzle(board, [5], [("Red", 3), ("Blue", 6)], {"taxi": 3}, {"taxi": 4}, turns=2)
+    res = solve_puzzle(board, [5], [("Red", 3), ("Blue", 6)], {"taxi": 3}, {"taxi": 4}, turns=2)
     pos, S = puzzle_position(board, [5], [("Red", 3), ("Blue", 6)], {"taxi": 3}, {"taxi": 4})
     assert res.forced == oracle(pos, frozenset(stations_of(S)), 2)
 
@@ -313,7 +313,7 @@ def test_tickets_handed_to_mrx_open_exits():
     board = Board.build("hook", range(1, 9), [Connection.of(a, a + 1, "taxi") for a in range(1, 7)]
                         + [Connection.of(1, 5, "bus"), Connection.of(6, 8, "bus")])
     dets = [("Red", 3), ("Blue", 6)]
-    res = puzzle(board, [1], dets, {"taxi": 2, "bus": 2}, {"taxi": 2}, turns=1)
+    res = solve_puzzle(board, [1], dets, {"taxi": 2, "bus": 2}, {"taxi": 2}, turns=1)
     assert res.forced and res.strategy is not None and res.strategy.end == "trapped"
     assert all(m.tickets == (Ticket.TAXI,) for m in res.first_moves)
     pos, S = puzzle_position(board, [1], dets, {"taxi": 2, "bus": 2}, {"taxi": 2})
@@ -328,24 +328,24 @@ def test_tickets_handed_to_mrx_open_exits():
 
 def test_limits_give_unknown(london):
     dets = [("Red", 102), ("Blue", 89), ("Green", 37), ("Yellow", 85), ("Black", 13)]
-    res = puzzle(london, [38], dets, move_number=3, turns=3, max_nodes=50)
+    res = solve_puzzle(london, [38], dets, move_number=3, turns=3, max_nodes=50)
     assert res.forced is None and res.status == "unknown" and res.limit == "nodes"
     assert res.to_dict()["forced"] is None
 
 
 def test_bad_puzzle_input(london):
     with pytest.raises(InputError, match="--around"):
-        puzzle(london, [500], [("Red", 13)])
+        solve_puzzle(london, [500], [("Red", 13)])
     with pytest.raises(InputError, match="both stand on 13"):
-        puzzle(london, [83], [("Red", 13), ("Blue", 13)])
+        solve_puzzle(london, [83], [("Red", 13), ("Blue", 13)])
     with pytest.raises(InputError, match="occupied"):
-        puzzle(london, [13], [("Red", 13)])
+        solve_puzzle(london, [13], [("Red", 13)])
     with pytest.raises(InputError, match="--moves"):
-        puzzle(london, [83], [("Red", 13)], turns=0)
+        solve_puzzle(london, [83], [("Red", 13)], turns=0)
 
 
 def test_json_shape(london):
-    d = puzzle(london, [83], [("Red", 101), ("Blue", 13)], turns=1).to_dict()
+    d = solve_puzzle(london, [83], [("Red", 101), ("Blue", 13)], turns=1).to_dict()
     assert {"forced", "turns", "status", "strategy", "nodes", "wall_time"} <= set(d)
     assert d["forced"] is True and d["turns"] == 1 and d["status"] == "proved"
     assert d["strategy"]["moves"] == [{"piece": "Red", "tickets": ["taxi"], "stations": [83]}]
@@ -372,8 +372,8 @@ def test_far_detectives_do_not_branch(london):
     work, and the strategy it returns is still checked against every line of his play."""
     dets = [("Red", 185), ("Blue", 130), ("Green", 168)]
     mt = {"taxi": 4, "bus": 3, "underground": 3, "black": 0, "double": 0}
-    base = puzzle(london, [154], dets, mrx_tickets=mt, move_number=3)
-    far = puzzle(london, [154], dets + [("Yellow", 1)], mrx_tickets=mt, move_number=3)
+    base = solve_puzzle(london, [154], dets, mrx_tickets=mt, move_number=3)
+    far = solve_puzzle(london, [154], dets + [("Yellow", 1)], mrx_tickets=mt, move_number=3)
     assert base.forced and far.forced and base.turns == far.turns == 2
     assert far.nodes <= 2 * base.nodes + 2
     assert far.strategy is not None and any(m.piece == "Yellow" for m in far.strategy.moves)
@@ -563,9 +563,9 @@ def _puzzle_solvers():
     from sy_tools.solvers.advise import advise_puzzle
 
     return {
-        "solve": lambda b, around, dets, **kw: puzzle(b, around, dets, turns=1, time_limit=5, **kw),
+        "solve": lambda b, around, dets, **kw: solve_puzzle(b, around, dets, turns=1, time_limit=5, **kw),
         "advise": lambda b, around, dets, **kw: advise_puzzle(b, around, None, dets, time_limit=1, **kw),
-        "cordon": lambda b, around, dets, **kw: cordon.puzzle(b, around, dets, time_limit=5, **kw),
+        "cordon": lambda b, around, dets, **kw: cordon.cordon_puzzle(b, around, dets, time_limit=5, **kw),
     }
 
 
@@ -610,7 +610,7 @@ def test_puzzle_needs_detectives_except_for_the_cordons_size(london, solver):
 def test_cordon_puzzle_takes_no_detectives_and_any_move_number(london):
     from sy_tools.solvers import cordon
 
-    res = cordon.puzzle(london, [83, 83, 101], (), time_limit=5, move_number=30)
+    res = cordon.cordon_puzzle(london, [83, 83, 101], (), time_limit=5, move_number=30)
     assert res.cordon_size is not None and res.context == {"around": [83, 101]}
 
 
@@ -620,16 +620,16 @@ def test_puzzle_position_is_the_one_builder(london):
     assert forced.puzzle_position is puzzles.puzzle_position
     pos, S = puzzles.puzzle_position(london, [83, 100], [("Red", 100)], move_number=0)
     assert (pos.turn, pos.mrx_at, pos.round, pos.move, S) == (1, None, 1, 0, mask_of([83]))
-    pos, S = advise.puzzle_position(london, [83, 84], 84, [("Red", 100)], "mrx", move_number=5)
+    pos, S = advise.advise_puzzle_position(london, [83, 84], 84, [("Red", 100)], "mrx", move_number=5)
     assert (pos.turn, pos.mrx_at, pos.round, pos.move, S) == (0, 84, 5, 5, mask_of([83, 84]))
-    pos, _ = advise.puzzle_position(london, [83, 84], 84, [("Red", 100)], "detectives")
+    pos, _ = advise.advise_puzzle_position(london, [83, 84], 84, [("Red", 100)], "detectives")
     assert (pos.turn, pos.mrx_at) == (1, None)  # his station is never in a detectives' position
     with pytest.raises(InputError, match="needs his station") as e:
-        advise.puzzle_position(london, [83], None, [("Red", 100)], "mrx")
+        advise.advise_puzzle_position(london, [83], None, [("Red", 100)], "mrx")
     assert e.value.where == "--at"
     for at, message in ((100, "Red is there"), (999, "not on the map"), (85, "not one of the --around")):
         with pytest.raises(InputError, match=message):
-            advise.puzzle_position(london, [83, 84], at, [("Red", 100)], "mrx")
+            advise.advise_puzzle_position(london, [83, 84], at, [("Red", 100)], "mrx")
 
 
 def _record_readers():

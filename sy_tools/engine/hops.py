@@ -1,7 +1,8 @@
 
-"""The engine's movement primitives: where Mr. X may go, and which names are his.
+"""One hop on the board: where Mr. X may go (and come from), a detective's hops, and which
+names are Mr. X's.
 
-They belong to the rules engine (:mod:`sy_tools.position` builds on them and re-exports them);
+They belong to the rules engine (:mod:`sy_tools.engine.position` builds on them);
 they live in this small module so that the possible-set filter, which steps whole sets of
 stations, can use them without loading the engine's classes (start-up is a large share of a
 ``sy-tools possible`` run over a batch of small records)."""

@@ -82,7 +82,7 @@ def test_ctrl_c_exits_130_without_a_traceback(cli, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(forced, "puzzle", interrupted)
+    monkeypatch.setattr(forced, "solve_puzzle", interrupted)
     r = cli("solve", *PUZZLE)
     assert r.exit_code == 130
     assert "Traceback" not in r.output + r.stderr

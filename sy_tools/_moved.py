@@ -39,7 +39,7 @@ MOVED: dict[str, tuple[str, ...]] = {
     "moves": ("analysis.legal",),
     "referee": ("analysis.referee",),
     "cordon": ("solvers.cordon", "solvers.cordon_result", "solvers.cordon_model", "solvers.seal"),
-    "solve": ("solvers.forced", "solvers.forced_tree", "solvers.puzzles"),
+    "solve": ("solvers.forced", "solvers.forced_search", "solvers.forced_tree", "solvers.puzzles"),
     "advise": ("solvers.advise", "solvers.advice", "solvers.belief", "engine.observations", "selfplay.policies",
                "solvers.forced_hook"),
     "policies": ("selfplay.policies", "engine.observations", "analysis.distances"),

@@ -677,7 +677,7 @@ def test_solve_inputs_hides_his_station_and_says_when():
 def test_the_search_counts_double_moves_by_the_engines_rule(per_round, per_game):
     """The horizon's double moves: as many as his tickets and the allowance leave, at most one
     per turn (what the search counted before it asked the engine)."""
-    from sy_tools.solvers.forced import _Search
+    from sy_tools.solvers.forced_search import Search as _Search
 
     rules = dataclasses.replace(CLASSIC, double_moves_per_round=per_round, double_moves_per_game=per_game)
     pos, _ = puzzle_position(line_board(), [1], [("Red", 3)], {"taxi": 2}, {"taxi": 2}, rules=rules)

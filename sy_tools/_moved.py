@@ -36,7 +36,7 @@ MOVED: dict[str, tuple[str, ...]] = {
     "route": ("analysis.route",),
     "reach": ("analysis.reach",),
     "mapstats": ("analysis.mapstats",),
-    "moves": ("analysis.legal",),
+    "moves": ("analysis.legal", "analysis.record_position"),
     "referee": ("analysis.referee",),
     "cordon": ("solvers.cordon", "solvers.cordon_result", "solvers.cordon_model", "solvers.seal"),
     "solve": ("solvers.forced", "solvers.forced_search", "solvers.forced_tree", "solvers.puzzles"),

@@ -193,8 +193,8 @@ def advise_record(record: Record, side: str | None = None, at: Station | None = 
                   top: int = 5, time_limit: float = 10.0, forced: ForcedHook | None = None) -> Advice:
     """Advice for the side to move at the end of ``record`` (``side`` must be that side when
     given).  Mr. X's advice needs his station: a full record, or ``at``."""
-    from ..analysis.legal import record_position
     from ..analysis.possible import possible
+    from ..analysis.record_position import record_position
 
     pos = record_position(record, at, in_progress=True)
     to_move = "mrx" if pos.turn == 0 else "detectives"

@@ -70,8 +70,8 @@ class CordonInputs:
 def cordon_inputs(record: Record, after: Ticket | None = None, deadline: float | None = None) -> CordonInputs:
     """Replay ``record`` (it must be legal and in progress) and set up the cordon problem.
     Past ``deadline`` (``time.monotonic()``) between its steps it raises :class:`CordonTimeout`."""
-    from ..analysis.legal import record_position
     from ..analysis.possible import possible
+    from ..analysis.record_position import record_position
 
     pos = record_position(record, in_progress=True)
     _check_deadline(deadline)

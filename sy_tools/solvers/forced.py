@@ -93,8 +93,8 @@ def solve(position: Position, possible: StationMask | Iterable[Station], turns: 
 def solve_inputs(record: Record) -> tuple[Position, StationMask, dict[str, Any]]:
     """The detectives' view of where ``record`` stands (it must be legal and in progress): the
     position with Mr. X's station unknown, his possible set and a context for the output."""
-    from ..analysis.legal import record_position
     from ..analysis.possible import possible
+    from ..analysis.record_position import record_position
 
     pos = record_position(record, in_progress=True)
     S = mask_of(possible(record, weights="uniform").stations)

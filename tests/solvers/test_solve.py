@@ -660,7 +660,7 @@ def test_records_are_read_the_same_by_every_solver(reader, name, message):
 
 def test_solve_inputs_hides_his_station_and_says_when():
 
-    from sy_tools.analysis.legal import record_position
+    from sy_tools.analysis.record_position import record_position
     from sy_tools.formats.record_io import load_record
     from sy_tools.solvers.forced import solve_inputs
 

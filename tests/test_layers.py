@@ -1,6 +1,6 @@
 """The package's architecture holds: no import cycle among sy_tools' modules (imports inside
 functions count; ``if TYPE_CHECKING`` blocks do not), and data flows one way through the
-layers, engine -> formats -> analysis -> solvers / selfplay -> plot / cli (self-play may use
+layers, engine -> formats -> analysis -> solvers / selfplay -> plot -> env / play -> cli (self-play may use
 the solvers, never the reverse; errors and findings are below every layer)."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from pathlib import Path
 
 from helpers import REPO
 
-LAYERS = ["errors", "findings", "engine", "formats", "analysis", "solvers", "selfplay", "plot", "cli"]
+# the research environment (env) and the table session (play) sit above the pictures, below the CLI
+LAYERS = ["errors", "findings", "engine", "formats", "analysis", "solvers", "selfplay", "plot", "env", "play", "cli"]
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:

@@ -32,14 +32,17 @@ from .record import (
 _TOP_KEYS = {"version", "map", "rules", "detectives", "mrx", "rounds", "comment"}
 
 
-def parse_record(doc: Any, file: str | None = None, places: Mapping[str, str] | None = None) -> Record:
+def parse_record(doc: Any, file: str | None = None, places: Mapping[str, str] | None = None,
+                 board: Board | None = None) -> Record:
     """Build a :class:`Record` from the decoded JSON document, collecting every shape problem.
 
     ``places`` (from :func:`notation_places`) maps JSON paths to the lines of a text record, so
-    that every message names the line and round as the player wrote them."""
+    that every message names the line and round as the player wrote them.  ``board``: the map
+    itself, instead of loading the one ``map`` names (a board built in Python, as the
+    environment's may be)."""
     places = dict(places or {})
     top_problems = _check_top(doc, file, places)
-    map_spec, board = _record_board(doc, file, places)
+    map_spec, board = _record_board(doc, file, places) if board is None else (str(doc.get("map", board.name)), board)
     rules = _record_rules(doc, file, places)
     shape = _Shape(board, top_problems)
     dets, names = _detectives(doc.get("detectives"), rules, shape)

@@ -1,0 +1,25 @@
+"""Scotland Yard as a PettingZoo environment, for game-AI research (the ``[rl]`` extra:
+``pip install 'sy-tools[rl]'``).  docs/env.md describes the spaces, the action numbering, the
+rewards, the seeds and the adapters.
+
+:class:`ScotlandYardEnv` is an AEC environment on the rules engine; :func:`policy_agent` makes
+any ``simulate`` policy an agent of it, and :func:`as_policy` makes an agent of it a
+``simulate`` policy.  Only this package imports pettingzoo and gymnasium.
+"""
+
+from __future__ import annotations
+
+try:
+    import gymnasium  # noqa: F401
+    import pettingzoo  # noqa: F401
+except ImportError as e:  # pragma: no cover - the extra is part of [test]
+    raise ImportError(f"sy_tools.env needs pettingzoo and gymnasium ({e.name} is missing): "
+                      "pip install 'sy-tools[rl]'") from e
+
+from .actions import ActionCodec  # noqa: E402
+from .adapters import as_policy, play, policy_agent  # noqa: E402
+from .aec import MRX_AGENT, ScotlandYardEnv, detective_agent, env  # noqa: E402
+from .observe import ObservationLayout, PublicState  # noqa: E402
+
+__all__ = ["MRX_AGENT", "ActionCodec", "ObservationLayout", "PublicState", "ScotlandYardEnv", "as_policy",
+           "detective_agent", "env", "play", "policy_agent"]

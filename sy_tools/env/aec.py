@@ -1,0 +1,403 @@
+"""``ScotlandYardEnv``: Scotland Yard as a PettingZoo AEC environment, on the rules engine.
+
+Agents are ``mrx`` and ``det_0`` .. ``det_{D-1}`` (the detectives Red, Blue, Green, Yellow,
+Black in turn order, as ``simulate`` names them).  Turns are the engine's
+(:class:`~sy_tools.engine.position.Position`): Mr. X, then each detective that can move; a
+detective with no legal move is out for good and never selected again (it stays in ``agents``
+and shares the team's reward at the end).  A double move is one action of Mr. X.  Actions are
+:mod:`sy_tools.env.actions`' numbering, observations :mod:`sy_tools.env.observe`'s; docs/env.md
+describes both.
+
+An illegal action (not 1 in the agent's ``action_mask``, or not an action at all) is never
+applied: as PettingZoo's ``TerminateIllegalWrapper`` does, the game ends at once with reward
+-1 for the agent that chose it and 0 for every other (``infos[...]["outcome"]`` is
+``"illegal-action"``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+from gymnasium import logger, spaces
+from pettingzoo import AECEnv
+
+from ..engine.board import Board
+from ..engine.hops import MRX
+from ..engine.moves import Move
+from ..engine.observations import DetectiveObservation, MrXObservation, mrx_move_seen
+from ..engine.position import Position
+from ..engine.rules import Rules, preset
+from ..engine.stations import Station, mask_of, stations_of
+from ..engine.tickets import Ticket
+from ..errors import InputError
+from ..selfplay.game import DETECTIVE_NAMES, SEED_MAX, SEED_MIN, deal, game_record, game_rng
+from .actions import ActionCodec
+from .observe import ObservationLayout, PublicState
+
+#: the agent name of Mr. X
+MRX_AGENT = "mrx"
+
+#: the outcome ``infos`` report for a game ended by an illegal action
+ILLEGAL = "illegal-action"
+
+RENDER_MODES = ("ansi", "rgb_array")
+
+
+def detective_agent(i: int) -> str:
+    """The agent name of the ``i``-th detective in turn order."""
+    return f"det_{i}"
+
+
+class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
+    """Scotland Yard for ``detectives`` detectives on ``map`` (a map spec, as ``--map`` takes
+    it, or a :class:`Board`) under ``rules`` (a preset name or :class:`Rules`).
+
+    ``probabilities``: a weights name of :func:`~sy_tools.analysis.possible.possible`
+    (``paths``, ``uniform``, ``moves``) to add Mr. X's probability per station to every
+    observation (None: not computed).  ``starts``: the start decks, as ``GameSpec.starts``
+    (None: the rules' decks)."""
+
+    metadata = {"name": "scotland_yard_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
+
+    def __init__(self, rules: Rules | str = "classic", map: str | Board = "london", detectives: int = 5,
+                 render_mode: str | None = None, probabilities: str | None = None,
+                 starts: str | tuple[Station, ...] | None = None) -> None:
+        from ..analysis.tracker import WEIGHTS
+        from ..formats.map_load import load_board
+
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise InputError(f"unknown render_mode {render_mode!r}: expected None, {', '.join(RENDER_MODES)}")
+        if probabilities is not None and probabilities not in WEIGHTS:
+            raise InputError(f"unknown probabilities {probabilities!r}: expected None or one of {', '.join(WEIGHTS)}")
+        if isinstance(detectives, bool) or not isinstance(detectives, int) \
+                or not 1 <= detectives <= len(DETECTIVE_NAMES):
+            raise InputError(f"expected 1 to {len(DETECTIVE_NAMES)} detectives, got {detectives!r}")
+        self.rules: Rules = preset(rules) if isinstance(rules, str) else rules
+        self.board: Board = map if isinstance(map, Board) else load_board(map)
+        self.map_spec = map if isinstance(map, str) else self.board.name
+        self.render_mode = render_mode
+        self.starts = starts
+        self.names: tuple[str, ...] = DETECTIVE_NAMES[:detectives]
+        self.codec = ActionCodec(self.board, self.rules, self.names)
+        self.layout = ObservationLayout(self.codec, self.rules, probabilities)
+        self.possible_agents = [MRX_AGENT] + [detective_agent(i) for i in range(detectives)]
+        self.observation_spaces = {a: self.layout.mrx_space if a == MRX_AGENT else self.layout.detective_space
+                                   for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.codec.size(self.piece(a))) for a in self.possible_agents}
+        deal(self.board, self.rules, detectives, starts, random.Random(0))  # a deck the map lacks fails here
+        self._template = Position.start(self.board, self.rules, list(zip(self.names, range(detectives))))
+        self._seed: int | None = None
+        self._game = -1
+        self.agents: list[str] = []
+        self.rng = random.Random(0)
+
+    # ---- names ------------------------------------------------------------------------------------
+
+    def piece(self, agent: str) -> str:
+        """The engine's piece for ``agent``: ``MRX`` or the detective's name."""
+        if agent == MRX_AGENT:
+            return MRX
+        return self.names[self.possible_agents.index(agent) - 1]
+
+    def agent_of(self, piece: str) -> str:
+        """The agent that moves ``piece``."""
+        return MRX_AGENT if piece == MRX else detective_agent(self.names.index(piece))
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ---- the game ---------------------------------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        """The engine's position now (Mr. X's station included: not for the detectives)."""
+        return self._pos
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The moves made so far."""
+        return tuple(self._moves)
+
+    @property
+    def start(self) -> tuple[Station, tuple[Station, ...], tuple[Station, ...]]:
+        """Mr. X's start, the detectives' starts and Mr. X's start candidates, of this game."""
+        return self._start
+
+    @property
+    def game(self) -> tuple[int, int]:
+        """``(seed, game)``: this game is game ``game`` of ``sy-tools simulate --seed seed``."""
+        return (self._seed if self._seed is not None else 0), self._game
+
+    def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
+        """Start a game.  ``reset(seed=s)`` deals game 0 of ``sy-tools simulate --seed s`` (the
+        same start cards, drawn from the same stream); each later ``reset()`` without a seed
+        deals the next game of that run (a first ``reset()`` without one picks a seed).
+
+        ``options`` (others are ignored): ``game`` (deal that game of the run instead),
+        ``mrx_start`` and ``detective_starts`` (set the start stations: both or neither),
+        ``start_candidates`` (Mr. X's start candidates; default: the rules' Mr. X deck less the
+        detectives' stations)."""
+        opts = dict(options or {})
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not SEED_MIN <= seed <= SEED_MAX:
+                raise InputError(f"expected a seed from {SEED_MIN} to {SEED_MAX}, got {seed!r}")
+            self._seed, self._game = int(seed), 0
+        elif self._seed is None:
+            self._seed, self._game = random.SystemRandom().randrange(SEED_MAX), 0
+        else:
+            self._game += 1
+        if "game" in opts:
+            self._game = int(opts["game"])
+        assert self._seed is not None
+        self.rng = game_rng(self._seed, self._game)
+        mrx, dets, candidates = deal(self.board, self.rules, len(self.names), self.starts, self.rng)
+        if "mrx_start" in opts or "detective_starts" in opts:
+            mrx, dets, candidates = self._chosen_starts(opts)
+        self._start = (mrx, tuple(dets), tuple(candidates))
+        self._pos = replace(self._template, stations=tuple(dets), mrx_at=mrx)
+        self._possible = mask_of(candidates) & ~self._pos.occupied
+        self._shown: list[Ticket] = []
+        self._reveals: dict[int, Station] = {}
+        self._moves: list[Move] = []
+        self._illegal: str | None = None
+        self._cache: dict[Any, Any] = {}
+        #: the notes a policy keeps for one game, per side (``simulate``'s ``memo``)
+        self.memos: dict[str, dict[str, Any]] = {"mrx": {}, "detectives": {}}
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = MRX_AGENT
+        self._advance()
+
+    def _chosen_starts(self, opts: Mapping[str, Any]) -> tuple[Station, list[Station], list[Station]]:
+        if "mrx_start" not in opts or "detective_starts" not in opts:
+            raise InputError("reset options: give both mrx_start and detective_starts, or neither")
+        mrx, dets = opts["mrx_start"], list(opts["detective_starts"])
+        if len(dets) != len(self.names):
+            raise InputError(f"reset options: expected {len(self.names)} detective_starts, got {len(dets)}")
+        for s in [mrx, *dets]:
+            if s not in self.board:
+                raise InputError(f"reset options: station {s!r} is not on the map {self.board.name!r}")
+        if len(set(dets)) != len(dets) or mrx in dets:
+            raise InputError("reset options: the start stations must all differ")
+        if "start_candidates" in opts:
+            candidates = sorted(set(opts["start_candidates"]) - set(dets))
+        else:
+            deck = self.board.start_decks.get(self.rules.mrx_deck) or self.board.stations
+            candidates = sorted(set(deck) - set(dets))
+        if mrx not in candidates:
+            raise InputError(f"reset options: mrx_start {mrx} is not one of Mr. X's start candidates")
+        return mrx, dets, candidates
+
+    def step(self, action: Any) -> None:
+        """The agent to act (``agent_selection``) plays ``action``; a finished agent steps with
+        None (PettingZoo's convention)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        piece = self.piece(agent)
+        move = self._legal_move(piece, action)
+        if move is None:
+            self._illegal = f"{agent} chose {action!r}, which is not a legal action"
+            self._cache.clear()
+            self._finish({a: 0.0 for a in self.agents} | {agent: -1.0})
+        else:
+            self._play(move)
+            self._advance()
+        self._accumulate_rewards()
+
+    def _legal_move(self, piece: str, action: Any) -> Move | None:
+        """The move ``action`` stands for, when it is a legal action of ``piece`` now."""
+        try:
+            a = int(action)
+            if a != action:
+                return None
+        except (TypeError, ValueError, OverflowError):
+            return None
+        if not 0 <= a < self.codec.size(piece) or not self._mask(piece)[a]:
+            return None
+        return self.codec.decode(piece, a)
+
+    def _play(self, move: Move) -> None:
+        """Push ``move``, keeping the detectives' view up to date as ``simulate`` does."""
+        pos = self._pos
+        if move.piece == MRX:
+            if move.is_pass:
+                self._possible = mask_of(p for p in stations_of(self._possible) if not pos.mrx_can_move_from(p))
+            for leg, t, after, seen in mrx_move_seen(pos, self._possible, move):
+                self._shown.append(t)
+                if seen is not None:
+                    self._reveals[leg] = seen
+                self._possible = after
+        self._pos = pos.push(move)
+        self._moves.append(move)
+        if move.piece != MRX and move.to is not None:
+            self._possible &= ~(1 << move.to)
+        self._cache.clear()
+
+    def _advance(self) -> None:
+        """After a move: Mr. X with no legal move is trapped (as in ``simulate``); hand the
+        turn on, or end the game."""
+        pos = self._pos
+        if pos.ended is None and pos.turn == 0 and not pos.legal_moves:
+            self._pos = pos = pos.declare_trapped(pos.mrx_at)
+            self._cache.clear()
+        info = self._info()
+        for a in self.agents:
+            self.infos[a] = dict(info)
+        if pos.ended is not None:
+            mrx_won = pos.ended.winner == "mrx"
+            self._finish({a: (1.0 if (a == MRX_AGENT) == mrx_won else -1.0) for a in self.agents})
+        else:
+            assert pos.to_move is not None
+            self.agent_selection = self.agent_of(pos.to_move)
+
+    def _finish(self, rewards: Mapping[str, float]) -> None:
+        """End the game: every agent is done, with ``rewards``."""
+        self.rewards = dict(rewards)
+        self.terminations = {a: True for a in self.agents}
+        info = self._info()
+        for a in self.agents:
+            self.infos[a] = dict(info)
+
+    def _info(self) -> dict[str, Any]:
+        """What ``infos`` carry: the outcome kind (``in-progress``, ``capture``, ``trapped``,
+        ``detectives-stuck``, ``log-full`` or ``illegal-action``), the winner, round and move."""
+        out = self._pos.outcome
+        if self._illegal is not None:
+            return {"outcome": ILLEGAL, "winner": None, "round": out.round, "move": out.move,
+                    "illegal": self._illegal}
+        return {"outcome": out.kind.value, "winner": out.winner, "round": out.round, "move": out.move}
+
+    @property
+    def outcome(self) -> str:
+        """How the game stands: an outcome kind, or ``illegal-action``."""
+        return str(self._info()["outcome"])
+
+    # ---- observations -------------------------------------------------------------------------------
+
+    def _mask(self, piece: str) -> np.ndarray:
+        key = ("mask", piece)
+        if key not in self._cache:
+            live = self._illegal is None and self._pos.ended is None
+            self._cache[key] = self.codec.mask(self._pos, piece) if live else np.zeros(self.codec.size(piece), np.int8)
+        return self._cache[key]  # type: ignore[no-any-return]
+
+    def public_state(self) -> PublicState:
+        """What every agent sees now."""
+        if "public" not in self._cache:
+            pos = self._pos
+            over = pos.ended is not None or self._illegal is not None
+            self._cache["public"] = PublicState(
+                pos.stations, pos.tickets, pos.out, None if over else pos.turn, pos.mrx_tickets, tuple(self._shown),
+                dict(self._reveals), self._possible, pos.round, pos.move, self.probabilities())
+        return self._cache["public"]  # type: ignore[no-any-return]
+
+    def probabilities(self) -> dict[Station, float] | None:
+        """Mr. X's probability per station under the ``probabilities`` weights (None when the
+        environment was made without them): :func:`~sy_tools.analysis.possible.possible` of
+        the game so far, which reads only what the detectives saw."""
+        weights = self.layout.probabilities
+        if weights is None:
+            return None
+        if "probabilities" not in self._cache:
+            from ..analysis.possible import possible
+
+            self._cache["probabilities"] = dict(possible(self.record(), weights=weights).probabilities)
+        return self._cache["probabilities"]  # type: ignore[no-any-return]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """``agent``'s observation: its side's view and its action mask (all 0 unless it is to act)."""
+        piece = self.piece(agent)
+        mask = self._mask(piece).copy() if agent == self.agent_selection else np.zeros(self.codec.size(piece), np.int8)
+        if "arrays" not in self._cache:
+            self._cache["arrays"] = self.layout.public(self.public_state())
+        public = {k: v.copy() for k, v in self._cache["arrays"].items()}
+        if piece == MRX:
+            return self.layout.mrx(public, self._pos.mrx_at, self._pos.doubles, mask)
+        return self.layout.detective(public, piece, mask)
+
+    def policy_observation(self, agent: str | None = None) -> MrXObservation | DetectiveObservation:
+        """What ``simulate`` hands a policy when ``agent`` (default: the agent to act) is to move:
+        Mr. X's :class:`MrXObservation` or the detectives' :class:`DetectiveObservation` (no
+        station of Mr. X in it), with the side's ``memo`` for this game."""
+        agent = agent or self.agent_selection
+        pos = self._pos
+        if self.piece(agent) != pos.to_move:
+            raise ValueError(f"it is not {agent}'s turn")
+        if agent == MRX_AGENT:
+            return MrXObservation(pos, self._possible, self.memos["mrx"])
+        return DetectiveObservation(self.board, self.rules, pos.names[pos.turn - 1], pos.names, pos.stations,
+                                    pos.tickets, pos.out, pos.mrx_tickets, tuple(self._shown), dict(self._reveals),
+                                    self._possible, pos.round, pos.move, tuple(pos.legal_moves()),
+                                    self.memos["detectives"], self.probabilities())
+
+    # ---- the record ---------------------------------------------------------------------------------
+
+    def record_json(self) -> dict[str, Any]:
+        """The game so far as a game.json document (every station of Mr. X, the capture marked,
+        the rules with every override): what ``simulate --records`` writes."""
+        mrx, dets, candidates = self._start
+        doc = game_record(self.board, self.rules, self.names, dets, mrx, candidates, self._moves)
+        doc["map"] = self.map_spec
+        return doc
+
+    def record(self) -> Any:
+        """The game so far as a :class:`~sy_tools.formats.record.Record` (what ``check`` and
+        ``possible`` take)."""
+        from ..formats.game_json import parse_record
+
+        return parse_record(self.record_json(), board=self.board)
+
+    def save_record(self, path: str) -> None:
+        """Write the game so far as a game.json file (atomically; a map given as a path is
+        named relative to the file's folder)."""
+        import os
+
+        from ..formats.files import atomic_write_text
+        from ..formats.output import dumps
+        from ..selfplay.results import record_map
+
+        doc = self.record_json()
+        if isinstance(self.map_spec, str):
+            doc["map"] = record_map(self.map_spec, os.path.dirname(os.path.abspath(path)))
+        atomic_write_text(path, dumps(doc) + "\n")
+
+    # ---- pictures -----------------------------------------------------------------------------------
+
+    def render(self) -> str | np.ndarray | None:
+        """``ansi``: the game in a few lines of text; ``rgb_array``: the detectives' possible-
+        positions heatmap (``sy-tools heatmap``'s ``possible`` layer) as an RGB array."""
+        if self.render_mode is None:
+            logger.warn("render() called without a render_mode: give render_mode='ansi' or 'rgb_array'")
+            return None
+        if self.render_mode == "ansi":
+            from .render import text
+
+            return text(self)
+        from .render import picture
+
+        return picture(self)
+
+    def close(self) -> None:
+        """Nothing to release (each picture's figure is closed once drawn)."""
+
+
+def env(**kwargs: Any) -> ScotlandYardEnv:
+    """``ScotlandYardEnv(**kwargs)`` (PettingZoo's factory name)."""
+    return ScotlandYardEnv(**kwargs)
+

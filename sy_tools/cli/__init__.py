@@ -6,7 +6,7 @@ shared flags; each command group has a module of its own, imported here to regis
 
 from __future__ import annotations
 
-from . import advise, cordon, heatmap, maps, possible, records, simulate, solve  # noqa: F401  (register the commands)
+from . import advise, cordon, heatmap, maps, play, possible, records, simulate, solve  # noqa: F401  (register the commands)
 from .app import main
 
 __all__ = ["main"]

@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..errors import InputError
+from ..formats.record import RECORD_VIEWS
 from .app import clip_error, main
 from .common import say_written
 from .options import (
@@ -48,16 +49,20 @@ def record_group() -> None:
 @record_group.command("convert", short_help="Convert between game.json and the text notation, losslessly.")
 @click.argument("src", metavar="IN")
 @click.argument("dst", metavar="OUT")
-def record_convert(src: str, dst: str) -> None:
+@click.option("--view", type=click.Choice(RECORD_VIEWS), default="full", show_default=True,
+              help="'detectives': leave out what only Mr. X knows (his true start, his hidden stations).")
+def record_convert(src: str, dst: str, view: str) -> None:
     """Convert a record: OUT ending in .json gets game.json, anything else the text notation.
 
     Nothing is lost either way; what the notation can't say (e.g. detectives out of turn
-    order within a round) is refused with exit 2, naming it.
+    order within a round) is refused with exit 2, naming it.  With --view detectives, OUT is
+    the record as the detectives saw it (e.g. to publish a game Mr. X logged in full).
 
     \b
     Examples:
       sy-tools record convert examples/table.txt table.json
       sy-tools record convert examples/capture.json capture.txt
+      sy-tools record convert examples/capture.json seen.json --view detectives
     """
     from pathlib import Path
 
@@ -70,6 +75,8 @@ def record_convert(src: str, dst: str) -> None:
     refuse_overwrite([Path(dst)], [Path(src)])
     rec = load_record(src)
     refuse_overwrite([Path(dst)], record_input_files(src, rec))
+    if view == "detectives":
+        rec = rec.detectives_view()
     text = record_json_text(rec, dst) if dst.lower().endswith(".json") else to_notation(rec, dst)
     atomic_write_text(dst, text)
     say_written(dst)

@@ -8,6 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ..engine.stations import Station
 from ..engine.tickets import TICKET_LETTERS, Ticket
 from ..errors import RecordError
 from . import jsonutil
@@ -464,3 +465,29 @@ def _rule_text(v: Any) -> str:
     if isinstance(v, dict):
         return _counts_text(v)
     return _word(str(v))
+
+
+def read_mrx_entry(entry: str) -> tuple[MrXMove, ...]:
+    """One entry of Mr. X's line, as typed at the table (``T``, ``U 46``, ``2X T/K``, ``-``,
+    ``B 105 show Red B``): his hops (none for a pass).  :class:`ValueError` saying what can't
+    be read.  (``sy-tools play`` reads each typed move so.)"""
+    try:
+        legs = _mrx_entry(_Notation(None), entry.strip(), "", 0, 0)
+    except RecordError as e:
+        raise ValueError(e.detail) from None
+    return tuple(MrXMove(Ticket(d["ticket"]), d.get("to"), "", bool(d.get("shown")),
+                         (d["took"]["from"], Ticket(d["took"]["ticket"])) if "took" in d else None) for d in legs)
+
+
+def read_detective_entry(entry: str) -> tuple[Ticket | None, Station | None, bool]:
+    """One entry of a detective's line as typed (``T 124``, ``T 124!``; ``124`` alone leaves
+    the ticket to be inferred): ``(ticket or None, station or None, capture?)``.
+    :class:`ValueError` saying what can't be read."""
+    text = entry.strip()
+    bare = text.rstrip("!")
+    if bare.isascii() and bare.isdigit():
+        if len(bare) > _MAX_DIGITS:
+            raise ValueError(f"cannot read station {jsonutil.clip(bare, 20)!r}")
+        return None, int(bare), text.endswith("!")
+    t, to, cap = _move(text)
+    return Ticket(t), to, cap

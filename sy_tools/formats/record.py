@@ -24,6 +24,9 @@ from . import jsonutil
 
 TICKETS = {t.value: t for t in Ticket}
 
+#: the views of a record ``record convert --view`` offers: all of it, or the detectives' part
+RECORD_VIEWS = ("full", "detectives")
+
 
 class MrXMove(NamedTuple):
     """One travel-log entry: the ticket shown and, when known, the station.  (The moves and
@@ -112,6 +115,26 @@ class Record:
             last = rounds[-1]
             rounds[-1] = Round(last.mrx, last.detectives[:n_detective_moves], last.where)
         return replace(self, rounds=tuple(rounds))
+
+    @property
+    def is_full(self) -> bool:
+        """Whether the record holds anything only Mr. X knows: his true start or a station
+        on a hidden move."""
+        return self.mrx_start is not None or self.detectives_view().rounds != self.rounds
+
+    def detectives_view(self) -> Record:
+        """The record as the detectives kept it: no true start, no station on a hidden move
+        (a fixed reveal's station, and a voluntary reveal's with the ticket he took, they saw)."""
+        rounds = []
+        n = 0
+        for rnd in self.rounds:
+            xs = []
+            for m in rnd.mrx:
+                n += 1
+                seen = self.rules.is_reveal(n) or m.shown
+                xs.append(m if seen or m.to is None else m._replace(to=None))
+            rounds.append(rnd._replace(mrx=tuple(xs)))
+        return replace(self, rounds=tuple(rounds), mrx_start=None)
 
 
 class RecordErrors(RecordError):

@@ -8,7 +8,8 @@ How examples are marked (docs/index.md says the same for writers):
   ending in ``\\`` goes on) each followed by its output; the commands run from a folder where
   ``examples/`` and ``data/`` are the repository's, and the output must match line by line, where
   a line ``...`` stands for any lines, wall times are not compared, and a cordon plan's routes may
-  differ where plans tie (who moves, from where and who is on duty must match);
+  differ where plans tie (who moves, from where and who is on duty must match); a command ending
+  in ``<<'END'`` reads the lines up to ``END`` as its standard input (a ``play`` session);
 - every ```python block runs from the repository's root; a ``print(...)`` line's comment is the
   line it must print;
 - every ``sy-tools`` line of a ```sh block must name options the command has (it runs with
@@ -64,9 +65,13 @@ def sh_blocks(path: Path) -> list[Block]:
     return [b for b in blocks(path) if b.lang == "sh"]
 
 
-def _commands(body: str) -> list[tuple[list[str], list[str]]]:
-    """``[(argv after 'sy-tools', expected output lines)]`` of a command block."""
-    out: list[tuple[list[str], list[str]]] = []
+HEREDOC = "<<'END'"
+
+
+def _commands(body: str) -> list[tuple[list[str], list[str], str | None]]:
+    """``[(argv after 'sy-tools', expected output lines, standard input or None)]`` of a command
+    block."""
+    out: list[tuple[list[str], list[str], str | None]] = []
     lines = body.rstrip("\n").splitlines()
     i = 0
     while i < len(lines):
@@ -76,11 +81,17 @@ def _commands(body: str) -> list[tuple[list[str], list[str]]]:
             i += 1
             command = command[:-1] + lines[i].strip()
         i += 1
+        stdin = None
+        if command.rstrip().endswith(HEREDOC):
+            command = command.rstrip()[: -len(HEREDOC)]
+            end = lines.index("END", i)
+            stdin = "".join(ln + "\n" for ln in lines[i:end])
+            i = end + 1
         expected = []
         while i < len(lines) and not lines[i].startswith("$ "):
             expected.append(lines[i])
             i += 1
-        out.append((shlex.split(command, comments=True), expected))
+        out.append((shlex.split(command, comments=True), expected, stdin))
     return out
 
 
@@ -122,8 +133,8 @@ def _matches(expected: list[str], got: list[str]) -> bool:
 
 
 def check_command_block(block: Block, cli: Callable[..., Any]) -> None:
-    for argv, expected in _commands(block.body):
-        r = cli(*argv)
+    for argv, expected, stdin in _commands(block.body):
+        r = cli(*argv, input=stdin)
         assert r.exit_code in (0, 1, 3), f"{block}: sy-tools {' '.join(argv)} exited {r.exit_code}: {r.output}"
         got = [_normalise(ln) for ln in r.output.rstrip("\n").splitlines()]
         want = [_normalise(ln) for ln in expected]

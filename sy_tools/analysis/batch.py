@@ -18,6 +18,7 @@ from ..formats.game_fast import decode_plain_record
 from ..formats.output import json_line
 from ..formats.record_io import is_json_record, parse_record_text
 from .possible import Possible, possible, uniform_possible
+from .referee import ILLEGAL_HINT, require_legal, vouch_legal
 from .tracker import Trace, final_state_of_parts
 
 #: below this many records a batch runs in this process (starting workers costs more)
@@ -40,17 +41,21 @@ class Failure:
 
 
 def analyse(path: str, weights: str = "paths", history: bool = False, round_: int | None = None,
-            fast: bool = False) -> Possible:
+            fast: bool = False, ignore_illegal: bool = False) -> Possible:
     """``possible`` of one record file (errors name the player's place in a text record).
-    ``fast``: the batch's fast path (same answers, same errors)."""
+    The record (as it stood after ``round_``) must be legal: :class:`IllegalRecord` with
+    ``check``'s first finding otherwise, unless ``ignore_illegal`` (then the moves are taken as
+    written).  ``fast``: the batch's fast path (same answers, same errors)."""
     text = read_text(path, RecordError)
     if fast and weights == "uniform" and not history and round_ is None and is_json_record(text, path):
-        result = _uniform_unbuilt(text, path)
+        result = _uniform_unbuilt(text, path, ignore_illegal)
         if result is not None:
             return result
-    rec = parse_record_text(text, path, fast)
+    rec = parse_record_text(text, path, fast).at_round(round_)
+    if not ignore_illegal:
+        require_legal(rec, ILLEGAL_HINT)
     try:
-        return possible(rec.at_round(round_), weights=weights, history=history)
+        return possible(rec, weights=weights, history=history)
     except SyToolsError as e:
         if rec.places and e.where:
             e.where = rec.place(e.where)
@@ -66,14 +71,17 @@ def _needs_trace() -> Trace:
     raise _NeedsTrace
 
 
-def _uniform_unbuilt(text: str, path: str) -> Possible | None:
+def _uniform_unbuilt(text: str, path: str, ignore_illegal: bool = False) -> Possible | None:
     """``possible(record, "uniform")`` of a game.json text without building its :class:`Record`:
     the filter runs on the decoded structs (a batch's hot path: building the moves would cost as
-    much again).  None when the fast path can't vouch for the text, or the record is
-    inconsistent or ends by Mr. X's own move: the caller then takes the general path, which
-    names what is wrong."""
+    much again).  None when the fast path can't vouch for the text, or for its legality (the
+    cheap :func:`vouch_legal`, unless ``ignore_illegal``), or the record is inconsistent or ends
+    by Mr. X's own move: the caller then takes the general path, which names what is wrong."""
     v = decode_plain_record(text, path)
     if v is None or v.rules.mrx_onto_detective == "caught":  # (a hidden move's 'to' is UNSET here, not None)
+        return None
+    if not ignore_illegal and not vouch_legal(v.board, v.rules, v.doc.detectives, v.detective_tickets,
+                                              v.mrx_tickets, v.mrx_start, v.start_candidates, v.doc.rounds or ()):
         return None
     try:
         fin = final_state_of_parts(v.board, v.rules, v.doc.detectives, v.start_candidates, v.doc.rounds or (), _needs_trace)
@@ -87,13 +95,13 @@ def jsonl_line(result: Possible) -> str:
     return json_line(result.to_dict()) + "\n"
 
 
-Job = tuple[str, str, bool, "int | None", "Callable[[Possible], Any] | None"]
+Job = tuple[str, str, bool, "int | None", "Callable[[Possible], Any] | None", bool]
 
 
 def _one(job: Job) -> Any:
-    path, weights, history, round_, render = job
+    path, weights, history, round_, render, ignore_illegal = job
     try:
-        result = analyse(path, weights, history, round_, fast=True)
+        result = analyse(path, weights, history, round_, fast=True, ignore_illegal=ignore_illegal)
     except SyToolsError as e:
         return Failure(path, str(e), e.exit_code)
     except RecursionError:
@@ -103,13 +111,15 @@ def _one(job: Job) -> Any:
 
 def possible_many(paths: Iterable[str], weights: str = "paths", history: bool = False,
                   round_: int | None = None, jobs: int = 1,
-                  render: Callable[[Possible], Any] | None = None) -> Iterator[tuple[str, Any]]:
+                  render: Callable[[Possible], Any] | None = None,
+                  ignore_illegal: bool = False) -> Iterator[tuple[str, Any]]:
     """``(path, result or Failure)`` for every path, in the order given.  ``jobs`` > 1 spreads
     a large batch over that many worker processes (the order is kept).  ``render`` (a
     module-level function, so workers can be sent it) turns each result into what is yielded
-    instead, in the worker: a batch then ships short lines, not whole results, back."""
+    instead, in the worker: a batch then ships short lines, not whole results, back.  An illegal
+    record is a :class:`Failure` (``check``'s first finding) unless ``ignore_illegal``."""
     paths = list(paths)
-    work: list[Job] = [(p, weights, history, round_, render) for p in paths]
+    work: list[Job] = [(p, weights, history, round_, render, ignore_illegal) for p in paths]
     jobs = min(jobs, len(paths) // MIN_PER_WORKER, _cores())
     if jobs <= 1:
         for job in work:

@@ -6,13 +6,14 @@ from dataclasses import dataclass
 from functools import partial
 
 from ..engine.board import Board
+from ..engine.budget import check_time
 from ..engine.hops import mrx_sources
 from ..engine.rules import Rules
 from ..engine.stations import Station, StationMask, stations_of
 from ..formats.jsonutil import int_text
 from ..formats.record import Record
 from .tracker import WEIGHTS, Capture, FinalState, Share, Trace, final_state, trace
-from .weights import EXACT_BITS, _backward, _forward, _move_share, _normalise
+from .weights import COUNT_BITS, EXACT_BITS, _backward, _forward, _move_share, _normalise, _rescale, is_exact
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,8 @@ class Possible:
     """Where Mr. X can be, from the detectives' point of view.
 
     ``probabilities`` sum to 1 over ``stations``; ``route_counts`` (``paths`` weights only) are the
-    exact numbers of consistent routes ending at each station.  ``history[i]`` is the set of
+    exact numbers of consistent routes ending at each station (None when the routes number more
+    than 2**COUNT_BITS, which only a record far longer than a game reaches).  ``history[i]`` is the set of
     stations where he could have been right after move ``i + 1`` given the *whole* record.
     """
 
@@ -98,7 +100,8 @@ class Possible:
 
         if self.capture is not None:
             c = self.capture
-            return f"Mr. X was caught at {c.station} by {c.by} in round {c.round}: the game is over."
+            over = f"Mr. X was caught at {c.station} by {c.by} in round {c.round}: the game is over."
+            return over + "\n" + self._history_text() if self.history is not None else over
         head = when_text(self.round, self.move)
         if self.next_reveal is not None:
             k = self.moves_to_reveal
@@ -123,10 +126,16 @@ class Possible:
         if top and len(ranked) > top:
             lines.append(f"... and {len(ranked) - top} more")
         if self.history is not None:
-            lines += ["", "history (where he could have been after each move, given the whole record):"]
-            lines.append(table(["move", "count", "most_likely", "stations"], self._history_rows(),
-                               right=[True, True, False, False]))
+            lines.append(self._history_text())
         return "\n".join(lines)
+
+    def _history_text(self) -> str:
+        """The history table, after a blank line and its heading."""
+        from ..formats.output import table
+
+        return "\n".join(["", "history (where he could have been after each move, given the whole record):",
+                          table(["move", "count", "most_likely", "stations"], self._history_rows(),
+                                right=[True, True, False, False])])
 
     def _history_rows(self) -> list[list[object]]:
         """A row per move of the history: its count, most likely station, every station."""
@@ -170,6 +179,8 @@ def smooth(board: Board, tr: Trace, rules: Rules | None = None) -> list[StationM
     the whole record (``rules``: for the cut-off escape's closed connections)."""
     sets = list(tr.sets)
     for i in range(len(sets) - 2, -1, -1):
+        if i & 255 == 0:
+            check_time()
         sets[i] &= mrx_sources(board, sets[i + 1], tr.steps[i + 1].ticket, tr.steps[i + 1].occupied, rules)
     return sets
 
@@ -225,18 +236,24 @@ def possible(record: Record, weights: str = "paths", history: bool = False) -> P
     else:
         assert smoothed is not None
         rules = record.rules
-        if weights == "paths":  # each next station once; exact integer counts
-            fwd = _forward(board, tr, 1, None, smoothed, rules)
-            counts = {s: int(fwd[-1][s]) for s in stations}
-            exact = sum(counts.values()).bit_length() <= EXACT_BITS
+        if weights == "paths":  # each next station once; exact integer counts while they fit
+            # (every move's weights, for the history, exact up to EXACT_BITS; the last move's
+            # alone, for the counts, up to COUNT_BITS: memory stays flat either way)
+            fwd = _forward(board, tr, 1, None, smoothed, rules, history, EXACT_BITS if history else COUNT_BITS)
+            exact = is_exact(fwd[-1])
+            last = fwd[-1] if exact or not history else _forward(board, tr, 1, None, smoothed, rules, False,
+                                                                   COUNT_BITS)[-1]
+            if is_exact(last):
+                counts = {s: int(last[s]) for s in stations}
             share: Share | None = None
         else:
             share, exact = partial(_move_share, rules=rules), False
-            fwd = _forward(board, tr, 1.0, share, smoothed, rules)
-        probs = _normalise({s: fwd[-1][s] for s in stations})
+            fwd = _forward(board, tr, 1.0, share, smoothed, rules, history)
+            last = fwd[-1]
+        probs = _normalise({s: last[s] for s in stations})
         if history:
-            if not exact and weights == "paths":
-                fwd = _forward(board, tr, 1.0, None, smoothed, rules)
+            if not exact:  # (the moves before the switch to floats: their shares, as floats too)
+                fwd = [_rescale(g) if is_exact(g) else g for g in fwd]
             bwd = _backward(board, tr, smoothed, share, exact, rules)
             hist_p = tuple(
                 _normalise({s: fwd[i].get(s, 0) * bwd[i][s] for s in stations_of(smoothed[i]) if s in bwd[i]})

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..engine.board import Board
+from ..engine.budget import check_time
 from ..engine.hops import mrx_targets
 from ..engine.rules import Rules
 from ..engine.stations import Station, StationMask, mask_of
@@ -102,6 +103,8 @@ def trace(record: Record) -> Trace:
     S = start
     n = 0
     for r_i, rnd in enumerate(record.rounds, 1):
+        if r_i & 255 == 0:
+            check_time()  # (a command's --time-limit covers the filter on a long record)
         tr.round = r_i
         for leg, m in enumerate(rnd.mrx, 1):
             n += 1
@@ -221,6 +224,8 @@ def final_state_of_parts(board: Board, rules: Rules, detectives: Iterable[Any], 
     last_reveal: tuple[int, Station] | None = None
     r_i = 0
     for r_i, rnd in enumerate(rounds, 1):
+        if r_i & 255 == 0:
+            check_time()
         for m in rnd.mrx:
             n += 1
             if caught and m.to is not None and occupied >> m.to & 1:  # (_onto_detective, inlined: hot path)

@@ -10,6 +10,7 @@ from ..errors import InputError
 from .app import main
 from .common import load_game, load_puzzle_board
 from .options import (
+    AsciiInt,
     format_option,
     puzzle_options,
     round_option,
@@ -24,8 +25,8 @@ from .options import (
 @click.option("--depth", type=click.IntRange(min=1, max=4), default=2, show_default=True,
               help="Detective turns to look ahead.")
 @click.option("--top", type=click.IntRange(min=1), default=5, show_default=True, help="Mr. X: how many moves to show.")
-@time_limit_option(10.0, "the whole search")
-@click.option("--at", type=click.IntRange(min=0), default=None,
+@time_limit_option(10.0, "the whole command (reading the record included)", whole=True)
+@click.option("--at", type=AsciiInt(min=0), default=None,
               help="Mr. X's station, needed for his advice (default: from a full record).")
 @round_option("Advise on")
 @puzzle_options(rules=True)

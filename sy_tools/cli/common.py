@@ -22,6 +22,10 @@ def say_written(path: Any) -> None:
     /dev/stdout``: the path would land in the data)."""
     import os
 
+    from ..formats.files import stream_fd
+
+    if stream_fd(path) is not None:
+        return
     try:
         if os.path.samestat(os.stat(path), os.fstat(sys.stdout.fileno())):
             return

@@ -26,7 +26,7 @@ from .options import (
 @click.option("--after", type=click.Choice(TICKET_CHOICES), default=None,
               help="The ticket Mr. X shows next, when he is to move (default: any ticket he holds).")
 @round_option("Plan from")
-@time_limit_option(10.0, "the whole search, model building and CP-SAT solves")
+@time_limit_option(10.0, "the whole command: reading the record, model building and CP-SAT solves", whole=True)
 @click.option("--workers", type=click.IntRange(min=1, max=64), default=None,
               help="CP-SAT worker threads (default: CP-SAT's own choice).")
 @puzzle_options(rules=True)

@@ -11,6 +11,7 @@ from .app import main
 from .common import say_written
 from .options import (
     TICKET_CHOICES,
+    ignore_illegal_option,
     map_option,
     moves_option,
     round_option,
@@ -38,9 +39,10 @@ from .options import (
 @map_option("reach without GAME, winrate: the map")
 @click.option("--dpi", type=click.IntRange(min=20, max=600), default=None, help="Dots per inch (default 100).")
 @click.option("--size", default=None, help="Figure size in inches, WIDTHxHEIGHT (default 16x12).")
+@ignore_illegal_option
 def heatmap_cmd(game: str | None, layer: str, out: str | None, round_: int | None, weights: str, from_: tuple[str, ...],
             tickets: str | None, tickets_alias: str | None, panels: bool, moves: int, time_limit: float, map_spec: str, dpi: int | None,
-            size: str | None) -> None:
+            size: str | None, ignore_illegal: bool) -> None:
     """Draw the board coloured by an analysis and write an image; prints its path.
 
     \b
@@ -107,6 +109,10 @@ def heatmap_cmd(game: str | None, layer: str, out: str | None, round_: int | Non
 
         rec = load_record(game)
         refuse_overwrite([out], record_input_files(game, rec))
+        if not ignore_illegal:  # (the cordon layer's plan needs a legal record whatever the flag says)
+            from ..analysis.referee import ILLEGAL_HINT, require_legal
+
+            require_legal(rec.at_round(round_), ILLEGAL_HINT)
         if layer == "possible":
             fig = plot.possible_figure(rec, weights, round_, fig_size, dpi)
         elif layer == "history":

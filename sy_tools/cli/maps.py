@@ -12,6 +12,7 @@ from .app import main
 from .common import say_written
 from .options import (
     TICKET_CHOICES,
+    AsciiInt,
     format_option,
     input_format_option,
     map_option,
@@ -147,7 +148,7 @@ def map_convert(src: str, dst: str, input_format: str | None, to_fmt: str | None
 
 
 @map_group.command("neighbours")
-@click.argument("station", type=int)
+@click.argument("station", type=AsciiInt())
 @click.option("--ticket", type=click.Choice(TICKET_CHOICES), default=None,
               help="Only this ticket (default: every ticket).")
 @map_option()

@@ -66,11 +66,35 @@ class Seconds(click.ParamType):
 SECONDS = Seconds()
 
 
-def time_limit_option(default: float = 10.0, what: str = "the whole command") -> Callable[[F], F]:
-    """``--time-limit SECONDS``: a bound on ``what``, model building included."""
-    return click.option("--time-limit", type=SECONDS, default=default, show_default=True,
-                        help=f"Seconds for {what}, everything included; then the best answer so far, or "
-                             "'unknown'.")
+class AsciiInt(click.IntRange):
+    """click's integer (with an optional range) in ASCII digits only: ``int()`` also reads
+    fullwidth (``４``) and Arabic-Indic (``٤``) digits, which no file reader here accepts."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.isascii():
+            self.fail(f"expected an integer in ASCII digits (0-9), got {value!r}", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def time_limit_option(default: float = 10.0, what: str = "the whole command", whole: bool = False) -> Callable[[F], F]:
+    """``--time-limit SECONDS``: a bound on ``what``, model building included; with ``whole``
+    the command runs under it as a :func:`~sy_tools.engine.budget.time_budget`, so reading and
+    replaying the record count too."""
+    option = click.option("--time-limit", type=SECONDS, default=default, show_default=True,
+                          help=f"Seconds for {what}, everything included; then the best answer so far, or "
+                               "'unknown'.")
+    if not whole:
+        return option
+
+    def wrap(f: F) -> F:
+        @functools.wraps(f)
+        def budgeted(*args: Any, time_limit: float, **kw: Any) -> Any:
+            from ..engine.budget import time_budget
+
+            with time_budget(time_limit):
+                return f(*args, time_limit=time_limit, **kw)
+        return option(budgeted)  # type: ignore[return-value]
+    return wrap
 
 
 def moves_option(default: int = 1, high: int = 6, what: str = "Detective turns the plan spans.",
@@ -96,9 +120,18 @@ def moves_option(default: int = 1, high: int = 6, what: str = "Detective turns t
 
 def round_option(what: str = "Analyse") -> Callable[[F], F]:
     """``--round N``: the record as it stood after round N (0 = before Mr. X's first move)."""
-    return click.option("--round", "round_", type=click.IntRange(min=0), default=None,
+    return click.option("--round", "round_", type=AsciiInt(min=0), default=None,
                         help=f"{what} the record as it stood after round N (0: before Mr. X's first move; default: "
                              "the whole record).")
+
+
+def ignore_illegal_option(f: F) -> F:
+    """``--ignore-illegal``: analyse a record ``check`` rules illegal instead of refusing it (exit 1
+    with ``check``'s first finding), for experts who know what the moves as written mean."""
+    return click.option("--ignore-illegal", is_flag=True,
+                        help="Analyse the record even if 'sy-tools check' rules it illegal (by default such a "
+                             "record is refused, exit 1, naming the first problem); the moves are taken as "
+                             "written.")(f)
 
 
 def all_option(what: str = "every station") -> Callable[[F], F]:
@@ -164,7 +197,7 @@ def puzzle_options(move_number: bool = True, rules: bool = False) -> Callable[[F
                               "(default: the rules' starting tickets)."),
         ]
         if move_number:
-            opts.append(click.option("--move-number", type=click.IntRange(min=0), default=0, show_default=True,
+            opts.append(click.option("--move-number", type=AsciiInt(min=0), default=0, show_default=True,
                                      help="Puzzle mode: moves Mr. X has made (his next is move M+1; places the "
                                           "reveals)."))
         opts.append(map_option("Puzzle mode: the map"))

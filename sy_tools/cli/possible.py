@@ -10,6 +10,7 @@ from ..analysis.tracker import WEIGHTS
 from .app import main
 from .options import (
     format_option,
+    ignore_illegal_option,
     round_option,
 )
 
@@ -27,12 +28,14 @@ from .options import (
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes for a large batch; the output keeps the order of GAMES (default: every core "
                    "once there are 50 records per core, else 1).")
+@ignore_illegal_option
 def possible_cmd(games: tuple[str, ...], fmt: str, history: bool, weights: str, top: int | None,
-             round_: int | None, jobs: int | None) -> None:
+             round_: int | None, jobs: int | None, ignore_illegal: bool) -> None:
     """Where Mr. X can be now, with probabilities, from game records (detectives' view).
 
-    Exit 1 if a record contradicts itself (the move that emptied the set is named), 2 if it
-    can't be read.  With several records, each is reported and the rest go on.
+    Exit 1 if a record is illegal (check's first finding and its place; --ignore-illegal analyses
+    it anyway) or contradicts itself, 2 if it can't be read.  With several records, each is
+    reported and the rest go on.
 
     \b
     Examples:
@@ -50,7 +53,7 @@ def possible_cmd(games: tuple[str, ...], fmt: str, history: bool, weights: str, 
         click.echo("[")
     first = True
     render = jsonl_line if fmt == "jsonl" else None
-    for game, result in possible_many(games, weights, history, round_, jobs or AUTO_JOBS, render):
+    for game, result in possible_many(games, weights, history, round_, jobs or AUTO_JOBS, render, ignore_illegal):
         if isinstance(result, Failure):
             failed = max(failed, result.exit_code) if len(games) == 1 else 1
             if fmt == "jsonl":

@@ -11,6 +11,7 @@ from ..formats.record import RECORD_VIEWS
 from .app import clip_error, main
 from .common import say_written
 from .options import (
+    AsciiInt,
     all_option,
     format_option,
     round_option,
@@ -130,7 +131,7 @@ def check_cmd(game: str, fmt: str) -> None:
 
 @main.command("moves", short_help="The legal moves of the piece to move.")
 @click.argument("game")
-@click.option("--at", type=click.IntRange(min=0), default=None,
+@click.option("--at", type=AsciiInt(min=0), default=None,
               help="Mr. X's station, when he is to move (default: from a full record).")
 @round_option("Moves in")
 @all_option("every double move too")

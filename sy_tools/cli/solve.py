@@ -7,8 +7,9 @@ from typing import Any
 
 import click
 
+from ..engine.budget import OutOfTime
 from ..errors import InputError
-from .app import main
+from .app import clip_error, main
 from .common import load_game, load_puzzle_board
 from .options import (
     format_option,
@@ -22,7 +23,7 @@ from .options import (
 @main.command("solve", short_help="Can the detectives force a win within N turns? (proved)")
 @click.argument("game", required=False)
 @moves_option(2, 6, "Detective turns to win within.", alias="--turns")
-@time_limit_option(30.0, "the whole search")
+@time_limit_option(30.0, "the whole command (reading the record included)", whole=True)
 @round_option("Solve")
 @puzzle_options(rules=True)
 @format_option("text", "json")
@@ -48,7 +49,11 @@ def solve_cmd(game: str | None, moves: int, time_limit: float, round_: int | Non
     if (game is None) == (around is None):
         raise InputError("give either a GAME record or --around STATIONS (not both)")
     if game is not None:
-        result = solve_record(load_game(game, round_), moves, time_limit)
+        try:
+            result = solve_record(load_game(game, round_), moves, time_limit)
+        except OutOfTime as e:  # reading the record took the whole limit: unknown, as a search stopped by it
+            click.echo(clip_error(f"error: {e}"), err=True)
+            sys.exit(3)
     else:
         if round_ is not None:
             raise InputError("--round needs a GAME record")

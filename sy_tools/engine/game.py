@@ -21,8 +21,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from .board import Board
+from .budget import check_time
 from .hops import MRX
-from .moves import Move
+from .moves import Illegal, Move
 from .position import Position
 from .rules import Rules
 from .stations import Station
@@ -106,7 +107,8 @@ class StepKind(str, enum.Enum):
     DETECTIVE = "detective"
     #: a detective the record leaves out at the end of a round (not its last): it passes
     ABSENT = "absent"
-    #: a round the record holds after the game ended (the last step: nothing of it is applied)
+    #: a round, or a detective's move, the record holds after the game ended (the last step:
+    #: nothing of it is applied)
     AFTER_END = "after-end"
 
     def __str__(self) -> str:
@@ -117,7 +119,8 @@ class Step(NamedTuple):
     """One step of a replay: ``before`` and ``after`` are the positions around it.
 
     ``round`` is the record's round (from 1); ``written`` the record's own entry: the round for
-    ``MRX`` and ``AFTER_END``, the detective's move for ``DETECTIVE``, None for ``ABSENT``;
+    ``MRX``, the detective's move for ``DETECTIVE``, None for ``ABSENT``, and for ``AFTER_END``
+    the round or detective's move that came after the end (``piece``: "" or the detective);
     ``move`` the engine's move it made (Mr. X's pass has no tickets; None for ``ABSENT`` and
     ``AFTER_END``); ``piece`` who moved or passed.  For a detective's move: ``in_turn`` says
     whether it moved in the engine's turn order (else it was applied where it stood and the
@@ -164,12 +167,14 @@ class Game:
         the engine's turn order has not reached yet moves in turn, the ones before it passing;
         one that moved already, or is out, moves where it stands without taking the turn), then,
         unless the round is the record's last, an ``ABSENT`` step per detective still to move.
-        A detective's move after the game ended is left out; a round after it ended gives one
-        ``AFTER_END`` step and the replay stops there."""
+        The first move the record holds after the game ended (a round, or a detective's move in
+        the round that ended it) gives one ``AFTER_END`` step and the replay stops there."""
         pos = Game.start(record) if start is None else start
         rounds = record.rounds
         step = tuple.__new__  # a Step without the named tuple's Python-level constructor (one per move)
         for r_i, rnd in enumerate(rounds, 1):
+            if r_i & 255 == 0:
+                check_time()  # (a command's --time-limit covers the replay of a long record)
             if pos.ended is not None:
                 yield step(Step, (_AFTER_END, r_i, rnd, None, "", pos, pos, True, False, ()))
                 return
@@ -180,8 +185,9 @@ class Game:
             names = pos.names
             moved: set[str] = set()
             for dm in rnd.detectives:
-                if pos.ended is not None:
-                    break
+                if pos.ended is not None:  # a move after the end: nothing of it is applied
+                    yield step(Step, (_AFTER_END, r_i, dm, None, dm.name, pos, pos, True, False, ()))
+                    return
                 name = dm.name
                 i = names.index(name)
                 repeated = name in moved
@@ -218,3 +224,13 @@ def mrx_move(entries: Sequence[MrXEntry]) -> Move:
         if m.took is not None:
             return move.revealing(j, *m.took)
     return move
+
+
+def extra_reveals(pos: Position, entries: Sequence[MrXEntry]) -> list[Illegal]:
+    """The voluntary reveals of Mr. X's entries beyond the first (as ``(code, message, hop)``):
+    he shows himself voluntarily at most once a move, and a double move is one move, so the
+    engine's :class:`Move` carries one reveal (:func:`mrx_move` keeps the first)."""
+    shown = [j for j, m in enumerate(entries) if m.took is not None]
+    return [Illegal("voluntary-reveal", f"move {pos.move + j + 1}: Mr. X shows himself voluntarily at most once a "
+                    f"move, and a double move is one move (he showed himself after move {pos.move + shown[0] + 1} "
+                    "already)", j) for j in shown[1:]]

@@ -11,6 +11,78 @@ from .stations import Station
 from .tickets import TICKET_LETTERS, Ticket
 
 
+def plain_move(move: Any) -> Move | str:
+    """``move`` as a plain :class:`Move` of plain values, or why it can't be one (one line).
+
+    What a plug-in policy returns is checked here before any rule looks at it: stations must be
+    integers (anything :func:`operator.index` takes, e.g. numpy's, becomes its ``int``; not a
+    bool, a float or a string) and not negative, or None; tickets :class:`Ticket` s (or their
+    names, ``"taxi"``); the piece a string.  A subclass of :class:`Move` becomes a plain one,
+    so its own ``__eq__`` or fields can't pass for a legal move."""
+    if not isinstance(move, Move):
+        return f"not a Move: {_shown(move)}"
+    piece, tickets, stations, shown, took = move.piece, move.tickets, move.stations, move.shown, move.took
+    if (type(move) is Move and type(piece) is str and shown is None and took is None  # (the engine's own: fast)
+            and type(tickets) is tuple and type(stations) is tuple
+            and all(type(t) is Ticket for t in tickets) and all(type(s) is int and s >= 0 for s in stations)):
+        return move
+    import operator
+
+    if type(piece) is not str:
+        return f"the piece must be a name (a str), got {_shown(piece)}"
+    if not isinstance(tickets, tuple) or not isinstance(stations, tuple):
+        return "tickets and stations must be tuples"
+    plain_tickets = []
+    for t in tickets:
+        ticket = _ticket(t)
+        if ticket is None:
+            return f"not a ticket: {_shown(t)} (expected one of {', '.join(k.value for k in Ticket)})"
+        plain_tickets.append(ticket)
+    plain_stations: list[Station | None] = []
+    for s in stations:
+        if s is None:
+            plain_stations.append(None)
+            continue
+        try:
+            n = None if isinstance(s, bool) else operator.index(s)
+        except TypeError:
+            n = None
+        if n is None:
+            return f"a station must be an integer, got {_shown(s)}"
+        if n < 0:
+            return f"a station must not be negative, got {n}"
+        plain_stations.append(n)
+    if shown is not None and (isinstance(shown, bool) or shown not in (0, 1) or type(shown) is not int):
+        return f"'shown' must be the hop 0 or 1, got {_shown(shown)}"
+    plain_took = None
+    if took is not None:
+        taken = _ticket(took[1]) if isinstance(took, tuple) and len(took) == 2 and type(took[0]) is str else None
+        if taken is None:
+            return f"'took' must be (detective, ticket), got {_shown(took)}"
+        plain_took = (took[0], taken)
+    return Move(piece, tuple(plain_tickets), tuple(plain_stations), shown, plain_took)
+
+
+def _ticket(t: Any) -> Ticket | None:
+    if isinstance(t, Ticket):
+        return Ticket(t.value)
+    if type(t) is str:
+        try:
+            return Ticket(t)
+        except ValueError:
+            return None
+    return None
+
+
+def _shown(value: Any) -> str:
+    """A value as a message may quote it: its repr, short (a policy's value may be anything)."""
+    try:
+        text = repr(value)
+    except Exception:  # a hostile __repr__
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def when_text(rounds: int, moves: int) -> str:
     """The one wording for a moment of a game, the same in every command and picture title:
     ``rounds`` as ``--round N`` counts them (the rounds a record holds, the last one perhaps

@@ -41,7 +41,7 @@ from typing import Any
 from .board import Board
 from .hops import MRX, detective_hops, mrx_targets
 from .movegen import LegalMoveView, count_moves, move_at, single_moves
-from .moves import Illegal, Move, Outcome, OutcomeKind, when_text
+from .moves import Illegal, Move, Outcome, OutcomeKind, plain_move, when_text
 from .rules import Rules
 from .stations import Station, StationMask
 from .tickets import (
@@ -213,8 +213,17 @@ class Position:
 
         Codes: ``game-over``, ``turn``, ``mrx-ticket``, ``double-allowance``, ``log-full``,
         ``mrx-connection``, ``mrx-ferry``, ``mrx-onto-detective``, ``mrx-pass``, ``det-ticket``,
-        ``det-connection``, ``det-collision``, ``det-stuck``.  Mr. X's destinations are checked
-        only when his station is known."""
+        ``det-connection``, ``det-collision``, ``det-stuck``, and ``move-shape`` for what is not a
+        move of plain values (:func:`~sy_tools.engine.moves.plain_move`: a float or string
+        station, an unknown ticket ...; integer-like stations such as numpy's count as their
+        ``int``).  Mr. X's destinations are checked only when his station is known."""
+        plain = plain_move(move)
+        if isinstance(plain, str):
+            return [Illegal("move-shape", plain)]
+        move = plain
+        off = [s for s in move.stations if s is not None and s not in self.board]
+        if off:
+            return [Illegal("move-shape", f"station {off[0]} is not on the map {self.board.name!r}")]
         if self.ended is not None:
             return [Illegal("game-over", f"the game is over ({self.ended.describe()})")]
         if move.piece == MRX:
@@ -255,7 +264,8 @@ class Position:
             if n > r.log_length:
                 probs.append(Illegal("log-full", f"move {n}: the travel log holds only {r.log_length} moves", leg))
             if left[t] <= 0:
-                probs.append(Illegal("mrx-ticket", f"move {n}: Mr. X has no {t.value} ticket left", leg))
+                probs.append(Illegal("mrx-ticket", f"move {n}: Mr. X has no {t.value} ticket left"
+                                     + _taken_note(move, leg, t, r), leg))
             left = left.spend(t)
             if to is None:
                 here = None
@@ -481,6 +491,16 @@ class Position:
         dets = ", ".join(f"{n} {s}" for n, s in zip(self.names, self.stations))
         at = "?" if self.mrx_at is None else self.mrx_at
         return f"<Position round {self.round} move {self.move}: Mr. X {at}; {dets}; {self.outcome.describe()}>"
+
+
+def _taken_note(move: Move, leg: int, ticket: Ticket, rules: Rules) -> str:
+    """Why a ticket Mr. X took on an earlier leg of this double move does not pay for ``leg``:
+    a double move is one move, and what he gains in it (a voluntary reveal's ticket, like the
+    detectives' used ones) is his from his next move on; without ``tickets_to_mrx`` it leaves the game."""
+    if move.took is None or not isinstance(move.shown, int) or move.shown >= leg or move.took[1] != ticket:
+        return ""
+    where = "is his from his next move" if rules.tickets_to_mrx else "leaves the game (tickets_to_mrx: false)"
+    return f" (the {ticket.value} ticket he took from {move.took[0]} in this double move {where})"
 
 
 def draw(rng: Any, n: int) -> int:

@@ -166,10 +166,16 @@ def rules_from_json(value: Any, where: str = "rules", file: str | None = None) -
     return replace(base, name=base.name + ("+" if changes else ""), **changes)
 
 
+#: The most tickets of one kind a player may hold: 18 digits, what the text notation reads (so a
+#: record that holds more could be written out but never read back).
+MAX_TICKETS = 10**18 - 1
+
+
 def ticket_counts(
     value: Any, kinds: tuple[str, ...], base: Mapping[str, int], where: str, file: str | None
 ) -> dict[str, int]:
-    """Ticket counts from JSON: an object ``{kind: n}`` over ``kinds``; missing kinds keep ``base``."""
+    """Ticket counts from JSON: an object ``{kind: n}`` over ``kinds``, each from 0 to
+    :data:`MAX_TICKETS`; missing kinds keep ``base``."""
     if not isinstance(value, dict):
         raise InputError(f"expected an object of ticket counts, got {type(value).__name__}", file, where)
     out = dict(base)
@@ -178,6 +184,8 @@ def ticket_counts(
             raise InputError(f"unknown ticket {k!r} (expected {', '.join(kinds)})", file, f"{where}.{k}")
         if not _nat(n):
             raise InputError(f"expected a non-negative integer, got {n!r}", file, f"{where}.{k}")
+        if n > MAX_TICKETS:
+            raise InputError(f"expected at most {MAX_TICKETS} tickets (18 digits), got {n}", file, f"{where}.{k}")
         out[k] = n
     return out
 

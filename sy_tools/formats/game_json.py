@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..engine.board import Board
+from ..engine.budget import check_time
 from ..engine.hops import reserved_name
 from ..engine.rules import Rules, rules_from_json, ticket_counts
 from ..engine.stations import Station
@@ -234,6 +235,8 @@ def _rounds(raw_rounds: Any, names: set[str], shape: _Shape) -> list[Round]:
     """``rounds``: Mr. X's move (or two, or none) then the detectives' moves, per round."""
     rounds: list[Round] = []
     for w, rnd in jsonutil.objects(raw_rounds, "rounds", "a round", shape.bad):
+        if len(rounds) & 255 == 255:
+            check_time()  # (a command's --time-limit covers reading a long record)
         shape.keys(rnd, {"mrx", "detectives"}, {"mrx"}, w)
         xs = _mrx_moves(rnd, w, names, shape)
         ds: list[DetectiveMove] = []
@@ -264,9 +267,7 @@ def _mrx_moves(rnd: dict[str, Any], w: str, names: set[str], shape: _Shape) -> l
         shown, took = _voluntary(m, mw, names, to, shape.bad)
         if t is not None:
             xs.append(MrXMove(t, to, mw, shown, took))
-    if sum(m.shown for m in xs) > 1:
-        shape.bad(xs[1].where + ".shown", "Mr. X shows himself at most once in a move (one leg of a double move)")
-    return xs
+    return xs  # (a second voluntary reveal in a double move is the referee's to rule on: legal shape)
 
 
 def _detective_move(m: dict[str, Any], mw: str, names: set[str], shape: _Shape) -> DetectiveMove | None:
@@ -341,12 +342,15 @@ def _rules_json(rec: Record) -> Any:
 
 def map_spec_for(rec: Record, dest: str | os.PathLike[str] | None = None) -> str:
     """The record's ``map`` as a record written to ``dest`` must say it: a relative path is
-    relative to the record's folder, so it is rewritten when ``dest`` is in another folder."""
+    relative to the record's folder, so it is rewritten when ``dest`` is in another folder (for a
+    stream such as standard output, relative to the current folder, where it can be read back)."""
+    from .files import stream_fd
+
     spec = rec.map_spec
     if dest is None or rec.file is None or spec == "london" or os.path.isabs(spec):
         return spec
     src_dir = os.path.abspath(os.path.dirname(rec.file))
-    dst_dir = os.path.abspath(os.path.dirname(os.fspath(dest)))
+    dst_dir = os.path.abspath("." if stream_fd(dest) is not None else os.path.dirname(os.fspath(dest)))
     if src_dir == dst_dir:
         return spec
     return os.path.relpath(os.path.join(src_dir, spec), dst_dir)

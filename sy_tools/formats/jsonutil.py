@@ -9,6 +9,8 @@ import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ..engine.budget import check_time
+
 DUPLICATE_KEYS = "\x00duplicate-keys"
 
 
@@ -59,7 +61,11 @@ def scan(value: Any, where: str, bad: Callable[[str, str], None]) -> None:
     strings holding a lone surrogate (``"\\ud800"``: JSON can spell it, UTF-8 text cannot hold
     it, so it could never be printed or written back)."""
     stack = [(value, where)]
+    n = 0
     while stack:
+        n += 1
+        if n & 4095 == 0:
+            check_time()  # (a command's --time-limit covers reading a long record)
         v, w = stack.pop()
         if isinstance(v, dict):
             for k in pop_duplicates(v):

@@ -50,6 +50,8 @@ def read_pair(path: Path) -> RawMap:
         xy: list[float | None] = []
         for tok, c in zip(toks[1:3], "xy"):
             try:
+                if not tok.isascii():  # (float() also reads fullwidth and other scripts' digits)
+                    raise ValueError
                 v = float(tok)
                 if math.isinf(v) and tok.lstrip("+-").lower() not in ("inf", "infinity"):
                     raw.error("coordinate-range", f"{c} = {_quote(tok, 20)} is out of range (coordinates must "

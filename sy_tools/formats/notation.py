@@ -8,12 +8,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from ..engine.budget import check_time
 from ..engine.stations import Station
 from ..engine.tickets import TICKET_LETTERS, Ticket
 from ..errors import RecordError
 from . import jsonutil
 from .game_json import _rules_json, map_spec_for
-from .record import MESSAGE_LIMIT, MrXMove, Record, RecordErrors
+from .record import MESSAGE_LIMIT, MrXMove, Record, RecordErrors, absent_key
 
 #: Ticket words a player may write: the letters (:data:`TICKET_LETTERS`), the full names, and
 #: S for "secret" (a black ticket)
@@ -289,6 +290,8 @@ def _notation_doc(st: _Notation) -> tuple[dict[str, Any], dict[str, str]]:
         doc["detectives"].append(d)
     rounds: list[dict[str, Any]] = []
     for r_i, entry in enumerate(mrx_entries):
+        if r_i & 255 == 255:
+            check_time()  # (a command's --time-limit covers reading a long record)
         at = f"line {x_line} (X, round {r_i + 1})"
         places[f"rounds[{r_i}]"] = f"line {x_line} (round {r_i + 1})"
         places[f"rounds[{r_i}].mrx"] = at
@@ -300,10 +303,13 @@ def _notation_doc(st: _Notation) -> tuple[dict[str, Any], dict[str, str]]:
         if len(entries) > len(rounds):
             raise RecordError(f"{_label(name)} has {len(entries)} moves but Mr. X's line has only {len(rounds)} rounds",
                               st.file, f"line {n} ({_label(name)})")
+        for r_i in range(len(rounds)):  # where its entry of each round is or would be: a missing move's place
+            places[absent_key(r_i, name)] = f"line {n} ({_label(name)}, round {r_i + 1})"
         for r_i, e in enumerate(entries):
+            if r_i & 255 == 255:
+                check_time()
             at = f"line {n} ({_label(name)}, round {r_i + 1})"
-            if e == "-":  # the detective's "no move": where a warning about it points
-                places[f"rounds[{r_i}].detectives"] = at
+            if e == "-":  # the detective's "no move" (a warning about it points at absent_key)
                 continue
             try:
                 t, to, cap = _move(e)

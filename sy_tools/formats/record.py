@@ -97,6 +97,13 @@ class Record:
         for game.json the JSON path itself."""
         return place_of(self.places, where)
 
+    def absent_place(self, round_index: int, name: str) -> str | None:
+        """Where detective ``name``'s move of round ``round_index`` (from 0) is or would be
+        written, for a move the record leaves out: in the notation its own line and round
+        (``line 5 (Blue, round 1)``, also for a ``Blue 197:`` with no entry yet); None for
+        game.json (the JSON path ``rounds[0].detectives`` says it)."""
+        return self.places.get(absent_key(round_index, name))
+
     def at_round(self, n_rounds: int | None) -> Record:
         """The record as it stood after round ``n_rounds`` (None: all of it); a round outside
         0..len(rounds) is an :class:`InputError` naming ``--round``."""
@@ -186,6 +193,12 @@ def record_map_path(map_spec: str, file: str | os.PathLike[str] | None) -> str:
     if map_spec != "london" and file and not os.path.isabs(map_spec):
         return os.path.join(os.path.dirname(file), map_spec)
     return map_spec
+
+
+def absent_key(round_index: int, name: str) -> str:
+    """The key of ``places`` under which the notation keeps where detective ``name``'s move of
+    round ``round_index`` is or would be written (:meth:`Record.absent_place`)."""
+    return f"rounds[{round_index}].detectives:{name}"
 
 
 def place_of(places: Mapping[str, str], where: str | None) -> str | None:

@@ -25,6 +25,12 @@ def station_preview(stations: Iterable[int], show_all: bool, n: int = SHORT_LIST
     return " ".join(map(str, stations[:n])) + f" ... (+{len(stations) - n}; --all lists them)"
 
 
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``n`` and the word in the right number: "1 station", "44 stations", "1 hop", "2 moves"
+    (``words``: the plural when it is not the word plus "s")."""
+    return f"{n} {word if n == 1 else words or word + 's'}"
+
+
 def count_cell(n: int) -> str:
     """A route count for a table cell: exact below :data:`EXACT_COUNT_LIMIT`, else rounded to
     d.ddde+N (of any size: a float would overflow past 1e308)."""

@@ -42,8 +42,11 @@ def plain_number(text: str, digits: int = STATION_DIGITS) -> int | None:
 
 
 def python_int(text: str) -> int | None:
-    """The number as Python's ``int`` reads it (signs, ``_`` and any script's digits), else None:
-    the reading ``--starts`` has always had (a station off the map is refused later)."""
+    """The number as Python's ``int`` reads it (signs, ``_``), else None: the reading ``--starts``
+    has always had (a station off the map is refused later), in ASCII digits only (``int``
+    also takes fullwidth or Arabic-Indic digits, which no other reader here does)."""
+    if not text.isascii():
+        return None
     try:
         return int(text)
     except ValueError:
@@ -188,6 +191,8 @@ def figure_size(value: str | None, option: str = "--size") -> tuple[float, float
         return None
     w, _, h = value.lower().partition("x")
     try:
+        if not value.isascii():  # (float() also reads fullwidth and other scripts' digits)
+            raise ValueError
         size = (float(w), float(h))
     except ValueError:
         raise InputError(f"expected WIDTHxHEIGHT in inches (e.g. 16x12), got {value[:40]!r}", where=option) from None

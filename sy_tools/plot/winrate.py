@@ -42,7 +42,8 @@ WINNERS = ("mrx", "detectives")
 def load_winrates(path: str | os.PathLike[str], board: Board) -> WinRates:
     """Read simulation results: a CSV with (at least) the columns ``mrx_start`` and ``winner``
     (``mrx`` or ``detectives``), a JSON list of objects with those keys, or the ``.parquet``
-    that ``simulate --out`` writes.  Every bad row is an
+    that ``simulate --out`` writes (its columns ``mrx_start``, an integer, and ``mrx_won``, a
+    boolean).  Every bad row is an
     :class:`InputError` naming the file, the row and the column."""
     import csv
 
@@ -83,17 +84,20 @@ def load_winrates(path: str | os.PathLike[str], board: Board) -> WinRates:
             rows.append((f"[{i}]", row["mrx_start"], row["winner"]))
     else:
         reader = csv.DictReader(io.StringIO(text))
-        fields = reader.fieldnames or []
-        for key in ("mrx_start", "winner"):
-            if key not in fields:
-                raise InputError(f"missing column {key!r} (columns: {', '.join(fields) or 'none'})", str(path),
-                                 "line 1")
-            if fields.count(key) > 1:
-                raise InputError(f"column {key!r} appears {fields.count(key)} times", str(path), "line 1")
-        for row in reader:
-            if row["mrx_start"] is None or row["winner"] is None:
-                raise InputError(f"expected {len(fields)} cells, got fewer", str(path), f"line {reader.line_num}")
-            rows.append((f"line {reader.line_num}", row["mrx_start"], row["winner"]))
+        try:
+            fields = reader.fieldnames or []
+            for key in ("mrx_start", "winner"):
+                if key not in fields:
+                    raise InputError(f"missing column {key!r} (columns: {', '.join(fields) or 'none'})", str(path),
+                                     "line 1")
+                if fields.count(key) > 1:
+                    raise InputError(f"column {key!r} appears {fields.count(key)} times", str(path), "line 1")
+            for row in reader:
+                if row["mrx_start"] is None or row["winner"] is None:
+                    raise InputError(f"expected {len(fields)} cells, got fewer", str(path), f"line {reader.line_num}")
+                rows.append((f"line {reader.line_num}", row["mrx_start"], row["winner"]))
+        except csv.Error as e:  # e.g. a cell larger than the csv module's field limit (128 KiB)
+            raise InputError(f"not a results CSV: {str(e)[:100]}", str(path), f"line {reader.line_num + 1}") from None
     wins: dict[Station, int] = {}
     games: dict[Station, int] = {}
     for where, start, winner in rows:

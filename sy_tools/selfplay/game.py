@@ -10,7 +10,7 @@ from typing import Any
 
 from ..engine.board import Board
 from ..engine.hops import MRX
-from ..engine.moves import Move
+from ..engine.moves import Move, plain_move
 from ..engine.observations import DetectiveObservation, MrXObservation, mrx_move_seen
 from ..engine.playout import random_playout
 from ..engine.position import Position
@@ -305,6 +305,8 @@ def _play_policies(rt: _Runtime, pos: Position, candidates: Sequence[Station],
         why = _illegal(pos, move, legal)
         if why:
             return pos, moves, f"{side} policy {name!r} returned an illegal move {safe_repr(move)}: {why}", side
+        move = plain_move(move)  # (numpy stations as ints, a subclass of Move as a plain one: legal, so a Move)
+        assert isinstance(move, Move)
         if side == "mrx":
             if move.is_pass:
                 possible = mask_of(p for p in _stations(possible) if not pos.mrx_can_move_from(p))
@@ -324,8 +326,10 @@ def _illegal(pos: Position, move: Any, legal: tuple[Move, ...]) -> str:
     """Why ``move`` is not a legal move of the piece to move ("" when it is).  Mr. X's move is
     checked by :meth:`Position.problems` (his double moves are not all listed); a detective's
     must be one of ``legal``, its legal moves."""
-    if not isinstance(move, Move):
-        return f"not a Move: {safe_repr(move)}"
+    plain = plain_move(move)
+    if isinstance(plain, str):
+        return plain
+    move = plain
     if pos.turn == 0:
         if move.piece != MRX or None in move.stations:
             return "it is Mr. X's turn; his move names each station"

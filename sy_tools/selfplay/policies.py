@@ -25,7 +25,7 @@ import importlib
 import importlib.util
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..analysis.distances import distance_array, distances
@@ -246,11 +246,39 @@ describe = safe_repr
 
 def run_policy(policy: Policy, obs: Any, rng: Any, quiet: bool = False) -> Any:
     """``policy(obs, rng)``; with ``quiet`` what it prints goes to stderr (stdout carries the
-    results)."""
+    results): ``print`` and ``sys.stdout``, and ``os.write(1, ...)`` too (descriptor 1 points at
+    stderr's for the call, then back)."""
     if not quiet:
         return policy(obs, rng)
-    with contextlib.redirect_stdout(sys.stderr):
+    with _descriptor_1_to_stderr(), contextlib.redirect_stdout(sys.stderr):
         return policy(obs, rng)
+
+
+@contextlib.contextmanager
+def _descriptor_1_to_stderr() -> Iterator[None]:
+    """Descriptor 1 is a copy of descriptor 2 inside the block, and itself again after it
+    (what Python buffered for stdout is written first, where it belongs)."""
+    for stream in {id(s): s for s in (sys.stdout, sys.__stdout__) if s is not None}.values():
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    try:
+        saved = os.dup(1)
+    except OSError:  # no descriptor 1 (closed): nothing of ours to protect
+        yield
+        return
+    try:
+        os.dup2(2, 1)
+    except OSError:  # no descriptor 2 to point it at: leave it as it is
+        os.close(saved)
+        yield
+        return
+    try:
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def policy_source(spec: str) -> str | None:

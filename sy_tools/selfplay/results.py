@@ -7,6 +7,7 @@ import os
 import re
 import stat
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..engine.stations import Station
@@ -18,7 +19,10 @@ from .stats import wilson
 
 def win_rates_from_file(path: str) -> dict[Station, tuple[int, float, float, float]]:
     """Mr. X start station -> (games, win rate, 95% interval low, high) from a results file
-    written by ``--out`` (``.csv`` or ``.parquet``): what a win-rate map of the board needs."""
+    written by ``--out`` (``.csv`` or ``.parquet``): what a win-rate map of the board needs.
+    Its columns ``mrx_start`` (a station: an integer) and ``mrx_won`` (a boolean: ``True`` or
+    ``False``; in a CSV also ``true``/``1`` and ``false``/``0``) are read; any other value is an
+    :class:`InputError` naming the row."""
     counts: dict[Station, list[int]] = {}
     if path.endswith(".parquet"):
         try:
@@ -32,21 +36,44 @@ def win_rates_from_file(path: str) -> dict[Station, tuple[int, float, float, flo
             table = pq.read_table(path, columns=["mrx_start", "mrx_won"])
         except (OSError, ValueError, KeyError) as e:  # pyarrow's errors derive from these
             raise InputError(f"not a simulate results file: {safe_repr(e, error=True, limit=200)}", path) from None
-        pairs: Iterable[tuple[Any, Any]] = zip(table.column("mrx_start").to_pylist(),
-                                               table.column("mrx_won").to_pylist())
+        pairs: Iterable[tuple[str, Any, Any]] = (
+            (f"row {i}", s, w) for i, (s, w) in enumerate(zip(table.column("mrx_start").to_pylist(),
+                                                             table.column("mrx_won").to_pylist())))
     else:
         import csv
+        import io
 
+        from ..formats.files import read_text
+
+        rows: list[tuple[str, Any, Any]] = []
+        reader = csv.DictReader(io.StringIO(read_text(path)))
         try:
-            with open(path, newline="", encoding="utf-8") as f:
-                pairs = [(r["mrx_start"], r["mrx_won"] in ("True", "true", "1")) for r in csv.DictReader(f)]
+            for r in reader:
+                w = r.get("mrx_won")
+                rows.append((f"line {reader.line_num}", _csv_int(r["mrx_start"]),
+                             True if w in ("True", "true", "1") else False if w in ("False", "false", "0") else w))
         except KeyError as e:
             raise InputError(f"not a simulate results file: no column {e}", path) from None
-    for start, won in pairs:
-        c = counts.setdefault(int(start), [0, 0])
+        except csv.Error as e:  # e.g. a cell larger than the csv module's field limit
+            raise InputError(f"not a simulate results file: {safe_repr(e, error=True, limit=100)}", path,
+                             f"line {reader.line_num + 1}") from None
+        pairs = rows
+    for where, start, won in pairs:
+        if type(start) is not int or start < 0:
+            raise InputError(f"mrx_start must be a station number, got {safe_repr(start, limit=40)}", path, where)
+        if type(won) is not bool:
+            raise InputError(f"mrx_won must be True or False, got {safe_repr(won, limit=40)}", path, where)
+        c = counts.setdefault(start, [0, 0])
         c[0] += 1
         c[1] += bool(won)
     return {s: (n, w / n, *wilson(w, n)) for s, (n, w) in sorted(counts.items())}
+
+
+def _csv_int(cell: Any) -> Any:
+    """A CSV cell of ASCII digits as its integer (anything else as it is, for the error line)."""
+    if isinstance(cell, str) and cell.isascii() and cell.isdigit() and len(cell) <= 18:
+        return int(cell)
+    return cell
 
 
 class RowWriter:
@@ -57,12 +84,15 @@ class RowWriter:
     one of ``inputs``); nothing is written before :meth:`open`.  Rows go to a temporary file
     beside the target (through a symbolic link, beside the file it names), renamed over it by
     :meth:`close`; :meth:`abort` (a failed or interrupted run) removes it, so the old file stays
-    as it was.  A named pipe or a character device is written to directly (CSV only)."""
+    as it was.  A named pipe or a character device is written to directly (CSV only), and so is
+    a stream of the process's own (``-``, ``/dev/stdout``, ``/dev/fd/N``: CSV whatever its name
+    says, through the descriptor already open)."""
 
     def __init__(self, path: str, batch: int = 50_000, inputs: Sequence[str | os.PathLike[str]] = ()) -> None:
-        from ..formats.files import file_type_name, refuse_overwrite, write_target
+        from ..formats.files import file_type_name, refuse_overwrite, stream_fd, write_target
 
         self.path = path
+        self._stream = stream_fd(path) if path else None
         self.batch = batch
         self._rows: list[dict[str, Any]] = []
         self._writer: Any = None
@@ -70,6 +100,9 @@ class RowWriter:
         self._tmp: str | None = None
         if not path:
             raise InputError("expected a file name ending in .csv or .parquet, got ''", where="--out")
+        if self._stream is not None:  # a stream: CSV, written as it comes (nothing to rename)
+            self.kind, self._target, self._mode, self.special = "csv", Path(path), None, True
+            return
         if path.endswith(".parquet"):
             try:
                 import pyarrow  # noqa: F401
@@ -100,7 +133,13 @@ class RowWriter:
         from ..formats.files import temp_file_beside
 
         try:
-            if self.special:
+            if self._stream is not None:
+                import sys
+
+                for py in (sys.stdout, sys.stderr):  # (what Python holds for the stream goes first)
+                    py.flush()
+                fd = os.dup(self._stream)
+            elif self.special:
                 fifo = self._mode is not None and stat.S_ISFIFO(self._mode)
                 try:
                     fd = os.open(self._target, os.O_WRONLY | (os.O_NONBLOCK if fifo else 0))

@@ -13,6 +13,7 @@ from ..engine.moves import Move
 from ..engine.position import Position
 from ..engine.stations import Station, StationMask, stations_of
 from ..engine.tickets import DETECTIVE_TICKETS, MRX_MOVE_TICKETS, TICKET_LETTERS, Ticket, Tickets
+from ..formats.report_text import plural
 
 
 @dataclass(frozen=True)
@@ -118,7 +119,7 @@ class Advice:
         mrx = self.side == "mrx"
         reach = "" if self.reach_by_reveal is None else \
             f"; {self.reach_by_reveal} {'you' if mrx else 'he'} may reach by the next reveal " \
-            f"({self.moves_to_reveal} move(s) away)"
+            f"({plural(self.moves_to_reveal or 0, 'move')} away)"
         who = "the detectives think you may be" if mrx else "he may be"
         lines.append(f"{who} at {self.possible_count} station{'s' if self.possible_count != 1 else ''}{reach}")
         dist = ", ".join(f"{n} {'-' if d is None else d}{' (out)' if n in self.out else ''}"
@@ -135,10 +136,10 @@ class Advice:
         lines.append(self.summary)
         stop = " (stopped at the time limit)" if self.status == "time-limit" else ""
         if mrx:
-            lines.append(f"search: {self.status}{stop}, {self.candidates} move(s) weighed, {self.wall_time:.2f} s")
+            lines.append(f"search: {self.status}{stop}, {plural(self.candidates, 'move')} weighed, {self.wall_time:.2f} s")
         else:
             lines.append(f"search: {self.status}{stop}, depth {self.depth_reached}/{self.depth}, "
-                         f"{self.candidates} joint move(s) weighed, {self.wall_time:.2f} s")
+                         f"{plural(self.candidates, 'joint move')} weighed, {self.wall_time:.2f} s")
         return "\n".join(lines)
 
 

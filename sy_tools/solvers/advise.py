@@ -46,6 +46,7 @@ from typing import Any
 
 from ..analysis.distances import distances
 from ..engine.board import Board
+from ..engine.budget import deadline_within, time_budget
 from ..engine.moves import Move
 from ..engine.observations import DetectiveObservation, MrXObservation, mrx_move_seen, observed_position
 from ..engine.position import Position
@@ -54,6 +55,7 @@ from ..engine.stations import Station, StationMask, mask_of, stations_of
 from ..engine.tickets import MRX_MOVE_TICKETS, Ticket
 from ..errors import AnalysisError, InputError
 from ..formats.record import Record
+from ..formats.report_text import plural
 from .advice import (
     FAR,
     Advice,
@@ -130,8 +132,9 @@ def _weigh_mrx_move(pos: Position, S: StationMask, m: Move, dist: list[list[int]
         parts.append("they could take every exit")
     if m.took is not None:
         parts.append(f"you show yourself and take {m.took[0]}'s {m.took[1].value} ticket")
-    parts.append("you are shown there (reveal)" if shown else f"they will think you may be at {size} stations")
-    parts.append(f"nearest detective {near if near < FAR else '-'} hop{'s' if near != 1 else ''}")
+    parts.append("you are shown there (reveal)" if shown else
+                 f"they will think you may be at {plural(size, 'station')}")
+    parts.append(f"nearest detective {plural(near, 'hop') if near < FAR else '- hops'}")
     spent = tickets_spent(m)
     if spent:
         parts.append("spends " + " and ".join(spent) + (" (right after a reveal: worth it)" if just_seen and black
@@ -163,7 +166,7 @@ def advise_mrx(position: Position, possible: StationMask | Iterable[Station] | N
     legal = position.legal_moves()
     if not legal:
         raise AnalysisError("Mr. X has no legal move: he is trapped")
-    deadline = t0 + time_limit
+    deadline = deadline_within(time_limit)
     status = "exhaustive"
     judged: list[MrXOption] = []
     singles = [m for m in legal if not m.is_double]
@@ -196,13 +199,14 @@ def advise_record(record: Record, side: str | None = None, at: Station | None = 
     from ..analysis.possible import possible
     from ..analysis.record_position import record_position
 
-    pos = record_position(record, at, in_progress=True)
-    to_move = "mrx" if pos.turn == 0 else "detectives"
-    side = side or to_move
-    if side != to_move:
-        who = "Mr. X" if to_move == "mrx" else pos.to_move
-        raise InputError(f"{who} is to move, so only --side {to_move} can be advised here", record.file, "--side")
-    where = possible(record)
+    with time_budget(time_limit):  # the replay counts too (OutOfTime when it takes the whole limit)
+        pos = record_position(record, at, in_progress=True)
+        to_move = "mrx" if pos.turn == 0 else "detectives"
+        side = side or to_move
+        if side != to_move:
+            who = "Mr. X" if to_move == "mrx" else pos.to_move
+            raise InputError(f"{who} is to move, so only --side {to_move} can be advised here", record.file, "--side")
+        where = possible(record)
     S = mask_of(where.stations)
     out = pos.outcome
     ctx = {"file": record.file, "round": out.round, "move": out.move,

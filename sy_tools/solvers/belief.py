@@ -14,6 +14,7 @@ from typing import Any
 
 from ..analysis.distances import distances
 from ..engine.board import Board
+from ..engine.budget import deadline_within
 from ..engine.hops import detective_hops, mrx_targets
 from ..engine.moves import Move
 from ..engine.position import Position, double_allowed
@@ -21,6 +22,7 @@ from ..engine.rules import Rules
 from ..engine.stations import Station, StationMask, mask_of, stations_of
 from ..engine.tickets import DETECTIVE_TICKETS, MRX_MOVE_TICKETS, Ticket, Tickets
 from ..errors import AnalysisError, InputError
+from ..formats.report_text import plural
 from .advice import FAR, Advice, DetectiveAdvice, advice_header, detective_reach, max_matching
 from .forced_hook import ForcedHook
 from .forced_hook import solve_hook as solve_hook  # cli.advise imports it from here
@@ -384,7 +386,7 @@ def advise_detectives(position: Position, possible: StationMask | Iterable[Stati
     if not S:
         raise AnalysisError("Mr. X has no possible station")
     w = _normalise(S, weights)
-    deadline = t0 + time_limit
+    deadline = deadline_within(time_limit)
     scorer = _JointMoveScorer(pos, S, w, deadline)
     forced_out: dict[str, Any] | None = None
     forced_moves: tuple[Move, ...] = ()
@@ -437,12 +439,15 @@ def advise_detectives(position: Position, possible: StationMask | Iterable[Stati
             depth_reached = depth
     assert best is not None
     advice = _detective_lines(pos, best, S, w, scorer)
-    if forced_moves and status == "forced":
+    turns = None
+    if forced_moves and status == "forced":  # (one verdict: the move lines and the summary both say it)
+        turns = forced_out.get("turns") if forced_out else None
         advice = [DetectiveAdvice(a.name, a.origin, a.move, a.tickets_left,
-                                  "part of a forced win (solve): " + a.reason, a.warning) for a in advice]
+                                  "part of a forced win (solve)" + (f": {a.reason}" if a.reason else ""), a.warning)
+                  for a in advice]
     header = advice_header(pos, S, best.pos.occupied, side="detectives")
     catch = best.p_worst
-    summary = _detective_summary(advice, best, S, header)
+    summary = _detective_summary(advice, best, S, header, turns if status == "forced" else None)
     return Advice("detectives", tuple(advice), S.bit_count(), header["reach"], header["to_reveal"],
                   header["distances"], header["holds"], header["note"], catch, forced_out, status, depth,
                   depth_reached, max(len(seen), 1), time.monotonic() - t0, summary, context or {},
@@ -459,6 +464,7 @@ def _detective_lines(pos: Position, best: _ScoredJointMove, S: StationMask, w: d
     for t in after.mrx_tickets.held(MRX_MOVE_TICKETS):
         nxt |= mrx_targets(board, S1, t, occ, pos.rules)
     n_next = nxt.bit_count()
+    n_now = S.bit_count()
     exits = 0  # where he could go from his possible set were no detective in the way
     for t in after.mrx_tickets.held(MRX_MOVE_TICKETS):
         exits |= board.step(S, t)
@@ -482,10 +488,11 @@ def _detective_lines(pos: Position, best: _ScoredJointMove, S: StationMask, w: d
         assert to is not None
         left = after.tickets[i]
         parts = []
-        if S >> to & 1:
-            parts.append(f"lands on {to}, where he may be (p {w.get(to, 0.0):.2f})")
+        if S >> to & 1:  # (the words of `possible`: his possible stations now, and after his next move)
+            parts.append(f"lands on {to}, one of his {plural(n_now, 'possible station')} (p {w.get(to, 0.0):.2f})")
         elif exits >> to & 1:
-            parts.append(f"blocks {to}, one of the {exits.bit_count()} stations he could move to")
+            parts.append(f"blocks {to}, one of the {plural(exits.bit_count(), 'station')} one move from his "
+                         f"{plural(n_now, 'possible station')}")
         mine = reach.get(name, 0)
         if mine and n_next:
             others = 0
@@ -493,7 +500,7 @@ def _detective_lines(pos: Position, best: _ScoredJointMove, S: StationMask, w: d
                 if k != name:
                     others |= r
             only = mine & ~others
-            text = f"threatens {mine.bit_count()} of the {n_next} stations he may reach next"
+            text = f"threatens {mine.bit_count()} of the {plural(n_next, 'station')} possible after his next move"
             if only:
                 sts = stations_of(only)
                 text += f" (alone: {' '.join(map(str, sts[:4]))}{' ...' if len(sts) > 4 else ''})"
@@ -502,11 +509,11 @@ def _detective_lines(pos: Position, best: _ScoredJointMove, S: StationMask, w: d
         now = min((dist[to][s] for s in stations_of(S1)), default=FAR)
         if (not parts or len(parts) < 2) and FAR not in (before, now):  # (FAR: he is caught, or unreachable)
             if now < before:
-                parts.append(f"closes in ({before} -> {now} hops from his possible set)")
+                parts.append(f"closes in ({before} -> {plural(now, 'hop')} from his possible stations)")
             elif now == before:
-                parts.append(f"keeps {now} hop{'s' if now != 1 else ''} from his possible set")
+                parts.append(f"keeps {plural(now, 'hop')} from his possible stations")
             else:
-                parts.append(f"steps back ({before} -> {now} hops) to cover his way out")
+                parts.append(f"steps back ({before} -> {plural(now, 'hop')}) to cover his way out")
         warning = None
         if name in best.stranded:
             warning = f"leaves {name} with no move from {to}: out for the rest of the game (last resort)"
@@ -514,16 +521,21 @@ def _detective_lines(pos: Position, best: _ScoredJointMove, S: StationMask, w: d
     return out
 
 
-def _detective_summary(advice: list[DetectiveAdvice], best: _ScoredJointMove, S: StationMask, header: dict[str, Any]) -> str:
+def _detective_summary(advice: list[DetectiveAdvice], best: _ScoredJointMove, S: StationMask, header: dict[str, Any],
+                       forced_turns: int | None = None) -> str:
+    """The line to read aloud: the joint move and one verdict, the forced win's when the moves
+    are its first (``forced_turns``), else the search's."""
     plays = ", ".join(f"{a.name} {a.move.tickets[0].value} to {a.move.to}" for a in advice if a.move is not None)
-    if best.sure:
+    if forced_turns is not None:
+        verdict = f"a forced win within {plural(forced_turns, 'turn')} whatever he does (solve)"
+    elif best.sure:
         verdict = "that catches or traps him now, wherever he is"
     elif best.p_worst >= 0.9999:
         verdict = "a win within the horizon whatever he shows"
     elif best.p_worst > 0:
         verdict = f"at least {best.p_worst:.0%} to catch him within the horizon whatever he shows"
     else:
-        verdict = (f"no sure catch yet; he may be at {S.bit_count()} stations"
+        verdict = (f"no sure catch yet; he may be at {plural(S.bit_count(), 'station')}"
                    + (f", {header['reach']} by the next reveal" if header["reach"] is not None else ""))
     warn = " (warning: a detective is left stuck)" if best.stranded else ""
     return f"Detectives: {plays or 'no move'}: {verdict}.{warn}"

@@ -37,16 +37,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.board import Board
+from ..engine.budget import OutOfTime, deadline_within, time_budget
 from ..engine.hops import MRX
 from ..engine.position import Position
-from ..engine.rules import Rules
+from ..engine.rules import PRESETS, Rules
 from ..engine.stations import Station
 from ..engine.tickets import DETECTIVE_KINDS, Ticket
 from ..errors import AnalysisError, InputError
 from ..formats.record import Record
 from .cordon_model import _check_deadline, _OutOfTime, check_time_limit, solve_cordon
 from .cordon_result import CordonResult, CordonStatus, DetectiveState
-from .puzzles import cordon_puzzle_inputs
+from .puzzles import check_move_number, cordon_puzzle_inputs
 from .seal import expand
 
 
@@ -112,10 +113,11 @@ def cordon(record: Record, moves: int = 1, after: Ticket | None = None, time_lim
     Raises :class:`AnalysisError` when the record is illegal or the game is over."""
     time_limit = check_time_limit(time_limit)
     t0 = time.perf_counter()
-    deadline = time.monotonic() + time_limit
+    deadline = deadline_within(time_limit)  # (an enclosing budget, the command's, may end sooner)
     try:
-        inp = cordon_inputs(record, after, deadline)
-    except _OutOfTime:
+        with time_budget(time_limit):
+            inp = cordon_inputs(record, after, deadline)
+    except (_OutOfTime, OutOfTime):
         return _out_of_time(moves, time.perf_counter() - t0, {"file": record.file})
     left = deadline - time.monotonic()
     if left <= 0.005:
@@ -141,5 +143,7 @@ def cordon_puzzle(board: Board, around: Sequence[Station], detectives: Sequence[
     (default classic) give the variants and the default tickets; ``move_number``: travel-log
     entries he has made (places the fixed reveals for the voluntary reveal; None: unknown)."""
     weights, mt, dets = cordon_puzzle_inputs(board, around, detectives, detective_tickets, mrx_tickets, rules)
+    if move_number is not None:
+        check_move_number(move_number, rules or PRESETS["classic"])
     return solve_cordon(board, weights, mt, dets, moves, time_limit, workers, {"around": sorted(weights)},
                         tickets_to_mrx, rules, move_number)

@@ -9,9 +9,11 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import nullcontext
 from typing import Any
 
 from ..engine.board import Board
+from ..engine.budget import deadline_within, time_budget
 from ..engine.position import Position
 from ..engine.rules import Rules
 from ..engine.stations import Station, StationMask, mask_of, stations_of
@@ -41,7 +43,7 @@ def solve(position: Position, possible: StationMask | Iterable[Station], turns: 
     S &= ~position.occupied
     if not S:
         raise AnalysisError("Mr. X has no possible station")
-    deadline = time.monotonic() + time_limit if time_limit is not None else None
+    deadline = deadline_within(time_limit) if time_limit is not None else None
     search = Search(position, deadline, max_nodes, table_size)
     idx = {n: i for i, n in enumerate(position.names)}
     out = 0
@@ -107,8 +109,10 @@ def solve_inputs(record: Record) -> tuple[Position, StationMask, dict[str, Any]]
 def solve_record(record: Record, turns: int = 2, time_limit: float | None = None,
                  max_nodes: int | None = None) -> SolveResult:
     """:func:`solve` on the position a game record reaches (detectives' point of view).
-    Raises :class:`AnalysisError` when the record is illegal or the game is over."""
-    pos, S, ctx = solve_inputs(record)
+    Raises :class:`AnalysisError` when the record is illegal or the game is over, and its
+    :class:`~sy_tools.engine.budget.OutOfTime` when replaying the record takes all of ``time_limit``."""
+    with time_budget(time_limit) if time_limit is not None else nullcontext():
+        pos, S, ctx = solve_inputs(record)
     return solve(pos, S, turns, time_limit, max_nodes, context=ctx)
 
 

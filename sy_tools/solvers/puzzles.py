@@ -71,6 +71,14 @@ def puzzle_possible(board: Board, around: Sequence[Station] | None, detectives: 
     return S
 
 
+def check_move_number(move_number: int, rules: Rules) -> None:
+    """A puzzle's ``--move-number``: Mr. X's travel-log entries so far, from 0 to one short of a
+    full log (every puzzle command shares this bound)."""
+    if not 0 <= move_number < rules.log_length:
+        raise InputError(f"expected a move number from 0 to {rules.log_length - 1}, got {move_number}",
+                         where="--move-number")
+
+
 def puzzle_position(board: Board, around: Sequence[Station] | None, detectives: Sequence[tuple[str, Station]],
                     detective_tickets: Mapping[str, int] | None = None, mrx_tickets: Mapping[str, int] | None = None,
                     move_number: int = 0, rules: Rules | None = None, at: Station | None = None,
@@ -82,9 +90,7 @@ def puzzle_position(board: Board, around: Sequence[Station] | None, detectives: 
     ``mrx_to_move`` he is to move, standing on ``at``.  ``rules`` default to classic."""
     rules = rules or PRESETS["classic"]
     S = puzzle_possible(board, around, detectives, at)
-    if not 0 <= move_number < rules.log_length:
-        raise InputError(f"expected a move number from 0 to {rules.log_length - 1}, got {move_number}",
-                         where="--move-number")
+    check_move_number(move_number, rules)
     names = tuple(n for n, _ in detectives)
     tks = Tickets.of(detective_tickets if detective_tickets is not None else rules.detective_tickets)
     mt = Tickets.of(mrx_tickets if mrx_tickets is not None else rules.mrx_start_tickets(len(names)))

@@ -443,3 +443,73 @@ def test_voluntary_reveal_shape_errors():
     del bad["rounds"][1]["mrx"][0]["shown"]
     with pytest.raises(RecordError, match="add \"shown\": true"):
         parse_record(bad)
+
+
+# ---- issue 22: moves after the end, reveals in a double move, a taken ticket ---------------------
+
+
+def test_a_detectives_move_after_a_capture_is_after_end_and_not_applied():
+    """A capture, then one more detective's move in the same round: refused where it was written
+    (classic rules, and under `mrx_onto_detective: caught`); its ticket is not spent."""
+    import json
+
+    doc = json.loads((REPO / "examples/capture.json").read_text())
+    doc["rounds"][-1]["detectives"].append(D("Black", "bus", 41))
+    r = check(parse_record(doc))
+    assert codes(r) == [("after-end", "rounds[13].detectives[1]")] and r.exit_code == 1
+    assert "Black's move to 41 in round 14 comes after the game ended" in r.errors[0].message
+    assert r.status.reason == "capture" and r.tickets["Black"]["bus"] == 5  # as before the extra move
+    doc = json.loads((REPO / "examples/variants/onto-detective-caught.json").read_text())
+    doc["rounds"][0]["detectives"] = [D("Red", "taxi", 178)]
+    r = check(parse_record(doc))
+    assert codes(r) == [("after-end", "rounds[0].detectives[0]")] and r.status.by == "Blue"
+
+
+def _double_reveal_doc(first, second, mrx_tickets=None):
+    """The voluntary-reveal example with round 2 a double move (moves 2 and 3, no fixed reveal):
+    bus to 105 (leg 1), then ``second``."""
+    doc = _voluntary_doc()
+    doc["rules"]["reveal_moves"] = [8, 13, 18, 24]
+    doc["rounds"][1]["mrx"] = [{"ticket": "bus", "to": 105, **first}, second]
+    if mrx_tickets is not None:
+        doc["mrx"] = {"tickets": mrx_tickets}
+    return doc
+
+
+SHOW_RED_BUS = {"shown": True, "took": {"from": "Red", "ticket": "bus"}}
+
+
+def test_two_voluntary_reveals_in_one_double_move_are_illegal_not_unreadable():
+    """docs/rules.md: at most one voluntary reveal a move, and a double move is one move."""
+    doc = _double_reveal_doc(SHOW_RED_BUS, {"ticket": "taxi", "to": 106, "shown": True,
+                                            "took": {"from": "Blue", "ticket": "taxi"}})
+    r = check(parse_record(doc))
+    assert codes(r) == [("voluntary-reveal", "rounds[1].mrx[1].shown")] and r.exit_code == 1
+    assert r.errors[0].message == ("move 3: Mr. X shows himself voluntarily at most once a move, and a double move "
+                                   "is one move (he showed himself after move 2 already)")
+    # one reveal on either leg is legal
+    assert check(parse_record(_double_reveal_doc(SHOW_RED_BUS, {"ticket": "taxi", "to": 106}))).legal
+    assert check(parse_record(_double_reveal_doc({}, {"ticket": "taxi", "to": 106, **SHOW_RED_BUS}))).legal
+
+
+def test_a_ticket_taken_in_a_double_move_is_his_from_his_next_move():
+    """Leg 1 shows him and takes Red's bus; leg 2 rides a bus he did not hold before: illegal, and
+    the engine's verdict, its move list and the referee say the same; after the move the bus is his."""
+    from sy_tools.engine.moves import Move
+    from sy_tools.engine.position import Position
+
+    tickets = {"taxi": 4, "bus": 1, "underground": 3, "black": 5, "double": 2}
+    doc = _double_reveal_doc(SHOW_RED_BUS, {"ticket": "bus", "to": 107}, tickets)
+    r = check(parse_record(doc))
+    assert codes(r) == [("mrx-ticket", "rounds[1].mrx[1].ticket")]
+    assert r.errors[0].message == ("move 3: Mr. X has no bus ticket left (the bus ticket he took from Red in this "
+                                   "double move is his from his next move)")
+    record = parse_record(_double_reveal_doc(SHOW_RED_BUS, {"ticket": "taxi", "to": 106}, tickets))
+    assert check(record).legal and check(record).tickets["Mr. X"]["bus"] == 1  # his from the next move
+    pos = Position.start(record.board, record.rules, [("Red", 13), ("Blue", 26), ("Green", 94)], mrx_at=72,
+                         mrx_tickets=tickets)
+    wrong = Move.mrx(("bus", 105), ("bus", 107)).revealing(0, "Red", "bus")
+    assert [p.code for p in pos.problems(wrong)] == ["mrx-ticket"]
+    assert wrong not in pos.legal_moves and wrong not in list(pos.legal_moves)
+    right = Move.mrx(("bus", 105), ("taxi", 106)).revealing(0, "Red", "bus")
+    assert right in list(pos.legal_moves) and pos.push(right).mrx_tickets.bus == 1

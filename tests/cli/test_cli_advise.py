@@ -142,3 +142,20 @@ def test_a_detective_the_catch_makes_unneeded_is_not_called_stuck(cli):
     assert r.exit_code == 0, r.output
     assert "Blue at 9: stays (" in r.output and "catch him wherever he is" in r.output
     assert "stuck" not in r.output and "99" not in r.output  # (99: an internal 'unreachable')
+
+
+def test_advice_words_count_what_possible_counts_one_verdict_and_plurals(cli):
+    """Issue 22: a forced win says so on every move line and in the summary (no "no sure catch
+    yet" beside "part of a forced win"), no reason is left empty, counts of one are singular, and
+    the move lines count in `possible`'s words (his possible stations, after his next move)."""
+    r = cli("advise", "--around", "154", "--detectives", "Red=185,Blue=130,Green=168", "--move-number", "3",
+            "--mrx-tickets", "taxi=4,bus=3,underground=3,black=0,double=0")
+    assert r.exit_code == 0
+    lines = r.stdout.splitlines()
+    moves = [line for line in lines if " -> " not in line and "-> " in line or "-T->" in line or "-U->" in line]
+    assert len(moves) == 3 and all("part of a forced win (solve): " in line for line in moves)
+    assert all("possible after his next move" in line or "possible station" in line for line in moves)
+    assert "1 stations" not in r.stdout and "move(s)" not in r.stdout and "(solve): ;" not in r.stdout
+    summary = next(line for line in lines if line.startswith("Detectives: "))
+    assert summary.endswith(": a forced win within 2 turns whatever he does (solve).") and "no sure catch" not in summary
+    assert "one move from his 1 possible station" in r.stdout and "(5 moves away)" in lines[0]

@@ -83,6 +83,13 @@ def test_possible_inconsistent_exit_1(cli):
     r = cli("possible", str(EX / "broken" / "contradiction.json"))
     assert r.exit_code == 1
     assert r.stderr.strip() == (
+        f"error: {EX / 'broken' / 'contradiction.json'}: rounds[5].mrx[1].to: the record is illegal: the record "
+        "contradicts itself at move 8 (round 6): no route fitting the record so far reaches 1 with a bus ticket "
+        "[reveal-unreachable; 1 more error] (run 'sy-tools check' for every finding, or add --ignore-illegal to "
+        "analyse it anyway)")
+    r = cli("possible", str(EX / "broken" / "contradiction.json"), "--ignore-illegal")  # the filter's own words
+    assert r.exit_code == 1
+    assert r.stderr.strip() == (
         f"error: {EX / 'broken' / 'contradiction.json'}: rounds[5].mrx[1]: the record is inconsistent at "
         "round 6, Mr. X's move 8 (leg 2 of a double move), bus ticket: Mr. X shows himself at 1, which no "
         "route fitting the record reaches")
@@ -182,3 +189,55 @@ def test_check_names_places_as_written_in_a_text_record(cli, tmp_path):
     r = cli("check", str(p))
     assert r.exit_code == 1
     assert "line 2 (Red, round 2)" in r.output and "rounds[" not in r.output
+
+
+# ---- issue 22 ------------------------------------------------------------------------------------
+
+
+def test_possible_and_heatmap_refuse_an_illegal_record_unless_told(cli, tmp_path):
+    """A mistyped detective move (27 -> 18, no such hop): check's finding and place, exit 1, as
+    advise/solve/cordon/moves; --ignore-illegal analyses the moves as written."""
+    p = tmp_path / "g.txt"
+    p.write_text((EX / "table.txt").read_text().replace("Blue 26: T 27, T 40", "Blue 26: T 27, T 18"))
+    finding = (f"error: {p}: line 7 (Blue, round 2): the record is illegal: Blue moves 27 -> 18 by taxi, but there is "
+               "no such connection [det-connection; 1 more error] (run 'sy-tools check' for every finding, or add "
+               "--ignore-illegal to analyse it anyway)")
+    for args in (["possible", str(p)], ["possible", str(p), "--weights", "uniform", "--format", "json"],
+                 ["heatmap", str(p), "-o", str(tmp_path / "x.png")]):
+        r = cli(*args)
+        assert (r.exit_code, r.stderr.strip(), r.stdout) == (1, finding, ""), args
+    assert not (tmp_path / "x.png").exists()
+    r = cli("possible", str(p), "--ignore-illegal", "--top", "1")
+    assert r.exit_code == 0 and "11 possible stations" in r.output
+    # the batch's fast path (game.json, uniform weights) refuses as the general path does
+    doc = json.loads((EX / "capture.json").read_text())
+    doc["rounds"][-1]["detectives"].append({"name": "Black", "ticket": "bus", "to": 41})
+    q = tmp_path / "after.json"
+    q.write_text(json.dumps(doc))
+    r = cli("possible", str(q), str(EX / "capture.json"), "--weights", "uniform", "--format", "jsonl")
+    lines = [json.loads(line) for line in r.output.splitlines()]
+    assert r.exit_code == 1 and "[after-end]" in lines[0]["error"] and lines[1]["stations"] == [155]
+
+
+def test_possible_history_after_the_game(cli):
+    r = cli("possible", str(EX / "capture.json"), "--history")
+    assert r.exit_code == 0
+    lines = r.output.splitlines()
+    assert lines[0] == "Mr. X was caught at 155 by Yellow in round 14: the game is over."
+    assert lines[2] == "history (where he could have been after each move, given the whole record):"
+    assert len(lines) == 5 + 16 and lines[-1].split()[:2] == ["16", "1"]
+
+
+def test_a_forgotten_detective_move_is_blamed_on_its_own_line(cli, tmp_path):
+    """`Blue 197:` with no entry yet, and two detectives' '-': each warning names the detective's own
+    line and round, not Mr. X's line."""
+    p = tmp_path / "g.txt"
+    p.write_text("map london\nrules classic\nX: T, T\nRed 13: T 23, T 13\nBlue 197:\n")
+    r = cli("check", str(p))
+    assert r.exit_code == 0
+    assert r.output.splitlines()[0] == (f"{p}: line 5 (Blue, round 1): warning: Blue did not move in round 1 although "
+                                        "it could (e.g. taxi to 184) [det-absent]")
+    p.write_text("map london\nrules classic\nX: T, T\nRed 13: -, T 23\nBlue 197: -, T 196\n")
+    r = cli("check", str(p))
+    assert [line.split(": warning")[0] for line in r.output.splitlines()[:2]] == [
+        f"{p}: line 4 (Red, round 1)", f"{p}: line 5 (Blue, round 1)"]

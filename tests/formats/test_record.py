@@ -395,7 +395,9 @@ def test_missing_reveal_is_bad_input_named_where_the_player_wrote_it(cli, tmp_pa
 def test_inconsistency_in_a_text_record_names_the_line(cli, tmp_path):
     p = tmp_path / "g.txt"
     p.write_text("start 35\nX: T, T, T 1\nRed 13: T 23\n")
-    r = cli("possible", str(p))
+    r = cli("possible", str(p))  # refused as check says it (issue 22), at the line the player wrote
+    assert r.exit_code == 1 and r.stderr.startswith(f"error: {p}: line 2 (X, round 3): the record is illegal: ")
+    r = cli("possible", str(p), "--ignore-illegal")  # the possible-set filter's own words
     assert r.exit_code == 1 and r.stderr.startswith(f"error: {p}: line 2 (X, round 3): the record is inconsistent")
 
 

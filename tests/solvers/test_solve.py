@@ -607,11 +607,13 @@ def test_puzzle_needs_detectives_except_for_the_cordons_size(london, solver):
     assert e.value.where == "--detectives"
 
 
-def test_cordon_puzzle_takes_no_detectives_and_any_move_number(london):
+def test_cordon_puzzle_takes_no_detectives_and_the_shared_move_number_bound(london):
     from sy_tools.solvers import cordon
 
-    res = cordon.cordon_puzzle(london, [83, 83, 101], (), time_limit=5, move_number=30)
+    res = cordon.cordon_puzzle(london, [83, 83, 101], (), time_limit=5, move_number=23)
     assert res.cordon_size is not None and res.context == {"around": [83, 101]}
+    with pytest.raises(InputError, match="expected a move number from 0 to 23, got 30"):  # as solve and advise
+        cordon.cordon_puzzle(london, [83, 101], (), time_limit=5, move_number=30)
 
 
 def test_puzzle_position_is_the_one_builder(london):

@@ -89,6 +89,15 @@ class Trace:
         return self.sets[-1] if self.sets else self.start
 
 
+def _set_current(tr: Trace, S: StationMask) -> None:
+    """The set after his last move is now ``S`` (before his first move, passes included: the
+    start set)."""
+    if tr.sets:
+        tr.sets[-1] = S
+    else:
+        tr.start = S
+
+
 def trace(record: Record) -> Trace:
     """Run the possible-set filter over ``record`` (raises :class:`InconsistentRecord`)."""
     board = record.board
@@ -145,14 +154,14 @@ def trace(record: Record) -> Trace:
                 if not S >> dm.to & 1:
                     raise _inconsistent(record, dm.where, n, r_i, None, dm.ticket,
                                         f"{dm.name} is said to catch Mr. X at {dm.to}, where he cannot be")
-                tr.sets[-1] = 1 << dm.to
+                _set_current(tr, 1 << dm.to)
                 tr.capture = Capture(dm.to, dm.name, r_i, dm.where)
                 return tr
             S &= ~(1 << dm.to)
             if not S:
                 raise _inconsistent(record, dm.where, n, r_i, None, dm.ticket,
                                     f"{dm.name} moved to {dm.to} without catching Mr. X, and he can be nowhere else")
-            tr.sets[-1] = S
+            _set_current(tr, S)
     tr.round = len(record.rounds)
     return tr
 

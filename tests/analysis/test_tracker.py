@@ -354,3 +354,16 @@ def test_bit_tables_stay_small_on_a_far_off_id():
     board = Board.build("far", ids, [Connection.of(a, b, "taxi") for a, b in zip(ids, ids[1:])])
     assert not isinstance(board.bits, tuple)
     assert board.bits[30_000] == 1 << 30_000 and board.clears[7] == ~(1 << 7)
+
+
+def test_a_pass_before_his_first_move_then_a_detective_move():
+    """(rules: a trapped Mr. X passes) a pass in round 1 and then a detective's move raised
+    IndexError in the filter: the detective's station leaves the start set instead."""
+    from sy_tools.analysis.tracker import trace
+    from sy_tools.engine.stations import stations_of
+    from sy_tools.formats.game_json import parse_record
+
+    rec = parse_record({"map": "london", "rules": {"preset": "classic", "trapped_loses": False},
+                        "detectives": [{"name": "Red", "start": 13}], "mrx": {"start_candidates": [23, 46, 67]},
+                        "rounds": [{"mrx": [], "detectives": [{"name": "Red", "ticket": "taxi", "to": 23}]}]})
+    assert stations_of(trace(rec).current) == [46, 67]

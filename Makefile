@@ -37,6 +37,8 @@ demo: $(STAMP)
 	$(BIN)/sy-tools heatmap examples/in-progress.json --layer reach -o demo-out/reach-mrx.png
 	$(BIN)/sy-tools heatmap --layer reach --from 13 --piece-tickets taxi=10,bus=8,underground=4 -o demo-out/reach.png
 	$(BIN)/sy-tools heatmap --layer winrate demo-out/results.csv -o demo-out/winrate.png
+	$(BIN)/sy-tools heatmap examples/capture.json --layer history -o demo-out/history-full.png
+	$(BIN)/sy-tools heatmap examples/capture.json --layer story --size 8x6 -o demo-out/story.gif
 	@echo "heatmaps written to demo-out/"
 
 lint: $(STAMP)

@@ -19,14 +19,16 @@ from .options import (
 )
 
 
-@main.command("heatmap", short_help="Heatmaps over the board: possible, history, reach, coverage, cordon, winrate.")
+@main.command("heatmap", short_help="Heatmaps over the board: possible, history, reach, coverage, cordon, winrate, "
+              "story.")
 @click.argument("game", required=False)
 @click.option("--layer", type=click.Choice(list(HEATMAP_LAYERS)), default="possible", show_default=True,
               help="What to draw (see the list above).")
-@click.option("-o", "--output", "out", default=None, help="Output file (.png, .svg, .pdf). Default: LAYER.png")
+@click.option("-o", "--output", "out", default=None,
+              help="Output file (.png, .svg, .pdf; story also .gif). Default: LAYER.png (story.gif)")
 @round_option("Draw")
 @click.option("--weights", type=click.Choice(list(WEIGHTS)), default="paths", show_default=True,
-              help="possible, history: how likely each consistent route is (as in 'possible').")
+              help="possible, history, story: how likely each consistent route is (as in 'possible').")
 @click.option("--from", "from_", multiple=True,
               help="reach: starting station(s), e.g. --from 13,46 (with GAME: instead of Mr. X's possible set).")
 @click.option("--piece-tickets", "tickets", default=None,
@@ -47,7 +49,8 @@ def heatmap_cmd(game: str | None, layer: str, out: str | None, round_: int | Non
 
     \b
     Layers: possible (default), history [--panels], reach --from STATION[,STATION...],
-    coverage, cordon [--moves k], winrate RESULTS.csv.
+    coverage, cordon [--moves k], winrate RESULTS.csv, story (a finished game
+    round by round: -o story.gif, or story.pdf a page a round).
     \b
     Examples:
       sy-tools heatmap examples/in-progress.json -o possible.png
@@ -55,6 +58,7 @@ def heatmap_cmd(game: str | None, layer: str, out: str | None, round_: int | Non
       sy-tools heatmap examples/in-progress.json --layer reach      # Mr. X until his next reveal
       sy-tools heatmap --layer reach --from 13 --piece-tickets taxi=10,bus=8,underground=4
       sy-tools heatmap --layer winrate results.csv                  # from sy-tools simulate
+      sy-tools heatmap examples/capture.json --layer story --round 3 -o story.pdf  # rounds 1-3, a page each
     """
     from pathlib import Path
 
@@ -66,9 +70,12 @@ def heatmap_cmd(game: str | None, layer: str, out: str | None, round_: int | Non
     tickets = tickets if tickets is not None else tickets_alias
     fig_size = figure_size(size)
     check_pixels(fig_size, dpi)
-    out = out or f"{layer}.png"
-    if Path(out).suffix.lower() not in IMAGE_FORMATS:
-        raise InputError(f"unknown image format {Path(out).suffix or '(none)'!r}, expected .png, .svg or .pdf",
+    out = out or ("story.gif" if layer == "story" else f"{layer}.png")
+    if layer == "story" and Path(out).suffix.lower() == ".gif":
+        pass  # (an animation: the story layer alone writes one)
+    elif Path(out).suffix.lower() not in IMAGE_FORMATS:
+        also = " (.gif with --layer story)" if Path(out).suffix.lower() == ".gif" else ""
+        raise InputError(f"unknown image format {Path(out).suffix or '(none)'!r}, expected .png, .svg or .pdf{also}",
                          out)
     from ..formats.map_write import source_files
 
@@ -121,6 +128,9 @@ def heatmap_cmd(game: str | None, layer: str, out: str | None, round_: int | Non
             fig = plot.mrx_reach_figure(rec, round_, starts or None, fig_size, dpi)
         elif layer == "coverage":
             fig = plot.coverage_figure(rec, round_, fig_size, dpi)
+        elif layer == "story":
+            say_written(plot.save_story(plot.story_figures(rec.at_round(round_), weights, fig_size, dpi), out, dpi))
+            return
         else:
             fig = plot.cordon_figure(rec, moves, round_, time_limit, fig_size, dpi)
     say_written(plot.save(fig, out, dpi))

@@ -169,7 +169,7 @@ def puzzle_values(around: str | None, detectives: str | None, tickets: str | Non
 
 
 #: The heatmap layers (``sy-tools heatmap --layer``; :mod:`sy_tools.plot` draws them).
-HEATMAP_LAYERS = ("possible", "history", "reach", "coverage", "cordon", "winrate")
+HEATMAP_LAYERS = ("possible", "history", "reach", "coverage", "cordon", "winrate", "story")
 
 #: Image formats a figure is written in, by file suffix.
 IMAGE_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}

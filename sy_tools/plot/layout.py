@@ -67,10 +67,43 @@ def _computed_layout(board: Board) -> dict[Station, Point]:
         g.add_nodes_from(st)
         g.add_edges_from((c.a, c.b) for c in board.connections)
         pos = nx.spring_layout(g, seed=1, iterations=200)
-        return {s: (float(x) * 1000, float(-y) * 1000) for s, (x, y) in pos.items()}
+        return _spread(board, {s: (float(x) * 1000, float(-y) * 1000) for s, (x, y) in pos.items()})
     if n <= 2000:
         return _spring(board)
     return _grid(board)
+
+
+def _spread(board: Board, pts: dict[Station, Point], rounds: int = 60) -> dict[Station, Point]:
+    """Push apart stations a spring layout put almost on top of each other, so their numbers
+    fit side by side: no two closer than a third of the median connection, measured in a space
+    stretched as a station number is (wider than high)."""
+    import numpy as np
+
+    st = list(pts)
+    if len(st) < 2:
+        return pts
+    xy = np.array([pts[s] for s in st], dtype=float)
+    idx = {s: i for i, s in enumerate(st)}
+    pairs = np.array([(idx[c.a], idx[c.b]) for c in board.connections], dtype=np.int64).reshape(-1, 2)
+    if not len(pairs):
+        return pts
+    stretch = np.array([1 / 1.6, 1 / 1.2])
+    q = xy * stretch
+    edge = float(np.median(np.sqrt(((q[pairs[:, 0]] - q[pairs[:, 1]]) ** 2).sum(-1))))
+    need = edge / 3
+    if not need > 0:
+        return pts
+    for _ in range(rounds):
+        delta = q[:, None, :] - q[None, :, :]
+        dist = np.sqrt((delta ** 2).sum(-1))
+        np.fill_diagonal(dist, np.inf)
+        close = dist < need
+        if not close.any():
+            break
+        push = np.where(close, (need - np.minimum(dist, need)) / np.maximum(dist, 1e-9) / 2, 0.0)
+        q += (delta * push[:, :, None]).sum(1) * 0.6
+    xy = q / stretch
+    return {s: (float(xy[i, 0]), float(xy[i, 1])) for i, s in enumerate(st)}
 
 
 def _spring(board: Board, iterations: int = 50) -> dict[Station, Point]:

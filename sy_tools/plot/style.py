@@ -12,6 +12,9 @@ LAYERS = _values.HEATMAP_LAYERS
 
 FORMATS = _values.IMAGE_FORMATS
 
+#: the story layer writes these too: an animated GIF, a PDF a page a round
+STORY_FORMATS = {".gif": "gif", **FORMATS}
+
 DEFAULT_SIZE = _values.DEFAULT_FIGURE_SIZE
 
 DEFAULT_DPI = _values.DEFAULT_DPI
@@ -23,8 +26,8 @@ PROB_CMAP = "BuPu"
 #: still clearly coloured, unlike an impossible one (light grey, thin grey edge)
 PROB_FLOOR = 0.25
 
-#: moves scale (few moves = dark)
-MOVES_CMAP = "YlGnBu_r"
+#: moves: one distinct colour per move count, sampled evenly from this scale (few moves = blue)
+MOVES_CMAP = "turbo"
 
 #: Mr. X's win rate (0 = detectives always win, 1 = Mr. X always does); no pale end, so no rate
 #: looks like "no game started here"
@@ -37,6 +40,20 @@ TRANSPORT_STYLE: dict[Transport, dict[str, Any]] = {
     Transport.FERRY: {"color": "#111111", "linewidth": 2.0, "linestyle": (0, (1, 2)), "zorder": 3},
 }
 
+#: station numbers: never smaller than this (points) where the map leaves room, and a number's
+#: box for the overlap rule, per digit wide and high, in font sizes (DejaVu Sans digits)
+MIN_NUMBER_PT = 6.0
+
+#: history panels: as many as keep the numbers at least this big (points)
+PANEL_NUMBER_PT = 5.0
+
+#: below this (points) the numbers are not drawn at all (a board too small to read)
+READABLE_PT = 4.2
+
+NUMBER_WIDTH = 0.64
+
+NUMBER_HEIGHT = 1.2
+
 EMPTY_FILL = "#f4f4f4"
 
 EMPTY_EDGE = "#b0b0b0"
@@ -48,7 +65,14 @@ CORDON_COLOUR = "#ff7f0e"
 
 OPEN_COLOUR = "#d01c8b"
 
+#: a cordon picture marks the stations left open (and the minimal cordon) one by one only when
+#: there are at most this many; more would hide the plan
+FEW_MARKS = 12
+
 STAR_FILL = "#ffe14d"
+
+#: Mr. X's true route (a full record) against the guessed one
+TRUE_COLOUR = "#000000"
 
 
 Point = tuple[float, float]

@@ -117,13 +117,14 @@ def load_winrates(path: str | os.PathLike[str], board: Board) -> WinRates:
 
 def winrate_figure(board: Board, rates: WinRates, size: tuple[float, float] | None = None, dpi: int | None = None,
                    source: str = "results") -> Figure:
-    """Each start station coloured by Mr. X's win rate from there; the number under it is the
-    number of games that started there."""
+    """Each start station coloured by Mr. X's win rate from there; beside it his rate and the
+    games that started there, placed where no two labels overlap (just the rate where the full
+    label finds no room, nothing where neither does)."""
     coords, why = layout(board)
     total = sum(rates.games.values())
     won = sum(rates.wins.values())
     title = (f"Mr. X's win rate by start station  {Path(source).name}: {total} games, Mr. X won {won} "
-             f"({won / total:.0%}); under a station: his win rate there and games from that start")
+             f"({won / total:.0%}); beside a station: his win rate there and games from that start")
     handles: list[Any] = transport_handles() + [Patch(facecolor=EMPTY_FILL, edgecolor=EMPTY_EDGE,
                                                       label="no game started here")]
     frame = _frame(size, dpi, _note(title, why), handles, True)
@@ -134,11 +135,12 @@ def winrate_figure(board: Board, rates: WinRates, size: tuple[float, float] | No
     norm = mcolors.Normalize(vmin=0.0, vmax=min(1.0, max(0.1, math.ceil(top * 10) / 10)))
     fills = {s: cmap(norm(rates.rate(s))) for s in rates.games}
     ba.stations(fills, {s: ("#222222", 1.2) for s in fills})
-    if ba.diameter >= 7:
-        for s, g in rates.games.items():
-            x, y = coords[s]
-            ba.ax.text(x, y + ba.units(ba.diameter * 0.6), f"{rates.rate(s):.0%} of {g}", ha="center", va="top",
-                       fontsize=max(5.0, ba.diameter * 0.38), color="#222222", zorder=6,
-                       bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.85})
+    if ba.labels:  # beside its station where it covers nothing, the busiest starts first
+        fs = max(ba.number_size, 5.0)
+        for s, g in sorted(rates.games.items(), key=lambda kv: (-kv[1], kv[0])):
+            if not ba.label(coords[s], f"{rates.rate(s):.0%} of {g}", "#222222", fontsize=fs,
+                            distance=ba.diameter * 0.55, clear=True):
+                ba.label(coords[s], f"{rates.rate(s):.0%}", "#222222", fontsize=fs, distance=ba.diameter * 0.55,
+                         clear=True)
     _colorbar(frame, cmap, norm, "Mr. X's win rate from that start")
     return frame.fig

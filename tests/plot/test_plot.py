@@ -89,7 +89,7 @@ def test_most_likely_station_has_the_top_colour(tmp_path):
     radius_px = 0.5 * _diameter_pt(fig) * 80 / 72
     hits = 0
     for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (0.7, 0.7), (-0.7, 0.7), (0.7, -0.7), (-0.7, -0.7)):
-        px, py = round(cx + dx * 0.5 * radius_px), round(cy + dy * 0.5 * radius_px)
+        px, py = round(cx + dx * 0.7 * radius_px), round(cy + dy * 0.7 * radius_px)  # beside its number
         rgb = img[py, px, :3]
         hits += np.abs(rgb - top).max() < 0.06
     assert hits >= 5, "the most likely station is not drawn in the top colour"
@@ -287,15 +287,17 @@ def test_coverage_colours_by_nearest_detective_and_numbers_moves(game):
     order = list(game.board.stations)
     at = {tuple(np.round(t.get_position(), 3)): t.get_text() for t in ax.texts}
     checked = 0
+    top = max(v[0] for v in near.values())
     for s, (n, names) in near.items():
         x, y = game.board.coords[s]
-        assert at[(round(x, 3), round(y, 3))] == str(n)
+        assert at[(round(x, 3), round(y, 3))] == str(s)  # the station number stays; the moves are the depth
         if len(names) == 1:
             fill = coll.get_facecolors()[order.index(s)][:3]
             base = np.array(matplotlib.colors.to_rgb(plot_board.detective_colour(names[0], pos.names.index(names[0]))))
             # a tint of the detective's colour: fill = base + (1 - base) * fade, one fade for all channels
             fade = [(f - b) / (1 - b) for f, b in zip(fill, base) if b < 0.95]
             assert fade and max(fade) - min(fade) < 1e-6
+            assert abs(fade[0] - min(0.8, 0.8 * n / max(top, 4))) < 1e-6  # deeper = nearer
             checked += 1
     assert checked > 100
 

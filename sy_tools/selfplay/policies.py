@@ -39,6 +39,7 @@ from ..errors import InputError
 from ..formats.files import file_type_name
 from ..solvers.advise import advise_mrx as rank_mrx_moves
 from ..solvers.belief import MAX_CANDIDATES, POLICY_TIME_LIMIT, advise_detectives
+from ..solvers.forced_hook import solve_hook
 
 Policy = Callable[[Any, Any], Move]
 
@@ -167,15 +168,19 @@ def detective_policy(obs: DetectiveObservation | Any, rng: Any = None) -> Move:
     a part no longer legal is re-planned.  Budget: ``memo["advise_time_limit"]`` (or
     ``memo["time_limit"]``) seconds, default :data:`POLICY_TIME_LIMIT`; ``memo["advise_depth"]``
     (default 2); ``memo["advise_candidates"]`` caps the joint moves weighed (a fixed cap makes
-    games reproducible whatever the machine's speed).  ``obs`` may also be ``simulate``'s
+    games reproducible whatever the machine's speed); a forced win within two turns that
+    ``solve`` finds within ``memo["advise_solve_nodes"]`` nodes (default
+    :data:`POLICY_SOLVE_NODES`; 0: no search) is played.  ``obs`` may also be ``simulate``'s
     observation (the same fields)."""
     memo = obs.memo
     key = (obs.round, obs.move)
     plan: dict[str, Move] | None = memo.get("advise_plan") if memo.get("advise_key") == key else None
     if plan is None or plan.get(obs.to_move) not in obs.legal_moves:
         limit = float(memo.get("advise_time_limit", memo.get("time_limit", POLICY_TIME_LIMIT)))
+        nodes = memo.get("advise_solve_nodes", POLICY_SOLVE_NODES)
         adv = advise_detectives(observed_position(obs), obs.possible, getattr(obs, "weights", None),
                                 int(memo.get("advise_depth", 2)), limit,
+                                forced=solve_hook(2, int(nodes)) if nodes else None,
                                 max_candidates=int(memo.get("advise_candidates", MAX_CANDIDATES)))
         plan = {a.name: a.move for a in adv.moves if a.move is not None}
         memo["advise_key"] = key
@@ -190,12 +195,16 @@ def mrx_policy(obs: MrXObservation | Any, rng: Any = None) -> Move:
     """The advise Mr. X as a self-play policy: his top-ranked move (double moves weighed only
     when no single move is safe); ties among the best go to ``rng``."""
     adv = rank_mrx_moves(obs.position, obs.possible, top=1_000_000, time_limit=float(obs.memo.get("time_limit", 10.0)),
-                     doubles="when-needed")
+                         doubles="when-needed", sound=1)
     best = [o for o in adv.moves if o.key == adv.moves[0].key]
     if rng is not None and len(best) > 1:
         return best[int(rng.random() * len(best))].move
     return best[0].move  # type: ignore[no-any-return]
 
+
+#: Nodes the advise detectives' forced-win search may visit per round in self-play (a budget in
+#: nodes, not seconds: games stay reproducible whatever the machine's speed)
+POLICY_SOLVE_NODES = 20_000
 
 #: Joint moves the advise detectives weigh per round in self-play: a fixed cap (not a time budget)
 #: keeps games reproducible whatever the machine's speed or load.

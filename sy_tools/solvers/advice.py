@@ -58,17 +58,28 @@ class MrXOption:
     reveal: bool
     reason: str
     key: tuple[float, ...] = field(repr=False, compare=False, default=())
+    #: the detectives force a capture within this many turns after the move (proved by the
+    #: forced-win search over what they will know); None: not proved
+    loses_within: int | None = None
+    #: the stations he could move on to next that no detective reaches within two of its moves
+    escape_room: int | None = None
 
     @property
     def safe(self) -> bool:
         """No detective can catch him next turn, whatever they do."""
         return not self.capturers
 
+    @property
+    def sound(self) -> bool:
+        """Safe next turn and not a proved loss further on."""
+        return self.safe and self.loses_within is None
+
     def to_dict(self) -> dict[str, Any]:
         return {**self.move.to_dict(), "reason": self.reason, "safe": self.safe,
                 "can_be_caught_by": list(self.capturers), "trappable": self.trappable,
                 "possible_after": self.possible_after, "nearest_detective": self.nearest,
-                "reveal": self.reveal, "spends": tickets_spent(self.move)}
+                "reveal": self.reveal, "spends": tickets_spent(self.move),
+                "loses_within": self.loses_within, "escape_room": self.escape_room}
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,7 @@ from .advice import (
 )
 from .belief import advise_detectives
 from .forced_hook import ForcedHook, solve_hook
+from .mrx_lookahead import look_ahead
 from .puzzles import puzzle_detectives
 from .puzzles import puzzle_position as _puzzle_position
 
@@ -147,11 +148,15 @@ def _names(names: Sequence[str]) -> str:
 
 
 def advise_mrx(position: Position, possible: StationMask | Iterable[Station] | None = None, top: int = 5,
-               time_limit: float = 10.0, doubles: str = "all", context: dict[str, Any] | None = None) -> Advice:
+               time_limit: float = 10.0, doubles: str = "all", context: dict[str, Any] | None = None,
+               sound: int | None = None) -> Advice:
     """Mr. X's legal moves ranked, best first (the ``top`` best).  ``position`` must know his
     station; ``possible`` is the set the detectives hold now (default: his station only).
     ``doubles``: ``"all"`` weighs every double move, ``"when-needed"`` only when no single move
-    is safe (the self-play policy)."""
+    is sound (the self-play policy).  The forced-win search proves or clears the best moves
+    until ``sound`` (default ``top``) moves that are no proved loss lead the ranking
+    (:func:`~sy_tools.solvers.mrx_lookahead.look_ahead`)."""
+    sound = top if sound is None else sound
     t0 = time.monotonic()
     if position.ended is not None:
         raise AnalysisError(f"the game is over: {position.ended.describe()}")
@@ -176,12 +181,17 @@ def advise_mrx(position: Position, possible: StationMask | Iterable[Station] | N
     else:
         for m in singles:
             judged.append(_weigh_mrx_move(position, S, m, dist))
-        if dbl and (doubles == "all" or not any(o.safe for o in judged)):
+        judged = look_ahead(position, S, judged, dist, deadline, sound)
+        if dbl and (doubles == "all" or not any(o.sound for o in judged)):
+            doubled = []
             for i, m in enumerate(dbl):
                 if i & 15 == 0 and time.monotonic() > deadline:
                     status = "time-limit"
                     break
-                judged.append(_weigh_mrx_move(position, S, m, dist))
+                doubled.append(_weigh_mrx_move(position, S, m, dist))
+            judged += look_ahead(position, S, doubled, dist, deadline, sound)
+        if time.monotonic() > deadline:
+            status = "time-limit"
     judged.sort(key=lambda o: o.key, reverse=True)
     shown = tuple(judged[:top])
     header = advice_header(position, S, position.occupied, side="mrx", mrx_at=at)

@@ -134,6 +134,7 @@ class _JointMoveScorer:
         self.armed = True
         self.held = root.mrx_tickets.held(MRX_MOVE_TICKETS)
         self.exits = [root.board.step(S, t) for t in self.held]
+        self._two: dict[tuple[Station, Tickets], bool] = {}
 
     def mass_hops(self, x: Station) -> list[int]:
         """Hops from ``x`` to each station of his probability mass."""
@@ -215,10 +216,13 @@ class _JointMoveScorer:
         p_worst = caught + trapped_w + rest * worst
         p_mean = caught + trapped_w + rest * mean
         stranded = []
+        soon = []
         for m in moves:
             i = pos.names.index(m.piece)
             if not any(True for _ in detective_hops(board, pos.stations[i], pos.tickets[i])):
                 stranded.append(m.piece)
+            elif not self.two_moves(pos.stations[i], pos.tickets[i]):
+                soon.append(m.piece)
         wins = sure or p_worst >= 0.9999
         cover = self._cover_dist(pos.stations, occ)
         pull = sum(self.mass_dist(s) for n, s in zip(pos.names, pos.stations) if n not in pos.out)
@@ -228,8 +232,19 @@ class _JointMoveScorer:
             have = start.tickets[start.names.index(m.piece)][t]
             cost += {Ticket.TAXI: 0.2, Ticket.BUS: 0.5, Ticket.UNDERGROUND: 1.0}.get(t, 1.0) + 1.0 / max(have, 1)
         key = (1.0 if wins else 0.0, -len(stranded) if not wins else 0.0, round(p_worst, 3), round(p_mean, 3),
-               -round(nxt_mean, 1), -round(cover, 2), -round(pull, 2), -cost)
-        return _ScoredJointMove(moves, pos, key, sure, p_worst, p_mean, tuple(stranded), nxt_mean)
+               -len(soon) if not wins else 0.0, -round(nxt_mean, 1), -round(cover, 2), -round(pull, 2), -cost)
+        return _ScoredJointMove(moves, pos, key, sure, p_worst, p_mean, tuple(stranded), nxt_mean, tuple(soon))
+
+    def two_moves(self, station: Station, tickets: Tickets) -> bool:
+        """Whether a detective on ``station`` holding ``tickets`` can still make two moves in a
+        row (other detectives aside): one that cannot is stranded after its next move."""
+        key = (station, tickets)
+        got = self._two.get(key)
+        if got is None:
+            got = any(True for t, s in detective_hops(self.board, station, tickets)
+                      for _ in detective_hops(self.board, s, tickets.spend(t)))
+            self._two[key] = got
+        return got
 
     def _catch(self, S: StationMask, occ: StationMask, dets: list[tuple[Station, Tickets]], mt: Tickets,
                move: int, doubles: int, depth: int) -> tuple[float, float, float]:
@@ -328,6 +343,8 @@ class _ScoredJointMove:
     p_mean: float
     stranded: tuple[str, ...]
     next_mean: float
+    #: detectives left with at most one more move (warned two turns ahead)
+    soon: tuple[str, ...] = ()
 
 
 def _joint_moves(root: Position, width: int, scorer: _JointMoveScorer) -> tuple[list[tuple[tuple[Move, ...], Position]], bool]:
@@ -517,6 +534,8 @@ def _detective_lines(pos: Position, best: _ScoredJointMove, S: StationMask, w: d
         warning = None
         if name in best.stranded:
             warning = f"leaves {name} with no move from {to}: out for the rest of the game (last resort)"
+        elif name in best.soon:
+            warning = f"leaves {name} at most one more move from {to} with the tickets it holds: out after that"
         out.append(DetectiveAdvice(name, origin, m, left, "; ".join(parts), warning))
     return out
 

@@ -31,9 +31,10 @@ class ForcedResult(Protocol):
 ForcedHook = Callable[[Position, StationMask, float], "ForcedResult | None"]
 
 
-def solve_hook(turns: int = 2) -> ForcedHook | None:
-    """The hook backed by ``sy_tools.solvers.forced.solve`` (forced win within ``turns``) when that
-    module is installed; None otherwise."""
+def solve_hook(turns: int = 2, max_nodes: int | None = None) -> ForcedHook | None:
+    """The hook backed by ``sy_tools.solvers.forced.solve`` (forced win within ``turns``, at most
+    ``max_nodes`` search nodes when given: a budget that does not depend on the machine's speed)
+    when that module is installed; None otherwise."""
     try:
         from . import forced as _solve  # type: ignore[attr-defined]
     except ImportError:
@@ -44,7 +45,8 @@ def solve_hook(turns: int = 2) -> ForcedHook | None:
 
     def hook(position: Position, possible: StationMask, time_limit: float) -> ForcedResult | None:
         try:
-            return fn(position, possible, turns=turns, time_limit=time_limit)  # type: ignore[no-any-return]
+            budget = {} if max_nodes is None else {"max_nodes": max_nodes}
+            return fn(position, possible, turns=turns, time_limit=time_limit, **budget)  # type: ignore[no-any-return]
         except SyToolsError:  # e.g. he is trapped already: the advisor says so itself
             return None
 

@@ -181,7 +181,8 @@ def test_never_strands_a_detective_when_it_can_be_avoided(london):
                    Tickets(taxi=4, bus=3, underground=3), None, 4, 4, 0, 1)
     adv = advise_detectives(pos, [150, 151, 152], time_limit=10)
     a = adv.moves[0]
-    assert a.warning is None
+    assert "no move from" not in (a.warning or "")
+    assert "at most one more move" in (a.warning or "")  # (two tickets: warned a move ahead, as it is true)
     after = pos.push(a.move)
     assert after.detective_moves("Red") or after.ended
     # only taxi left, at a taxi-only station's neighbourhood: every move strands it
@@ -189,6 +190,40 @@ def test_never_strands_a_detective_when_it_can_be_avoided(london):
                    Tickets(taxi=4, bus=3, underground=3), None, 4, 4, 0, 1)
     adv = advise_detectives(pos, [150, 151], time_limit=10)
     assert adv.moves[0].warning and "last resort" in adv.moves[0].warning
+
+
+def _moves_left(board, station, tickets, depth=2):
+    """Brute force: can a lone detective make ``depth`` moves in a row from ``station``?"""
+    if depth == 0:
+        return True
+    return any(_moves_left(board, to, tickets.spend(t), depth - 1) for t, to in detective_hops(board, station, tickets))
+
+
+def test_a_detective_is_kept_mobile_when_a_move_as_good_does_it(london):
+    """Red holds two taxis and a bus, three hops or more from Mr. X: a move towards him would
+    leave it one move from stuck, a move elsewhere keeps two moves open; neither can catch him
+    within the horizon, so the advice keeps Red mobile (closing in comes after that)."""
+    from sy_tools.analysis.distances import distances
+
+    dist = distances(london)
+    tickets = Tickets(taxi=2, bus=1)
+    found = None
+    for station in sorted(london.stations):
+        hops = list(detective_hops(london, station, tickets))
+        kept = [to for t, to in hops if _moves_left(london, to, tickets.spend(t))]
+        soon = [to for t, to in hops if to not in kept]
+        for d in soon:
+            far = [x for x in sorted(london.stations) if dist[d][x] == 3 and min(dist[k][x] for k in kept or [d]) >= 4]
+            if kept and far:
+                found = station, far[:3]
+                break
+        if found:
+            break
+    station, where = found
+    pos = Position(london, RULES, ("Red",), (station,), (tickets,), frozenset(),
+                   Tickets(taxi=4, bus=3, underground=3), None, 4, 4, 0, 1)
+    a = advise_detectives(pos, where, time_limit=10).moves[0]
+    assert _moves_left(london, a.move.to, tickets.spend(a.move.tickets[0])) and a.warning is None
 
 
 def test_fair_play_the_detective_policy_cannot_read_his_station(london):

@@ -28,6 +28,9 @@ demo: $(STAMP)
 	$(BIN)/sy-tools solve --around 154 --detectives Red=185,Blue=130,Green=168 --move-number 3 --mrx-tickets taxi=4,bus=3,underground=3,black=0,double=0
 	$(BIN)/sy-tools advise examples/in-progress.json --at 4 --top 2
 	mkdir -p demo-out
+	rm -f demo-out/game.txt demo-out/game.mrx.txt
+	$(BIN)/sy-tools play demo-out/game.txt --new --detectives Red=13,Blue=26,Green=29 --mrx-start 50 \
+	    --mrx-log demo-out/game.mrx.txt < examples/play-session.txt
 	$(BIN)/sy-tools simulate -n 2000 --seed 1 --mrx-policy greedy --detective-policy greedy --out demo-out/results.csv
 	$(BIN)/sy-tools heatmap examples/in-progress.json -o demo-out/possible.png
 	$(BIN)/sy-tools heatmap examples/in-progress.json --layer history -o demo-out/history.png

@@ -12,14 +12,10 @@ from ..engine.moves import when_text
 from ..engine.tickets import DETECTIVE_TICKET_KINDS, TICKET_LETTERS
 from ..formats.output import table
 from ..formats.record import MrXMove, Record
+from ..formats.report_text import plural
 
 #: How many of his most likely stations the round block names.
 LIKELY = 5
-
-
-def plural(n: int, word: str) -> str:
-    """``1 station``, ``2 stations``."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def round_block(public: Record) -> str:

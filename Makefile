@@ -48,8 +48,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check sy_tools tests benchmarks tools
 	$(BIN)/mypy
 
+# two workers, each test file on one of them (its tests keep their order and module fixtures)
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks

@@ -139,7 +139,6 @@ def vouch_legal(board: Board, rules: Rules, detectives: Sequence[Any], detective
     if rules.voluntary_reveal or rules.cutoff_escape or rules.mrx_onto_detective != "illegal":
         return False
     names = {d.name: i for i, d in enumerate(detectives)}
-    order = list(names)
     stations = [d.start for d in detectives]
     n_det = len(stations)
     if len(names) != n_det or len(set(stations)) != n_det:
@@ -192,20 +191,6 @@ def vouch_legal(board: Board, rules: Rules, detectives: Sequence[Any], detective
                 _pass(out, range(n_det), tks, stations, tables)
             continue
         # (the first detective to move proves that one could: the game did not end before it)
-        if not out and [dm.name for dm in dms] == order:  # the common round: everyone, in turn order
-            for i, dm in enumerate(dms):
-                t, at, to = dm.ticket, stations[i], dm.to
-                counts = tks[i]
-                c = counts.get(t, 0)  # (0 for black: detectives have none)
-                if c <= 0 or not tables[t].get(at, 0) >> to & 1 or to in stations:
-                    return False
-                counts[t] = c - 1
-                if to_mrx:
-                    held[t] += 1
-                stations[i] = to
-                if dm.capture is True or to == here:  # the end: the record's last move, onto him where known
-                    return dm.capture is True and (here is None or to == here) and r_i == last and dm is dms[-1]
-            continue
         nxt = 0
         for dm in dms:
             i = names.get(dm.name, -1)

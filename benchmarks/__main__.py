@@ -37,6 +37,9 @@ def main(argv: list[str]) -> None:
         benches["advise"] = bench_advise.run
     except ImportError:
         pass
+    from . import strength
+
+    benches["strength"] = strength.run
     chosen = argv or list(benches)
     for name in chosen:
         t = time.perf_counter()

@@ -27,9 +27,10 @@ from .options import (
               help="How many detectives play (the first N of the start deck's colours).")
 @click.option("--detectives", "n_detectives_alias", type=click.IntRange(min=1, max=5), hidden=True)
 @click.option("--mrx-policy", default="random", show_default=True,
-              help="random, greedy, advise, module:function or file.py:function.")
+              help="random, greedy, advise, mcts (the yardstick Monte-Carlo player), module:function or "
+                   "file.py:function.")
 @click.option("--detective-policy", default="random", show_default=True,
-              help="random, greedy, cordon, advise, module:function or file.py:function.")
+              help="random, greedy, cordon, advise, mcts, module:function or file.py:function.")
 @click.option("--starts", default=None, help="Start decks: classic, 2014, or Mr. X's stations, e.g. 166 "
               "(default: the rules' decks).")
 @click.option("--by", "by", type=click.Choice(["start"]), default=None,

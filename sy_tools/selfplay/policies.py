@@ -224,6 +224,8 @@ MRX_POLICIES: dict[str, Policy] = {"random": random_mrx, "greedy": greedy_mrx, "
 
 DETECTIVE_POLICIES: dict[str, Policy] = {"random": random_detective, "greedy": greedy_detective,
                                          "cordon": cordon_detective, "advise": _advise_detective}
+MRX_POLICIES["mcts"] = lambda obs, rng: importlib.import_module(".mcts", __package__).mcts_mrx(obs, rng)
+DETECTIVE_POLICIES["mcts"] = lambda obs, rng: importlib.import_module(".mcts", __package__).mcts_detective(obs, rng)
 
 
 def safe_repr(obj: Any, error: bool = False, limit: int = 300) -> str:

@@ -193,9 +193,12 @@ def detective_policy(obs: DetectiveObservation | Any, rng: Any = None) -> Move:
 
 def mrx_policy(obs: MrXObservation | Any, rng: Any = None) -> Move:
     """The advise Mr. X as a self-play policy: his top-ranked move (double moves weighed only
-    when no single move is safe); ties among the best go to ``rng``."""
+    when no single move is sound); ties among the best go to ``rng``.  Each forced-win search of
+    his look-ahead visits at most ``memo["advise_solve_nodes"]`` nodes (default
+    :data:`POLICY_SOLVE_NODES`), so games do not depend on the machine's speed."""
     adv = rank_mrx_moves(obs.position, obs.possible, top=1_000_000, time_limit=float(obs.memo.get("time_limit", 10.0)),
-                         doubles="when-needed", sound=1)
+                         doubles="when-needed", sound=1,
+                         nodes=int(obs.memo.get("advise_solve_nodes", POLICY_SOLVE_NODES)) or None)
     best = [o for o in adv.moves if o.key == adv.moves[0].key]
     if rng is not None and len(best) > 1:
         return best[int(rng.random() * len(best))].move

@@ -149,13 +149,14 @@ def _names(names: Sequence[str]) -> str:
 
 def advise_mrx(position: Position, possible: StationMask | Iterable[Station] | None = None, top: int = 5,
                time_limit: float = 10.0, doubles: str = "all", context: dict[str, Any] | None = None,
-               sound: int | None = None) -> Advice:
+               sound: int | None = None, nodes: int | None = None) -> Advice:
     """Mr. X's legal moves ranked, best first (the ``top`` best).  ``position`` must know his
     station; ``possible`` is the set the detectives hold now (default: his station only).
     ``doubles``: ``"all"`` weighs every double move, ``"when-needed"`` only when no single move
     is sound (the self-play policy).  The forced-win search proves or clears the best moves
     until ``sound`` (default ``top``) moves that are no proved loss lead the ranking
-    (:func:`~sy_tools.solvers.mrx_lookahead.look_ahead`)."""
+    (:func:`~sy_tools.solvers.mrx_lookahead.look_ahead`), each search within ``nodes`` nodes
+    when given (the self-play policy: games then do not depend on the machine's speed)."""
     sound = top if sound is None else sound
     t0 = time.monotonic()
     if position.ended is not None:
@@ -181,7 +182,7 @@ def advise_mrx(position: Position, possible: StationMask | Iterable[Station] | N
     else:
         for m in singles:
             judged.append(_weigh_mrx_move(position, S, m, dist))
-        judged = look_ahead(position, S, judged, dist, deadline, sound)
+        judged = look_ahead(position, S, judged, dist, deadline, sound, nodes)
         if dbl and (doubles == "all" or not any(o.sound for o in judged)):
             doubled = []
             for i, m in enumerate(dbl):
@@ -189,7 +190,7 @@ def advise_mrx(position: Position, possible: StationMask | Iterable[Station] | N
                     status = "time-limit"
                     break
                 doubled.append(_weigh_mrx_move(position, S, m, dist))
-            judged += look_ahead(position, S, doubled, dist, deadline, sound)
+            judged += look_ahead(position, S, doubled, dist, deadline, sound, nodes)
         if time.monotonic() > deadline:
             status = "time-limit"
     judged.sort(key=lambda o: o.key, reverse=True)

@@ -47,9 +47,11 @@ def seen_after(pos: Position, S: StationMask, move: Move) -> tuple[StationMask, 
 
 
 def doomed_moves(position: Position, S: StationMask, moves: Iterable[Move], deadline: float,
-                 turns: int = DOOM_TURNS, cache: dict[tuple[object, ...], int | None] | None = None) -> dict[Move, int]:
+                 turns: int = DOOM_TURNS, cache: dict[tuple[object, ...], int | None] | None = None,
+                 max_nodes: int | None = None) -> dict[Move, int]:
     """The moves of ``moves`` after which the detectives can force a capture within ``turns``
-    turns (the number of turns, proved), searched until ``deadline`` (``time.monotonic()``).
+    turns (the number of turns, proved), searched until ``deadline`` (``time.monotonic()``) and
+    within ``max_nodes`` nodes a search (a budget that does not depend on the machine's speed).
     Moves that leave the detectives the same belief and his tickets the same share one search
     (``cache`` keeps them across calls)."""
     found: dict[Move, int] = {}
@@ -67,7 +69,7 @@ def doomed_moves(position: Position, S: StationMask, moves: Iterable[Move], dead
             continue
         key = (S1, after.mrx_tickets, after.doubles, after.move, after.round)
         if key not in cache:
-            result = solve(after, S1, turns, time_limit=left)
+            result = solve(after, S1, turns, time_limit=left, max_nodes=max_nodes)
             cache[key] = result.turns if result.forced else None
         k = cache[key]
         if k is not None:
@@ -97,13 +99,13 @@ def escape_room(after: Position, dist: list[list[int]]) -> int:
 
 
 def look_ahead(position: Position, S: StationMask, options: list[MrXOption], dist: list[list[int]],
-               deadline: float, need: int = 1) -> list[MrXOption]:
+               deadline: float, need: int = 1, max_nodes: int | None = None) -> list[MrXOption]:
     """``options`` (Mr. X's moves judged one turn ahead) judged further: each gets a key that
     ranks, among moves equally safe next turn, more room to run first (:func:`escape_room`), and
     a proved loss (:func:`doomed_moves`) below every other move.  The forced-win search runs on
     the moves in that order until ``need`` moves that are not proved losses are found (and every
     move tied with the last of them): the best ``need`` are then sound; moves further down keep
-    ``loses_within`` None (not searched)."""
+    ``loses_within`` None (not searched).  ``max_nodes``: each search's node budget."""
     judged = []
     for o in options:
         if len(o.key) <= 1:  # a win or a loss on the spot, or a pass: settled
@@ -122,7 +124,7 @@ def look_ahead(position: Position, S: StationMask, options: list[MrXOption], dis
         if len(o.key) <= 1 or (len(sound) >= need and o.key != sound[-1].key) or time.monotonic() > deadline:
             out.append(o)
             continue
-        k = doomed_moves(position, S, [o.move], deadline, cache=cache).get(o.move)
+        k = doomed_moves(position, S, [o.move], deadline, cache=cache, max_nodes=max_nodes).get(o.move)
         if k is None:
             sound.append(o)
             out.append(o)

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ..play.session import COMPUTER_SIDES, DEFAULT_THINK
+from ..play.settings import COMPUTER_SIDES, DEFAULT_THINK
 from .app import main
 from .options import SECONDS, map_option, rules_option
 

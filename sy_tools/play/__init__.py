@@ -7,6 +7,7 @@
 * :mod:`~sy_tools.play.console`: the commands a typed line may be (:class:`Console`).
 * :mod:`~sy_tools.play.report`: the block after each round, the history, the routes.
 * :mod:`~sy_tools.play.terminal`: the interactive prompt (prompt_toolkit).
+* :mod:`~sy_tools.play.settings`: the computer's sides and thinking time by default.
 
 A scripted game, from Python::
 
@@ -19,9 +20,21 @@ A scripted game, from Python::
 
 from __future__ import annotations
 
-from .console import COMMANDS, Console, run_lines
-from .session import COMPUTER_SIDES, DEFAULT_THINK, Ply, Refused, Session, detective_choice
-from .setup import new_game, resume_game
+import importlib
+from typing import Any
 
-__all__ = ["COMMANDS", "COMPUTER_SIDES", "DEFAULT_THINK", "Console", "Ply", "Refused", "Session", "detective_choice",
-           "new_game", "resume_game", "run_lines"]
+#: public name -> the module that holds it (imported when first asked for: the command line
+#: reads :mod:`.settings` without loading the session)
+_WHERE = {"COMMANDS": "console", "Console": "console", "run_lines": "console",
+          "COMPUTER_SIDES": "settings", "DEFAULT_THINK": "settings",
+          "Ply": "session", "Refused": "session", "Session": "session", "detective_choice": "session",
+          "new_game": "setup", "resume_game": "setup"}
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{module}", __name__), name)

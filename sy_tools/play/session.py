@@ -29,17 +29,13 @@ from ..engine.tickets import DETECTIVE_TICKETS, TICKET_LETTERS, Ticket
 from ..errors import AnalysisError, InputError
 from ..formats.files import atomic_write_many
 from ..formats.record import DetectiveMove, MrXMove, Record, Round
-
-#: The sides the computer can play (``--computer``).
-COMPUTER_SIDES = ("mrx", "detectives")
+from .settings import COMPUTER_SIDES, DEFAULT_THINK
 
 #: The refusals only a session can give (``check`` has no code for them): a move out of turn,
 #: words it can't read, a hidden station with no log to keep it (or a logged move without one),
 #: an inferred ticket that could be either of two, undo or redo with nothing to do.
 SESSION_CODES = frozenset({"turn", "unreadable", "secret", "ambiguous", "game-over", "undo", "redo"})
 
-#: Seconds the computer thinks per move by default (``--think``).
-DEFAULT_THINK = 3.0
 
 
 class Refused(Exception):

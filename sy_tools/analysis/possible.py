@@ -90,11 +90,25 @@ class Possible:
             lines.append(f"{s},{p:.6f}{extra}")
         return "\n".join(lines) + "\n"
 
+    def moment_text(self) -> str:
+        """The moment, the next reveal and the last one: the first line of :meth:`to_text` (and
+        of ``play``'s block after a round)."""
+        from ..engine.moves import when_text
+        from ..formats.report_text import plural
+
+        head = when_text(self.round, self.move)
+        if self.next_reveal is not None:
+            head += f"; next reveal at move {self.next_reveal} ({plural(self.moves_to_reveal or 0, 'move')} away)"
+        else:
+            head += "; no reveal left"
+        if self.last_reveal:
+            head += f"; last seen at {self.last_reveal[1]} (move {self.last_reveal[0]})"
+        return head
+
     def to_text(self, top: int | None = None) -> str:
         """The result as a player reads it (``possible --format text``): the moment and the
         next reveal, a table of the stations (the ``top`` most likely only, when given) and the
         history, if any; or the capture that ended the game."""
-        from ..engine.moves import when_text
         from ..formats.output import table
         from ..formats.report_text import count_cell
 
@@ -102,14 +116,7 @@ class Possible:
             c = self.capture
             over = f"Mr. X was caught at {c.station} by {c.by} in round {c.round}: the game is over."
             return over + "\n" + self._history_text() if self.history is not None else over
-        head = when_text(self.round, self.move)
-        if self.next_reveal is not None:
-            k = self.moves_to_reveal
-            head += f"; next reveal at move {self.next_reveal} ({k} move{'s' if k != 1 else ''} away)"
-        else:
-            head += "; no reveal left"
-        if self.last_reveal:
-            head += f"; last seen at {self.last_reveal[1]} (move {self.last_reveal[0]})"
+        head = self.moment_text()
         n = len(self.stations)
         dets = ", ".join(f"{name} {s}" for name, s in self.detectives.items())
         lines = [head, f"{n} possible station{'s' if n != 1 else ''} (weights: {self.weights}); detectives: {dets}",

@@ -68,9 +68,7 @@ def record_convert(src: str, dst: str, view: str) -> None:
     from pathlib import Path
 
     from ..formats.files import atomic_write_text, output_path, refuse_overwrite
-    from ..formats.game_json import record_json_text
-    from ..formats.notation import to_notation
-    from ..formats.record_io import load_record, record_input_files
+    from ..formats.record_io import load_record, record_input_files, record_text
 
     dst = output_path(dst)
     refuse_overwrite([Path(dst)], [Path(src)])
@@ -78,8 +76,7 @@ def record_convert(src: str, dst: str, view: str) -> None:
     refuse_overwrite([Path(dst)], record_input_files(src, rec))
     if view == "detectives":
         rec = rec.detectives_view()
-    text = record_json_text(rec, dst) if dst.lower().endswith(".json") else to_notation(rec, dst)
-    atomic_write_text(dst, text)
+    atomic_write_text(dst, record_text(rec, dst))
     say_written(dst)
 
 

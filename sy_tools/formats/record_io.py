@@ -9,8 +9,8 @@ from ..errors import RecordError
 from . import jsonutil
 from .files import read_text
 from .game_fast import fast_record
-from .game_json import parse_record
-from .notation import notation_places
+from .game_json import parse_record, record_json_text
+from .notation import notation_places, to_notation
 from .record import Record, record_map_path
 
 
@@ -58,3 +58,10 @@ def record_input_files(path: str, record: Record) -> list[str]:
     from .map_write import source_files
 
     return [path, *map(str, source_files(record_map_path(record.map_spec, path)))]
+
+
+def record_text(record: Record, dest: str) -> str:
+    """``record`` as a file named ``dest`` holds it: game.json for a ``.json`` name, else the
+    text notation, a relative map path rewritten for ``dest``'s folder (``record convert`` and
+    ``play`` write records so)."""
+    return record_json_text(record, dest) if dest.lower().endswith(".json") else to_notation(record, dest)

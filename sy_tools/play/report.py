@@ -6,9 +6,8 @@ Everything here is drawn from the detectives' record (what the whole table may s
 from __future__ import annotations
 
 from ..analysis.distances import distances
-from ..analysis.possible import Possible, possible
+from ..analysis.possible import possible
 from ..engine.hops import MRX
-from ..engine.moves import when_text
 from ..engine.tickets import DETECTIVE_TICKET_KINDS, TICKET_LETTERS
 from ..formats.output import table
 from ..formats.record import MrXMove, Record
@@ -27,7 +26,7 @@ def round_block(public: Record) -> str:
     where = possible(public)
     pos = check(public).position
     assert pos is not None
-    lines = [_moment(where)]
+    lines = [where.moment_text()]
     n = len(where.stations)
     likely = ", ".join(f"{s} ({p:.0%})" for s, p in where.ranked()[:LIKELY])
     more = "" if n <= LIKELY else ", ..."
@@ -46,17 +45,6 @@ def round_block(public: Record) -> str:
                        right=[False, True, True, True, True, True, True, False]))
     return "\n".join(lines)
 
-
-def _moment(where: Possible) -> str:
-    head = when_text(where.round, where.move)
-    if where.next_reveal is not None:
-        k = where.moves_to_reveal or 0
-        head += f"; next reveal at move {where.next_reveal} ({plural(k, 'move')} away)"
-    else:
-        head += "; no reveal left"
-    if where.last_reveal:
-        head += f"; last seen at {where.last_reveal[1]} (move {where.last_reveal[0]})"
-    return head
 
 
 def _hop(m: MrXMove) -> str:

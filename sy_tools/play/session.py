@@ -29,6 +29,7 @@ from ..engine.tickets import DETECTIVE_TICKETS, TICKET_LETTERS, Ticket
 from ..errors import AnalysisError, InputError
 from ..formats.files import atomic_write_many
 from ..formats.record import DetectiveMove, MrXMove, Record, Round
+from ..formats.record_io import record_text
 from .settings import COMPUTER_SIDES, DEFAULT_THINK
 
 #: The refusals only a session can give (``check`` has no code for them): a move out of turn,
@@ -98,15 +99,6 @@ def plies_of(record: Record) -> list[Ply]:
         out.append(Ply(MRX, tuple(m._replace(where="") for m in rnd.mrx)))
         out += [Ply(d.name, detective=d._replace(where="")) for d in rnd.detectives]
     return out
-
-
-def record_text(record: Record, dest: str) -> str:
-    """``record`` as the file ``dest`` holds it (game.json for a ``.json`` name, else the text
-    notation), a relative map path rewritten for ``dest``'s folder."""
-    from ..formats.game_json import record_json_text
-    from ..formats.notation import to_notation
-
-    return record_json_text(record, dest) if dest.lower().endswith(".json") else to_notation(record, dest)
 
 
 def default_log_path(game: str) -> str:

@@ -12,7 +12,8 @@ from ..engine.rules import Rules
 from ..engine.stations import Station
 from ..errors import InputError
 from ..formats.record import Record
-from .session import DEFAULT_THINK, Session, check_resumable, default_log_path, plies_of, record_text
+from ..formats.record_io import record_text
+from .session import DEFAULT_THINK, Session, check_resumable, default_log_path, plies_of
 
 #: Most detectives a game has (the box's five).
 MAX_DETECTIVES = 5

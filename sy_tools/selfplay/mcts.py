@@ -125,14 +125,6 @@ def _pick(mask: StationMask, rnd: random.Random) -> Station:
     return (mask & -mask).bit_length() - 1
 
 
-def _bits(mask: StationMask) -> list[Station]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
 
 class _Sim:
     """A game state for the search: plain ints and lists (Mr. X's station ``at`` known, or drawn)."""
@@ -182,7 +174,7 @@ class _Search:
     def mrx_singles(self, s: _Sim) -> list[MrXOption]:
         free = ~s.occ
         at, nb, xt = s.at, self.nb, s.xt
-        return [((t, d),) for t in range(4) if xt[t] for d in _bits(nb[t][at] & free)]
+        return [((t, d),) for t in range(4) if xt[t] for d in stations_of(nb[t][at] & free)]
 
     def mrx_options(self, s: _Sim, black_ok: bool) -> list[MrXOption]:
         """Mr. X's moves after the filter (all of them when it leaves none)."""
@@ -193,7 +185,7 @@ class _Search:
             for ((t1, d1),) in singles:
                 for t2 in range(4):
                     if xt[t2] - (t2 == t1) > 0:
-                        doubles.extend(((t1, d1), (t2, d2)) for d2 in _bits(nb[t2][d1] & free))
+                        doubles.extend(((t1, d1), (t2, d2)) for d2 in stations_of(nb[t2][d1] & free))
         return self.mrx_filter(s, singles + doubles, black_ok) if singles else []
 
     def mrx_filter(self, s: _Sim, options: Sequence[MrXOption], black_ok: bool) -> list[MrXOption]:
@@ -231,7 +223,7 @@ class _Search:
         here = s.st[i]
         free = ~(s.occ & ~(1 << here))
         t3, nb = s.tk[i], self.nb
-        return [(t, d) for t in range(3) if t3[t] for d in _bits(nb[t][here] & free)]
+        return [(t, d) for t in range(3) if t3[t] for d in stations_of(nb[t][here] & free)]
 
     # ---- playing a move --------------------------------------------------------------------
 
@@ -322,7 +314,7 @@ class _Search:
             for ((t1, d1),) in singles:
                 for t2 in range(3):  # no black on a double in a playout
                     if xt[t2] - (t2 == t1) > 0:
-                        for d2 in _bits(nb[t2][d1] & free):
+                        for d2 in stations_of(nb[t2][d1] & free):
                             key = (min(min(dist[d2][x] for x in dets), 5), 1)
                             if key > best_key:
                                 best, best_key = [((t1, d1), (t2, d2))], key

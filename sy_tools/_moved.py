@@ -9,7 +9,6 @@ subpackages (``sy_tools.solvers.cordon``, ``sy_tools.engine.position``, ...).
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 import types
@@ -80,7 +79,10 @@ def _lookup(old: str, name: str) -> Any:
     raise AttributeError(f"module 'sy_tools.{old}' has no attribute {name!r}")
 
 
-class _Alias(importlib.abc.Loader):
+class _Alias:
+    """A loader for the old names (the protocol duck-typed: importing ``importlib.abc`` for its
+    base classes alone cost every command 15 ms of start-up)."""
+
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
         old = spec.name.rpartition(".")[2]
         module = types.ModuleType(spec.name, f"Moved to sy_tools.{MOVED[old][0]} (alias for one release).")
@@ -99,12 +101,14 @@ class _Alias(importlib.abc.Loader):
                       "the old name goes in the next release", DeprecationWarning, stacklevel=2)
 
 
-class _Finder(importlib.abc.MetaPathFinder):
+class _Finder:
+    """Finds the old module names (a meta path finder, duck-typed as :class:`_Alias` is)."""
+
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> importlib.machinery.ModuleSpec | None:
         package, _, old = fullname.rpartition(".")
         if package != "sy_tools" or old not in MOVED:
             return None
-        return importlib.machinery.ModuleSpec(fullname, _Alias())
+        return importlib.machinery.ModuleSpec(fullname, _Alias())  # type: ignore[arg-type]
 
 
 def install() -> None:

@@ -18,8 +18,8 @@ from ..formats.game_fast import decode_plain_record
 from ..formats.output import json_line
 from ..formats.record_io import is_json_record, parse_record_text
 from .possible import Possible, possible, uniform_possible
-from .referee import ILLEGAL_HINT, require_legal, vouch_legal
 from .tracker import Trace, final_state_of_parts
+from .vouch import vouched_final_state
 
 #: below this many records a batch runs in this process (starting workers costs more)
 MIN_PER_WORKER = 50
@@ -53,6 +53,8 @@ def analyse(path: str, weights: str = "paths", history: bool = False, round_: in
             return result
     rec = parse_record_text(text, path, fast).at_round(round_)
     if not ignore_illegal:
+        from .referee import ILLEGAL_HINT, require_legal  # (the engine's classes: loaded when first needed)
+
         require_legal(rec, ILLEGAL_HINT)
     try:
         return possible(rec, weights=weights, history=history)
@@ -75,16 +77,21 @@ def _uniform_unbuilt(text: str, path: str, ignore_illegal: bool = False) -> Poss
     """``possible(record, "uniform")`` of a game.json text without building its :class:`Record`:
     the filter runs on the decoded structs (a batch's hot path: building the moves would cost as
     much again).  None when the fast path can't vouch for the text, or for its legality (the
-    cheap :func:`vouch_legal`, unless ``ignore_illegal``), or the record is inconsistent or ends
+    cheap :func:`~.vouch.vouched_final_state`, unless ``ignore_illegal``), or the record is inconsistent or ends
     by Mr. X's own move: the caller then takes the general path, which names what is wrong."""
     v = decode_plain_record(text, path)
     if v is None or v.rules.mrx_onto_detective == "caught":  # (a hidden move's 'to' is UNSET here, not None)
         return None
-    if not ignore_illegal and not vouch_legal(v.board, v.rules, v.doc.detectives, v.detective_tickets,
-                                              v.mrx_tickets, v.mrx_start, v.start_candidates, v.doc.rounds or ()):
-        return None
+    rounds = v.doc.rounds or ()
     try:
-        fin = final_state_of_parts(v.board, v.rules, v.doc.detectives, v.start_candidates, v.doc.rounds or (), _needs_trace)
+        if ignore_illegal:
+            fin = final_state_of_parts(v.board, v.rules, v.doc.detectives, v.start_candidates, rounds, _needs_trace)
+        else:  # judged and filtered in one walk over the moves
+            got = vouched_final_state(v.board, v.rules, v.doc.detectives, v.detective_tickets, v.mrx_tickets,
+                                      v.mrx_start, v.start_candidates, rounds, _needs_trace)
+            if got is None:
+                return None
+            fin = got
     except _NeedsTrace:
         return None
     return uniform_possible(fin, v.board, v.rules, path)

@@ -10,18 +10,15 @@ possible set (the detectives' view) to judge hidden moves, reveals and captures.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.board import Board
 from ..engine.game import Game, Step, StepKind, extra_reveals
 from ..engine.hops import MRX, mrx_targets
 from ..engine.moves import Outcome
 from ..engine.position import Position
-from ..engine.rules import Rules
 from ..engine.stations import Station, StationMask, StationSet, mask_of
-from ..engine.tickets import DETECTIVE_TICKETS, MRX_MOVE_TICKETS, Ticket
 from ..errors import AnalysisError
 from ..findings import Finding, Level, Location
 from ..formats.record import DetectiveMove, Record, Round
@@ -114,146 +111,6 @@ def require_legal(record: Record, hint: str = "run 'sy-tools check' for every fi
     if not result.legal and result.exit_code == 1:
         raise IllegalRecord(result, hint)
     return result
-
-
-def vouch_legal(board: Board, rules: Rules, detectives: Sequence[Any], detective_tickets: Sequence[Any],
-                mrx_tickets: Mapping[str, int], mrx_start: Station | None, start_candidates: Sequence[Station],
-                rounds: Sequence[Any]) -> bool:
-    """Whether ``check`` surely finds no error in a plain record given by its parts (a batch's
-    decoded structs or a :class:`Record`'s: detectives with ``name``/``start``, their tickets
-    (None: the rules'), rounds with ``mrx`` and ``detectives``, a missing list false): the cheap
-    test a batch runs instead of the referee.  False means "not vouched for", never "illegal":
-    the caller then asks :func:`check`, which decides and names the place.
-
-    It vouches only for the common shapes, under rules without the variants: no pass, no
-    voluntary reveal; a detectives' record with stations on the reveal moves alone, or a full
-    one (Mr. X's start and every station, each hop on the board's bit tables, never onto a
-    detective); the detectives moving in turn order, once a round (one it skips passes, and is
-    out for good if it could not move: never to move again); every ticket held (Mr. X's counting the detectives' used ones from his
-    next move); double moves within the allowance; every detective hop on the bit tables, onto a
-    free station; nothing after the end (a capture is the record's last move, onto Mr. X where
-    his station is known; no round after the log filled or every detective was stuck).  What a detectives' record leaves open,
-    whether a route fits (reveals, captures, the start candidates), is the possible-set filter's,
-    which runs with it and falls back to the general path; Mr. X moving with a held ticket where
-    a route fits is also why he was not trapped before."""
-    if rules.voluntary_reveal or rules.cutoff_escape or rules.mrx_onto_detective != "illegal":
-        return False
-    names = {d.name: i for i, d in enumerate(detectives)}
-    stations = [d.start for d in detectives]
-    n_det = len(stations)
-    if len(names) != n_det or len(set(stations)) != n_det:
-        return False
-    tables, mrx_tables, default = _tables(board, rules)
-    tks = [dict(default) if t is None else {k: t.get(v, 0) for k, v in _DETECTIVE_KINDS} for t in detective_tickets]
-    held = {k: mrx_tickets.get(v, 0) for k, v in _MRX_KINDS}
-    doubles_left = min(mrx_tickets.get("double", 0), rules.double_moves_per_game)
-    if rules.double_moves_per_round < 1:
-        doubles_left = 0
-    reveals, log_length, to_mrx = rules.reveal_moves, rules.log_length, rules.tickets_to_mrx
-    here = mrx_start  # Mr. X's station when the record holds it
-    out: set[int] = set()  # the detectives out of the game (stuck)
-    if here is not None and (here not in start_candidates or here in stations):
-        return False
-    n = 0
-    last = len(rounds)
-    for r_i, rnd in enumerate(rounds, 1):
-        if n >= log_length:
-            return False  # a round after the log filled
-        xs = rnd.mrx
-        if len(xs) == 2:
-            if doubles_left <= 0:
-                return False
-            doubles_left -= 1
-        elif len(xs) != 1:
-            return False
-        for m in xs:
-            n += 1
-            t, to = m.ticket, m.to
-            c = held.get(t, 0)
-            if c <= 0 or m.took is not None:
-                return False
-            if here is None:
-                if isinstance(to, int) is not (n in reveals):
-                    return False
-            elif not isinstance(to, int) or not mrx_tables[t].get(here, 0) >> to & 1 or to in stations:
-                return False
-            else:
-                here = to
-            held[t] = c - 1
-        if n > log_length:
-            return False
-        dms = rnd.detectives
-        if not dms:
-            if r_i > 1 and not any(k not in out and _can_move(tks[k], stations[k], stations, tables)
-                                   for k in range(n_det)):
-                return False  # every detective was stuck: the game ended before this round
-            if r_i < last:
-                _pass(out, range(n_det), tks, stations, tables)
-            continue
-        # (the first detective to move proves that one could: the game did not end before it)
-        nxt = 0
-        for dm in dms:
-            i = names.get(dm.name, -1)
-            if i < nxt:
-                return False
-            if i > nxt:  # the ones skipped pass, and are out for good if they could not move
-                _pass(out, range(nxt, i), tks, stations, tables)
-            if out and i in out:
-                return False
-            nxt = i + 1
-            t, at, to = dm.ticket, stations[i], dm.to
-            counts = tks[i]
-            c = counts.get(t, 0)  # (0 for black: detectives have none)
-            if c <= 0 or not tables[t].get(at, 0) >> to & 1 or to in stations:
-                return False
-            counts[t] = c - 1
-            if to_mrx:
-                held[t] += 1
-            stations[i] = to
-            if dm.capture is True or to == here:  # the end: the record's last move, onto him where known
-                return dm.capture is True and (here is None or to == here) and r_i == last and dm is dms[-1]
-        if nxt < n_det and r_i < last:  # the rest pass at the round's end
-            _pass(out, range(nxt, n_det), tks, stations, tables)
-    return True
-
-
-#: the ticket kinds with their names in a record (read once: an enum's ``value`` costs a call)
-_DETECTIVE_KINDS = tuple((k, k.value) for k in DETECTIVE_TICKETS)
-_MRX_KINDS = tuple((k, k.value) for k in MRX_MOVE_TICKETS)
-
-
-_TABLES: dict[tuple[int, int], tuple[Any, ...]] = {}
-
-
-def _tables(board: Board, rules: Rules) -> tuple[Any, ...]:
-    """The board's neighbour tables per ticket, the detectives' and Mr. X's (as its hot paths read
-    them), and the rules' detective tickets by kind: made once per board and rules (a batch asks
-    for every record)."""
-    key = (id(board), id(rules))
-    got = _TABLES.get(key)
-    if got is None or got[0] is not board or got[1] is not rules:
-        nb = board._nb
-        got = (board, rules, {k: nb[k] for k in DETECTIVE_TICKETS}, {k: nb[k] for k in MRX_MOVE_TICKETS},
-               {k: rules.detective_tickets.get(v, 0) for k, v in _DETECTIVE_KINDS})
-        if len(_TABLES) > 8:
-            _TABLES.clear()
-        _TABLES[key] = got
-    return got[2:]
-
-
-def _pass(out: set[int], skipped: Iterable[int], tks: list[dict[Ticket, int]], stations: list[Station],
-          tables: Mapping[Ticket, Mapping[Station, StationMask]]) -> None:
-    """The detectives ``skipped`` pass: the ones not out yet that could not move are out for good."""
-    for k in skipped:
-        if k not in out and not _can_move(tks[k], stations[k], stations, tables):
-            out.add(k)
-
-
-def _can_move(tickets: dict[Ticket, int], at: Station, stations: list[Station],
-              tables: Mapping[Ticket, Mapping[Station, StationMask]]) -> bool:
-    """Whether a detective at ``at`` holding ``tickets`` has a hop to a station no detective holds."""
-    occupied = mask_of(stations)
-    return any(c > 0 and tables[t].get(at, 0) & ~occupied for t, c in tickets.items())
 
 
 def unreadable_dict(file: str | None, findings: Iterable[Finding]) -> dict[str, Any]:

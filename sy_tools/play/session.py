@@ -373,6 +373,7 @@ def detective_choice(public: Record, think: float, memo: dict[str, Any], rng: ra
     from ..engine.observations import DetectiveObservation
     from ..engine.stations import mask_of
     from ..selfplay.policies import ADVISE_CANDIDATES, detective_policy
+    from ..solvers.advise import came_from
 
     result = check(public)
     pos = result.position
@@ -387,6 +388,7 @@ def detective_choice(public: Record, think: float, memo: dict[str, Any], rng: ra
                 reveals[len(shown)] = m.to
     memo.setdefault("advise_candidates", ADVISE_CANDIDATES)
     memo["advise_time_limit"] = think
+    memo["came_from"] = came_from(public)  # (from the record: a resumed game plays as one never stopped)
     obs = DetectiveObservation.of(pos, mask_of(where.stations), tuple(shown), reveals, where.probabilities, memo)
     return detective_policy(obs, rng)
 

@@ -171,8 +171,20 @@ def detective_policy(obs: DetectiveObservation | Any, rng: Any = None) -> Move:
     games reproducible whatever the machine's speed); a forced win within two turns that
     ``solve`` finds within ``memo["advise_solve_nodes"]`` nodes (default
     :data:`POLICY_SOLVE_NODES`; 0: no search) is played.  ``obs`` may also be ``simulate``'s
-    observation (the same fields)."""
+    observation (the same fields).  Where each detective came from (so that none is sent
+    straight back without a reason: :func:`advise_detectives`' ``came_from``) is
+    ``memo["came_from"]`` when the caller knows it (from a record), else followed in ``memo``
+    from one call to the next."""
     memo = obs.memo
+    came = memo.get("came_from")
+    if came is None:
+        last = memo.setdefault("advise_last_at", {})
+        came = memo.setdefault("advise_came_from", {})
+        for name, at in zip(obs.names, obs.stations):
+            was = last.get(name)
+            if was is not None and was != at:
+                came[name] = was
+            last[name] = at
     key = (obs.round, obs.move)
     plan: dict[str, Move] | None = memo.get("advise_plan") if memo.get("advise_key") == key else None
     if plan is None or plan.get(obs.to_move) not in obs.legal_moves:
@@ -181,7 +193,8 @@ def detective_policy(obs: DetectiveObservation | Any, rng: Any = None) -> Move:
         adv = advise_detectives(observed_position(obs), obs.possible, getattr(obs, "weights", None),
                                 int(memo.get("advise_depth", 2)), limit,
                                 forced=solve_hook(2, int(nodes)) if nodes else None,
-                                max_candidates=int(memo.get("advise_candidates", MAX_CANDIDATES)))
+                                max_candidates=int(memo.get("advise_candidates", MAX_CANDIDATES)),
+                                came_from=dict(came))
         plan = {a.name: a.move for a in adv.moves if a.move is not None}
         memo["advise_key"] = key
         memo["advise_plan"] = plan

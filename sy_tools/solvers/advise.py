@@ -229,7 +229,21 @@ def advise_record(record: Record, side: str | None = None, at: Station | None = 
         return advise_mrx(pos, S, top, time_limit, context=ctx)
     if at is not None:
         raise InputError("--at places Mr. X; the detectives' advice never uses his station", record.file, "--at")
-    return advise_detectives(pos, S, where.probabilities, depth, time_limit, forced, context=ctx)
+    return advise_detectives(pos, S, where.probabilities, depth, time_limit, forced, context=ctx,
+                             came_from=came_from(record))
+
+
+def came_from(record: Record) -> dict[str, Station]:
+    """Where each detective of ``record`` stood before its last move (one that has not moved
+    yet is absent): the detectives' advice does not send one straight back without a reason."""
+    at = {d.name: d.start for d in record.detectives}
+    before: dict[str, Station] = {}
+    for rnd in record.rounds:
+        for dm in rnd.detectives:
+            if dm.name in at:
+                before[dm.name] = at[dm.name]
+                at[dm.name] = dm.to
+    return before
 
 
 def advise_puzzle_position(board: Board, around: Sequence[Station] | None, at: Station | None,
@@ -262,5 +276,5 @@ def advise_puzzle(board: Board, around: Sequence[Station] | None, at: Station | 
     return advise_detectives(pos, S, None, depth, time_limit, forced, context=ctx)
 
 __all__ = ["Advice", "DetectiveAdvice", "DetectiveObservation", "ForcedHook", "MrXObservation", "MrXOption",
-           "advise_detectives", "advise_mrx", "advise_puzzle", "advise_record", "distances",
+           "advise_detectives", "advise_mrx", "advise_puzzle", "advise_record", "came_from", "distances",
            "observed_position", "advise_puzzle_position", "solve_hook"]

@@ -135,6 +135,15 @@ class _JointMoveScorer:
         self.held = root.mrx_tickets.held(MRX_MOVE_TICKETS)
         self.exits = [root.board.step(S, t) for t in self.held]
         self._two: dict[tuple[Station, Tickets], bool] = {}
+        self.names = root.names
+        self.came_from: Mapping[str, Station] = {}
+        self.back_at: tuple[Station, ...] = ()
+
+    def set_came_from(self, came_from: Mapping[str, Station]) -> None:
+        """Where each detective came from on its last move: a move straight back there (an
+        oscillation) ranks below any other as good for the capture, in the beam too."""
+        self.came_from = dict(came_from)
+        self.back_at = tuple(self.came_from.get(n, -1) for n in self.names) if came_from else ()
 
     def mass_hops(self, x: Station) -> list[int]:
         """Hops from ``x`` to each station of his probability mass."""
@@ -162,8 +171,9 @@ class _JointMoveScorer:
 
     def cheap_key(self, stations: tuple[Station, ...], active: Sequence[bool]) -> tuple[float, ...]:
         """The beam's cheap key for detectives standing on ``stations`` (``active``: not out):
-        what they stand on of his set, the mean size of his next set (his tickets now), how near
-        his mass is to the nearest detective, and each detective's mean distance to it."""
+        what they stand on of his set, how many went straight back where they came from, the mean
+        size of his next set (his tickets now), how near his mass is to the nearest detective,
+        and each detective's mean distance to it."""
         occ = 0
         for s in stations:
             occ |= 1 << s
@@ -175,7 +185,8 @@ class _JointMoveScorer:
         nxt_mean = nxt / len(self.held) if self.held else 0.0
         cover = self._cover_dist(stations, occ)
         pull = sum(self.mass_dist(s) for s, a in zip(stations, active) if a)
-        return (round(caught, 4), -round(nxt_mean, 1), -round(cover, 2), -pull)
+        backs = sum(map(operator.eq, stations, self.back_at)) if self.back_at else 0
+        return (round(caught, 4), -backs, -round(nxt_mean, 1), -round(cover, 2), -pull)
 
     def _cover_dist(self, stations: Sequence[Station], occ: StationMask) -> float:
         """Mean hops from his probability mass to the nearest detective."""
@@ -231,9 +242,15 @@ class _JointMoveScorer:
             t = m.tickets[0]
             have = start.tickets[start.names.index(m.piece)][t]
             cost += {Ticket.TAXI: 0.2, Ticket.BUS: 0.5, Ticket.UNDERGROUND: 1.0}.get(t, 1.0) + 1.0 / max(have, 1)
+        back = self.came_from
+        backs = tuple(m.piece for m in moves if back.get(m.piece, -1) == m.to) if back else ()
+        # (straight back where it came from only for the capture odds or a detective's mobility: the
+        # lines then say so; on a tie in those, another move)
         key = (1.0 if wins else 0.0, -len(stranded) if not wins else 0.0, round(p_worst, 3), round(p_mean, 3),
-               -len(soon) if not wins else 0.0, -round(nxt_mean, 1), -round(cover, 2), -round(pull, 2), -cost)
-        return _ScoredJointMove(moves, pos, key, sure, p_worst, p_mean, tuple(stranded), nxt_mean, tuple(soon))
+               -len(soon) if not wins else 0.0, -len(backs), -round(nxt_mean, 1), -round(cover, 2),
+               -round(pull, 2), -cost)
+        return _ScoredJointMove(moves, pos, key, sure, p_worst, p_mean, tuple(stranded), nxt_mean, tuple(soon),
+                                backs)
 
     def two_moves(self, station: Station, tickets: Tickets) -> bool:
         """Whether a detective on ``station`` holding ``tickets`` can still make two moves in a
@@ -345,6 +362,8 @@ class _ScoredJointMove:
     next_mean: float
     #: detectives left with at most one more move (warned two turns ahead)
     soon: tuple[str, ...] = ()
+    #: detectives moving straight back to where they came from
+    backs: tuple[str, ...] = ()
 
 
 def _joint_moves(root: Position, width: int, scorer: _JointMoveScorer) -> tuple[list[tuple[tuple[Move, ...], Position]], bool]:
@@ -383,12 +402,16 @@ def _detectives_to_move(pos: Position) -> list[str]:
 
 def advise_detectives(position: Position, possible: StationMask | Iterable[Station], weights: Weights | None = None,
                       depth: int = 2, time_limit: float = 10.0, forced: ForcedHook | None = None,
-                      max_candidates: int = MAX_CANDIDATES, context: dict[str, Any] | None = None) -> Advice:
+                      max_candidates: int = MAX_CANDIDATES, context: dict[str, Any] | None = None,
+                      came_from: Mapping[str, Station] | None = None) -> Advice:
     """A move for each detective still to move this round, chosen jointly (see the module).
 
     ``position`` has a detective to move; Mr. X's station in it, if any, is never looked at.
     ``possible`` is his possible set, ``weights`` its probabilities (default: uniform).
-    ``time_limit`` bounds the whole search; ``max_candidates`` the joint moves weighed."""
+    ``time_limit`` bounds the whole search; ``max_candidates`` the joint moves weighed.
+    ``came_from``: where each detective stood before its last move; a move straight back there
+    is played only when every joint move weighed without it catches him less surely or leaves a
+    detective less mobile, and its line says so."""
     t0 = time.monotonic()
     while position.ended is None and position.turn != 0 and not position.legal_moves:
         position = position.pass_turn()  # a stuck detective is out (a typed-in puzzle may start so)
@@ -405,6 +428,7 @@ def advise_detectives(position: Position, possible: StationMask | Iterable[Stati
     w = _normalise(S, weights)
     deadline = deadline_within(time_limit)
     scorer = _JointMoveScorer(pos, S, w, deadline)
+    scorer.set_came_from(came_from or {})
     forced_out: dict[str, Any] | None = None
     forced_moves: tuple[Move, ...] = ()
     if forced is not None:
@@ -531,6 +555,12 @@ def _detective_lines(pos: Position, best: _ScoredJointMove, S: StationMask, w: d
                 parts.append(f"keeps {plural(now, 'hop')} from his possible stations")
             else:
                 parts.append(f"steps back ({before} -> {plural(now, 'hop')}) to cover his way out")
+        if name in best.backs:
+            only = len({s for _, s in detective_hops(board, origin, pos.tickets[i]) if not pos.occupied >> s & 1}) == 1
+            parts.append(f"back to {to}, where it came from: " + (
+                "its only move" if only else
+                "every joint move weighed without that return catches him less surely or leaves a detective "
+                "less mobile"))
         warning = None
         if name in best.stranded:
             warning = f"leaves {name} with no move from {to}: out for the rest of the game (last resort)"

@@ -226,6 +226,44 @@ def test_a_detective_is_kept_mobile_when_a_move_as_good_does_it(london):
     assert _moves_left(london, a.move.to, tickets.spend(a.move.tickets[0])) and a.warning is None
 
 
+def test_no_detective_goes_straight_back_without_a_reason(london):
+    """On generated positions far from Mr. X (no joint move can catch him within the horizon,
+    full tickets: nothing to choose on but distances), telling advise that each detective came
+    from where it would now go sends none of them back; and the line of a detective whose only
+    free move is back says so."""
+    from sy_tools.analysis.distances import distances
+
+    dist = distances(london)
+    rng = random.Random(24)
+    tried = 0
+    while tried < 6:
+        dets = rng.sample(sorted(london.stations), 5)
+        far = [x for x in london.stations if min(dist[d][x] for d in dets) >= 5]
+        if len(far) < 3:
+            continue
+        tried += 1
+        pos = Position(london, RULES, NAMES, tuple(dets), (Tickets(taxi=10, bus=8, underground=4),) * 5,
+                       frozenset(), Tickets(taxi=4, bus=3, underground=3, black=5, double=2), None, 4, 4, 0, 1)
+        where = rng.sample(far, 3)
+        before = advise_detectives(pos, where, time_limit=20, max_candidates=27)
+        came = {a.name: a.move.to for a in before.moves}
+        after = advise_detectives(pos, where, time_limit=20, max_candidates=27, came_from=came)
+        assert all(a.move.to != came[a.name] for a in after.moves), [str(a.move) for a in after.moves]
+        assert not any("where it came from" in a.reason for a in after.moves)
+    # Red between two taxi neighbours, Blue on one of them: its only free move is back to the other
+    for x in sorted(london.stations):
+        near = sorted({to for _, to in detective_hops(london, x, Tickets(taxi=10))})
+        if len(near) == 2:
+            break
+    back, blocked = near
+    pos = Position(london, RULES, ("Red", "Blue"), (x, blocked), (Tickets(taxi=10),) * 2, frozenset(),
+                   Tickets(taxi=4, bus=3, underground=3), None, 4, 4, 0, 1)
+    far = [s for s in london.stations if min(dist[x][s], dist[blocked][s]) >= 5][:3]
+    adv = advise_detectives(pos, far, time_limit=20, came_from={"Red": back})
+    red = next(a for a in adv.moves if a.name == "Red")
+    assert red.move.to == back and f"back to {back}, where it came from: its only move" in red.reason
+
+
 def test_fair_play_the_detective_policy_cannot_read_his_station(london):
     names = {f.name for f in dataclasses.fields(DetectiveObservation)}
     assert not names & {"mrx_at", "position", "mrx", "station_of_mrx"}

@@ -1,5 +1,7 @@
 """solve: forced win in N = 1, 2, 3 on positions cut from seeded random classic games just after
-a reveal (the detectives to move), and how often a forced win in 2 exists that no
+a reveal (the detectives to move) and on puzzles closing in on a shown Mr. X, N = 4 on those
+positions with at most ``NEAR`` possible stations (issue 26's goals: N = 3 proved within 2 s,
+N = 4 near a reveal within 10 s), and how often a forced win in 2 exists that no
 ``cordon --moves 2`` plan seals (the closed-loop gain)."""
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from sy_tools.solvers.cordon_model import solve_cordon
 from sy_tools.solvers.forced import solve, solve_inputs, solve_puzzle
 
 NEAR_REVEAL = {3, 4, 8, 9, 13, 14, 18, 19}
-LIMITS = {1: 2.0, 2: 2.0, 3: 1.5}  # seconds per solve
+LIMITS = {1: 2.0, 2: 2.0, 3: 2.0, 4: 10.0}  # seconds per solve
+NEAR = 12  # N = 4: positions with at most this many possible stations
 
 
 def positions(n: int = 20, seed: int = 13) -> list[Record]:
@@ -54,7 +57,7 @@ def closing_in(n: int = 15, seed: int = 21) -> list[tuple[list[int], list[tuple[
     or three hops away."""
     board = load_board("london")
     rng = random.Random(seed)
-    out = []
+    out: list[tuple[list[int], list[tuple[str, int]]]] = []
     while len(out) < n:
         x = rng.choice(board.stations)
         one = board.step_any(1 << x, DETECTIVE_TICKETS) | 1 << x
@@ -70,11 +73,13 @@ def run() -> list[str]:
     recs = positions()
     sizes = [solve_inputs(r)[1].bit_count() for r in recs]
     lines = [f"solve: {len(recs)} positions near a reveal, 5 detectives, median |S| {statistics.median(sizes):.0f} "
-             f"(max {max(sizes)}); time limit per solve {LIMITS[1]:g}/{LIMITS[2]:g}/{LIMITS[3]:g} s"]
+             f"(max {max(sizes)}); time limit per solve " + "/".join(f"{LIMITS[n]:g}" for n in LIMITS) + " s (N=1..4)"]
     results: dict[int, list[Any]] = {}
-    for n in (1, 2, 3):
+    for n in (1, 2, 3, 4):
         ts, res = [], []
-        for rec in recs:
+        for rec, size in zip(recs, sizes):
+            if n == 4 and size > NEAR:
+                continue
             pos, S, _ = solve_inputs(rec)
             t = time.perf_counter()
             r = solve(pos, S, n, time_limit=LIMITS[n])
@@ -83,13 +88,14 @@ def run() -> list[str]:
         results[n] = res
         proved = sum(r.status == "proved" for r in res)
         wins = sum(bool(r.forced) for r in res)
+        which = f" (|S| <= {NEAR})" if n == 4 else ""
         lines.append(f"  N={n}: median {statistics.median(ts) * 1000:7.1f} ms, worst {max(ts) * 1000:7.1f} ms, "
-                     f"proved {proved}/{len(recs)}, forced wins {wins}")
+                     f"proved {proved}/{len(res)}{which}, forced wins {wins}, nodes {sum(r.nodes for r in res)}")
     board = load_board("london")
     puzzles = closing_in()
     wins2: list[Any] = []
     lines.append(f"  {len(puzzles)} puzzles: Mr. X just shown, five detectives 2-3 hops away")
-    for n in (1, 2, 3):
+    for n in (1, 2, 3, 4):
         ts, res = [], []
         for around, dets in puzzles:
             t = time.perf_counter()
@@ -99,7 +105,8 @@ def run() -> list[str]:
             wins2 = res
         counts = ", ".join(f"{k}: {sum(r.turns == k for r in res)}" for k in range(1, n + 1))
         lines.append(f"  N={n}: median {statistics.median(ts) * 1000:7.1f} ms, worst {max(ts) * 1000:7.1f} ms, "
-                     f"proved {sum(r.status == 'proved' for r in res)}/{len(res)}, forced wins in {counts}")
+                     f"proved {sum(r.status == 'proved' for r in res)}/{len(res)}, forced wins in {counts}, "
+                     f"nodes {sum(r.nodes for r in res)}")
     # closed-loop gain: a forced win within 2 turns that no open-loop cordon plan (1 or 2 turns) seals
     gain, cordon_only, example = 0, 0, None
     cases = [(r, _cordon_seals_record(rec)) for rec, r in zip(recs, results[2])]

@@ -35,13 +35,20 @@ Structure exploited (each exact; the tests compare against a plain search over e
   move that blocks no other detective and keeps an onward move stands for all of them.
 * Necessary conditions cut most branches before any move is tried.  Last turn: every station
   of ``S`` can still be landed on, or all its exits covered, by the detectives still to move
-  (stations that must be landed on each need their own detective: a matching).  Two turns
-  left: unless this turn can still win, each single ticket he may show next leaves (at least)
-  a set that passes the last-turn test with the detectives' two-move reach.  Three or more: no
-  station he may reach next lies, with a neighbour he can shuttle to, beyond every detective's
-  reach for the turns left.
-* A transposition table (bounded; cleared when full), move ordering (captures, then moves
-  closing in on ``S``), Mr. X's replies largest set first with the last refutation tried first.
+  (stations that must be landed on each need their own detective: a matching; so do the exits
+  of a station to trap him there).  Two turns left: unless this turn can still win, each
+  single ticket he may show next leaves (at least) a set that passes the last-turn test with
+  the detectives' two-move reach; with one detective left to move, one of its moves must fit
+  every ticket (:meth:`Search.last_mover_fits`).  Three turns left (classic rules): some single
+  ticket he may show next fails the two-turn test wherever the detectives still to move end
+  (:meth:`Search.refuted_after_move`).  Three or more: he has no walk that stays off every
+  station a detective may reach by then and ends with an exit none may reach
+  (:meth:`Search.evades`; under the cut-off escape, :meth:`Search.escapes`: no station he may
+  reach next lies, with a neighbour he can shuttle to, beyond every detective's reach).
+* A transposition table (bounded; cleared when full), and a set of states part-way through a
+  turn shown to have no win (the moves that led there do not matter); move ordering (captures,
+  then moves closing in on ``S``), Mr. X's replies largest set first with the last refutation
+  tried first.
 """
 
 from __future__ import annotations
@@ -105,14 +112,21 @@ class Search:
         self.max_nodes = max_nodes
         self.table_size = table_size
         self.table: dict[tuple[Any, ...], StrategyNode | None] = {}
+        self.dead: set[tuple[Any, ...]] = set()  # states part-way through a turn with no win
         self.nodes = 0
         self.hop_cache: dict[tuple[Station, Tickets], tuple[tuple[Ticket, Station], ...]] = {}
         self.killer: dict[int, _Seen] = {}
         self.best_ref: tuple[int, Refutation] | None = None
         self.mask_cache: dict[tuple[Station, Tickets], StationMask] = {}
         self.spend_cache: dict[tuple[Tickets, Ticket | str], Tickets] = {}
+        self.gain_cache: dict[tuple[Tickets, Ticket], Tickets] = {}
+        self.hop2_cache: dict[tuple[Station, Tickets], tuple[StationMask, StationMask]] = {}
+        self.shows_cache: dict[Tickets, list[tuple[Ticket, tuple[Ticket, ...], list[StationMask]]]] = {}
         self.reach2_cache: dict[tuple[Station, Tickets], StationMask] = {}
         self.held_cache: dict[Tickets, tuple[Ticket, ...]] = {}
+        self.exit_cache: dict[Tickets, list[StationMask]] = {}
+        self.kinds_exits: dict[tuple[Ticket, ...], list[StationMask]] = {}
+        self.within_cache: dict[tuple[Station, Tickets], list[StationMask]] = {}
         rules = self.rules
         # the variants (docs/rules.md): closed hops, steps onto detectives, reveals
         self.cutoff = bool(rules.cutoff_escape and self.board.via)
@@ -150,6 +164,13 @@ class Search:
         t = self.spend_cache.get(key)
         if t is None:
             t = self.spend_cache[key] = tickets.spend(kind)
+        return t
+
+    def gain(self, tickets: Tickets, kind: Ticket) -> Tickets:
+        key = (tickets, kind)
+        t = self.gain_cache.get(key)
+        if t is None:
+            t = self.gain_cache[key] = tickets.gain(kind)
         return t
 
     def held(self, tickets: Tickets) -> tuple[Ticket, ...]:
@@ -208,16 +229,15 @@ class Search:
         key = (i, st, tk, out, S, mt, move, doubles, k)
         if key in self.table:
             return self.table[key]
-        if (k == 1 and not self.sealable(i, st, tk, out, S, mt)) or \
-                (k == 2 and not self.sealable_next(i, st, tk, out, S, mt, move)) or \
-                (k >= 3 and self.escapes(i, st, tk, out, S, mt, k)):
+        if self.refuted(i, st, tk, out, S, mt, move, k):
             res = None
         else:
             info = self.turn_info(i, st, tk, out, S, mt, move, doubles, k)
             res = self.detective(i, st, tk, out, S, mt, move, doubles, k, (), info, root)
         if len(self.table) >= self.table_size:  # bounded memory: start afresh
             self.table.clear()
-            for cache in (self.hop_cache, self.mask_cache, self.spend_cache, self.reach2_cache, self.held_cache):
+            for cache in (self.hop_cache, self.mask_cache, self.spend_cache, self.reach2_cache, self.held_cache,
+                          self.exit_cache, self.within_cache, self.gain_cache, self.hop2_cache, self.shows_cache):
                 if len(cache) >= self.table_size:
                     cache.clear()
         self.table[key] = res
@@ -319,24 +339,27 @@ class Search:
         fixed = 0
         movers = 0
         lands = []
+        covers = []
         for j in range(self.n):
             m = self.hop_mask(st[j], tk[j]) if j >= i and not out >> j & 1 else 0
             if m:
                 reach |= m | 1 << st[j]  # where it lands, or stays when blocked in
                 movers += 1
                 lands.append(m)
+                covers.append(m | 1 << st[j])
             else:
                 fixed |= 1 << st[j]
         if S & ~reach == 0 and S.bit_count() <= movers:
             return True
         must_land = []
         held = self.held(mt)
+        exits = self.exit_table(mt)
         rest = S
         while rest:
             low = rest & -rest
             rest ^= low
             s = low.bit_length() - 1
-            if self.must_land(s, held, fixed, reach, movers):
+            if self.must_land(s, held, fixed, reach, movers, covers, exits):
                 if not reach >> s & 1:
                     return False
                 must_land.append(s)
@@ -345,18 +368,41 @@ class Search:
         return _matchable(must_land, lands)
 
     def must_land(self, s: Station, held: tuple[Ticket, ...], fixed: StationMask, reach: StationMask,
-                  movers: int) -> bool:
+                  movers: int, covers: Sequence[StationMask] = (), exits: list[StationMask] | None = None) -> bool:
         """Must a detective land on ``s`` (Mr. X there, holding ``held``)?  Classic: some exit
-        is out of the ``movers``' ``reach`` or there are more exits than movers; under the
-        variants :meth:`uncoverable` decides."""
+        is out of the ``movers``' ``reach``, there are more exits than movers, or (``covers``:
+        per mover, where it may stand after its move) the exits cannot each get their own
+        mover; under the variants :meth:`uncoverable` decides.  ``exits``: :meth:`exit_table`
+        of his tickets (faster)."""
         if self.cutoff or self.onto:
             return self.uncoverable(s, held, reach | fixed, fixed, reach, movers)
-        nb = self.board.neighbours
-        ex = 0
-        for t in held:
-            ex |= nb[t][s]
+        if exits is not None:
+            ex = exits[s]
+        else:
+            nb = self.board.neighbours
+            ex = 0
+            for t in held:
+                ex |= nb[t][s]
         ex &= ~fixed
-        return bool(ex & ~reach or ex.bit_count() > movers)
+        if ex & ~reach or ex.bit_count() > movers:
+            return True
+        return bool(covers) and ex.bit_count() > 1 and not _matchable(stations_of(ex), covers)
+
+    def exit_table(self, tickets: Tickets) -> list[StationMask]:
+        """Per station, its neighbours by the kinds of ticket in ``tickets``."""
+        tab = self.exit_cache.get(tickets)
+        if tab is None:
+            held = self.held(tickets)
+            tab = self.kinds_exits.get(held)
+            if tab is None:
+                nb = self.board.neighbours
+                tab = [0] * (max(self.board.stations) + 1)
+                for s in self.board.stations:
+                    for t in held:
+                        tab[s] |= nb[t][s]
+                self.kinds_exits[held] = tab
+            self.exit_cache[tickets] = tab
+        return tab
 
     def uncoverable(self, s: Station, held: tuple[Ticket, ...], maybe: StationMask, fixed: StationMask,
                     reach: StationMask, movers: int) -> bool:
@@ -369,6 +415,26 @@ class Search:
             return bool(ex)
         ex &= ~fixed
         return bool(ex & ~reach or ex.bit_count() > movers)
+
+    def hop_reach2(self, station: Station, tickets: Tickets) -> tuple[StationMask, StationMask]:
+        """:meth:`hop_mask` and :meth:`reach2` in one look-up."""
+        key = (station, tickets)
+        m = self.hop2_cache.get(key)
+        if m is None:
+            m = self.hop2_cache[key] = (self.hop_mask(station, tickets), self.reach2(station, tickets))
+        return m
+
+    def shows(self, mt: Tickets) -> list[tuple[Ticket, tuple[Ticket, ...], list[StationMask]]]:
+        """Per ticket he may show next (single moves): it, the kinds he holds after it and
+        their :meth:`exit_table`."""
+        out = self.shows_cache.get(mt)
+        if out is None:
+            out = []
+            for t in self.held(mt):
+                left = self.spend(mt, t)
+                out.append((t, self.held(left), self.exit_table(left)))
+            self.shows_cache[mt] = out
+        return out
 
     def reach2(self, station: Station, tickets: Tickets) -> StationMask:
         """Stations a detective may stand on after two more moves (others ignored)."""
@@ -392,37 +458,86 @@ class Search:
         reach = 0  # stations a detective may stand on after the last turn
         movers = 0
         lands = []  # per detective: where it may land in the last turn
+        covers = []  # per detective: where it may stand after the last turn
+        last = -1  # the one detective still to move in this turn (-1: none or several)
         for j in range(self.n):
             if out >> j & 1:
                 occ_max |= 1 << st[j]
                 continue
             movers += 1
+            hop, two = self.hop_reach2(st[j], tk[j])
             if j >= i:
-                occ_max |= self.hop_mask(st[j], tk[j]) | 1 << st[j]
-                land = self.reach2(st[j], tk[j]) | self.hop_mask(st[j], tk[j])
+                occ_max |= hop | 1 << st[j]
+                land = two | hop
+                last = j if last == -1 else -2
             else:
                 occ_max |= 1 << st[j]
-                land = self.hop_mask(st[j], tk[j])
+                land = hop
             lands.append(land)
+            covers.append(land | 1 << st[j])
             reach |= land | 1 << st[j]
         fixed = mask_of(st[j] for j in range(self.n) if out >> j & 1)
         reveal = self.rules.is_reveal(move + 1)
-        for t in self.held(mt):
+        musts = []
+        for t, after, exits in self.shows(mt):
             # S loses only what is landed on; closures with more detectives only remove hops
+            # (his exits then: at least the kinds of ``after``'s; gains only add)
             rest = self.targets(S & ~occ_max, t, occ_max)
-            after = self.held(self.spend(mt, t))  # his exits then: at least these kinds' (gains only add)
             must_land = []
             while rest:
                 low = rest & -rest
                 rest ^= low
                 s = low.bit_length() - 1
-                if self.must_land(s, after, fixed, reach, movers):
+                if self.must_land(s, after, fixed, reach, movers, covers, exits):
                     if not reach >> s & 1:
                         return False
                     must_land.append(s)
             if not reveal and (len(must_land) > movers or not _matchable(must_land, lands)):
                 return False
-        return True
+            if must_land:
+                musts.append(must_land)
+        if last < 0 or not musts or self.cutoff or self.onto:
+            return True
+        return self.last_mover_fits(last, st, tk, out, musts, lands, reveal)
+
+    def last_mover_fits(self, last: int, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int,
+                        musts: list[list[Station]], lands: list[StationMask], reveal: bool) -> bool:
+        """:meth:`sealable_next` when one detective, ``last``, is still to move in this turn
+        (classic rules): the stations the last turn must land on (``musts``, one list per ticket
+        he may show, found with every detective's widest reach: each list is a subset of what
+        any end of this turn leaves) must fit one and the same move of ``last``: some legal move
+        after which, for every ticket, a matching exists (no reveal next) or each station is
+        within a detective's reach (a reveal next).  The test per ticket alone lets ``last``
+        stand somewhere else for each ticket; he shows his ticket after it moves."""
+        k_last = sum(1 for j in range(last) if not out >> j & 1)  # its index in ``lands``
+        others = lands[:k_last] + lands[k_last + 1:]
+        base = 0  # where the others may stand after the last turn
+        for m in others:
+            base |= m
+        for j in range(self.n):
+            if j != last and not out >> j & 1:
+                base |= 1 << st[j]
+        hard = []
+        for must_land in musts:
+            if reveal:
+                left = [s for s in must_land if not base >> s & 1]
+                if left:
+                    hard.append(left)
+            elif not _matchable(must_land, others):
+                hard.append(must_land)
+        if not hard:
+            return True
+        blocked = mask_of(st) & ~(1 << st[last])
+        for t, d in self.hops(st[last], tk[last]):
+            if blocked >> d & 1:
+                continue
+            land = self.hop_mask(d, self.spend(tk[last], t))
+            if reveal:
+                if all((land | 1 << d) >> s & 1 for left in hard for s in left):
+                    return True
+            elif all(_matchable(must_land, others + [land]) for must_land in hard):
+                return True
+        return False  # stuck, or no move fits every ticket
 
     def escapes(self, i: int, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int, S: StationMask,
                 mt: Tickets, k: int) -> bool:
@@ -469,14 +584,84 @@ class Search:
                             return True
         return False
 
+    def evades(self, i: int, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int, S: StationMask,
+               mt: Tickets, k: int) -> bool:
+        """``k`` turns left, detectives ``i``.. still to move in this one: can he, in some world,
+        walk a path that never stands where a detective may stand by then, and end it with an
+        exit no detective may stand on?  Then he is never caught nor trapped (True prunes).
+
+        ``R[m]``: where detectives may stand after m more turns (this one first), each with the
+        kinds of ticket it holds, the others ignored.  Backwards: ``A[k-1]``, stations outside
+        ``R[k]`` with a hop out of it; ``A[m]``, stations outside ``R[m+1]`` with a hop into
+        ``A[m+1]``; he evades when S meets ``A[0]``.  His first hop is any ticket he holds; the
+        others (and the final exit) use kinds he holds ``k - 1`` of after it.  Only under rules
+        without the cut-off escape (closures depend on where each detective stands)."""
+        board = self.board
+        R = [0] * (k + 1)  # R[0] unused
+        for j in range(self.n):
+            if out >> j & 1:
+                for m in range(1, k + 1):
+                    R[m] |= 1 << st[j]
+                continue
+            reach = self.reach_within(st[j], tk[j], k)
+            for m in range(1, k + 1):
+                R[m] |= reach[m if j >= i else m - 1]
+        if not S & ~R[1]:
+            return False
+        done: dict[tuple[Ticket, ...], StationMask] = {}
+        for t in self.held(mt):
+            left = self.spend(mt, t)
+            kinds = (Ticket.BLACK,) if left.black >= k - 1 else \
+                tuple(u for u in MRX_MOVE_TICKETS if left[u] >= k - 1)  # black rides every transport
+            if not kinds:
+                continue
+            A1 = done.get(kinds)
+            if A1 is None:
+                free = board.all_mask & ~R[k]
+                A = free & board.step_any(free, kinds)
+                for m in range(k - 2, 0, -1):
+                    A = ~R[m + 1] & board.step_any(A, kinds)
+                A1 = done[kinds] = A
+            if A1 and board.step(A1, t) & S & ~R[1]:
+                return True
+        return False
+
+    def reach_within(self, station: Station, tickets: Tickets, k: int) -> list[StationMask]:
+        """``[m]``: where a detective at ``station`` with ``tickets`` may stand after at most m
+        moves (m = 0..k), each with a kind it holds (counts and the others ignored)."""
+        key = (station, tickets)
+        out = self.within_cache.get(key)
+        if out is None or len(out) <= k:
+            kinds = tuple(t for t in DETECTIVE_TICKETS if tickets[t] > 0)
+            out = [1 << station]
+            for _ in range(k):
+                out.append(out[-1] | self.board.step_any(out[-1], kinds))
+            self.within_cache[key] = out
+        return out
+
     def detective(self, i: int, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int, S: StationMask,
                   mt: Tickets, move: int, doubles: int, k: int, path: _Path, info: _TurnInfo,
                   root: bool) -> StrategyNode | None:
-        if k == 1 and path and not self.sealable(i, st, tk, out, S, mt):
+        """A winning strategy from detective ``i``'s move on in this turn (``path``: the moves
+        made in it so far), or None.  Part-way through a turn (not the root's) the state alone
+        decides whether one exists, whatever moves led to it: a None is remembered in
+        ``self.dead`` (a winning strategy is not: it holds the moves of ``path``)."""
+        if not path or root:
+            return self._detective(i, st, tk, out, S, mt, move, doubles, k, path, info, root)
+        key = (i, st, tk, out, S, mt, move, doubles, k)
+        if key in self.dead:
             return None
-        if k == 2 and path and not self.sealable_next(i, st, tk, out, S, mt, move):
-            return None
-        if k >= 3 and path and self.escapes(i, st, tk, out, S, mt, k):
+        res = self._detective(i, st, tk, out, S, mt, move, doubles, k, path, info, root)
+        if res is None:
+            if len(self.dead) >= self.table_size:
+                self.dead.clear()
+            self.dead.add(key)
+        return res
+
+    def _detective(self, i: int, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int, S: StationMask,
+                   mt: Tickets, move: int, doubles: int, k: int, path: _Path, info: _TurnInfo,
+                   root: bool) -> StrategyNode | None:
+        if path and self.refuted(i, st, tk, out, S, mt, move, k):
             return None
         while i < self.n and out >> i & 1:
             i += 1
@@ -494,7 +679,8 @@ class Search:
                 return StrategyNode(self.moves(p2), "caught")
             st2 = st[:i] + (d,) + st[i + 1:]
             tk2 = tk[:i] + (self.spend(tk[i], t),) + tk[i + 1:]
-            r = self.detective(i + 1, st2, tk2, out, S2, mt.gain(t) if gain else mt, move, doubles, k, p2, info, root)
+            r = self.detective(i + 1, st2, tk2, out, S2, self.gain(mt, t) if gain else mt, move, doubles, k, p2, info,
+                               root)
             if r is not None:
                 return r
         return None
@@ -637,11 +823,107 @@ class Search:
         key = (0, st, tk, out, S, mt, move, doubles, k)
         if key in self.table:
             return self.table[key] is None
+        return self.refuted(0, st, tk, out, S, mt, move, k)
+
+    def refuted(self, i: int, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int, S: StationMask,
+                mt: Tickets, move: int, k: int) -> bool:
+        """Do the necessary conditions for a win within ``k`` turns (detectives ``i``.. still to
+        move in this one) fail?  (True prunes; see the module docstring.)"""
         if k == 1:
-            return not self.sealable(0, st, tk, out, S, mt)
+            return not self.sealable(i, st, tk, out, S, mt)
         if k == 2:
-            return not self.sealable_next(0, st, tk, out, S, mt, move)
-        return self.escapes(0, st, tk, out, S, mt, k)
+            return not self.sealable_next(i, st, tk, out, S, mt, move)
+        if self.cutoff:
+            return self.escapes(i, st, tk, out, S, mt, k)
+        if self.evades(i, st, tk, out, S, mt, k):
+            return True
+        return k == 3 and not self.onto and self.refuted_after_move(i, st, tk, out, S, mt, move)
+
+    def refuted_after_move(self, i: int, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int,
+                           S: StationMask, mt: Tickets, move: int) -> bool:
+        """Three turns left, detectives ``i``.. still to move in this one (classic rules): does
+        some single ticket he may show next (no reveal) leave two turns that fail
+        :meth:`sealable_next`'s tests, wherever this turn's movers end?  Each detective still
+        to move stands anywhere within one move of its station (so lands within two, then
+        three); his set loses every station a detective may land on; tickets handed to him are
+        left out (fewer exits).  Each relaxation only helps the detectives: True prunes."""
+        if self.rules.is_reveal(move + 1) or self.rules.is_reveal(move + 2):
+            return False
+        fixed = 0
+        occ1 = 0  # where detectives may stand when he moves next
+        first: list[tuple[StationMask, StationMask]] = []  # per mover: (lands, covers) in the next turn
+        second: list[tuple[StationMask, StationMask]] = []  # per mover: (lands, covers) in the last turn
+        for j in range(self.n):
+            if out >> j & 1:
+                fixed |= 1 << st[j]
+                continue
+            if j >= i:
+                w = self.reach_within(st[j], tk[j], 3)
+                stand, land1, land2 = w[1], w[2], w[3]
+            else:
+                stand = 1 << st[j]
+                land1 = self.hop_mask(st[j], tk[j])
+                land2 = self.reach2(st[j], tk[j]) | land1
+            occ1 |= stand
+            first.append((land1, land1 | stand))
+            second.append((land2, land2 | stand))
+        occ1 |= fixed
+        movers = len(first)
+        reach1 = fixed
+        covers1 = [c for _, c in first]
+        lands1 = [m for m, _ in first]
+        occ2 = fixed
+        reach2 = 0
+        for _, c in first:
+            reach1 |= c
+            occ2 |= c
+        for _, c in second:
+            reach2 |= c
+        covers2 = [c for _, c in second]
+        lands2 = [m for m, _ in second]
+        for t in self.held(mt):
+            S1 = self.targets(S & ~occ1, t, occ1)
+            if not S1:
+                continue
+            mt1 = self.spend(mt, t)
+            if self._may_win_now(S1, mt1, fixed, reach1, movers, covers1, lands1):
+                continue
+            for t2 in self.held(mt1):
+                rest = self.targets(S1 & ~occ2, t2, occ2)
+                left = self.spend(mt1, t2)
+                after, exits = self.held(left), self.exit_table(left)
+                must_land = []
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    s = low.bit_length() - 1
+                    if self.must_land(s, after, fixed, reach2, movers, covers2, exits):
+                        if not reach2 >> s & 1:
+                            return True
+                        must_land.append(s)
+                if len(must_land) > movers or not _matchable(must_land, lands2):
+                    return True
+        return False
+
+    def _may_win_now(self, S: StationMask, mt: Tickets, fixed: StationMask, reach: StationMask, movers: int,
+                     covers: list[StationMask], lands: list[StationMask]) -> bool:
+        """:meth:`sealable`'s test with each mover landing anywhere in ``lands``."""
+        if S & ~reach == 0 and S.bit_count() <= movers:
+            return True
+        held, exits = self.held(mt), self.exit_table(mt)
+        must_land = []
+        rest = S
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            s = low.bit_length() - 1
+            if self.must_land(s, held, fixed, reach, movers, covers, exits):
+                if not reach >> s & 1:
+                    return False
+                must_land.append(s)
+                if len(must_land) > movers:
+                    return False
+        return _matchable(must_land, lands)
 
     def mrx(self, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int, S: StationMask, mt: Tickets,
             move: int, doubles: int, k: int, root_path: _Path | None = None) -> tuple[Reply, ...] | None:
@@ -682,16 +964,26 @@ class Search:
 
 def _matchable(stations: Sequence[Station], lands: Sequence[StationMask]) -> bool:
     """Can each of ``stations`` get its own detective, detective ``j`` landing anywhere in
-    ``lands[j]``?  (Bipartite matching by augmenting paths; a handful of each.)"""
-    owner: dict[int, Station] = {}
-
-    def assign(s: Station, seen: set[int]) -> bool:
-        for j, m in enumerate(lands):
-            if m >> s & 1 and j not in seen:
-                seen.add(j)
-                if j not in owner or assign(owner[j], seen):
-                    owner[j] = s
-                    return True
+    ``lands[j]``?  (The sets of detectives the stations so far can take, a handful of each.)"""
+    if len(stations) > len(lands):
         return False
-
-    return all(assign(s, set()) for s in stations)
+    options = set()  # each set of detectives (a bitmask) the stations so far can be given
+    options.add(0)
+    for s in stations:
+        can = 0
+        for j, m in enumerate(lands):
+            if m >> s & 1:
+                can |= 1 << j
+        if not can:
+            return False
+        nxt = set()
+        for used in options:
+            free = can & ~used
+            while free:
+                low = free & -free
+                free ^= low
+                nxt.add(used | low)
+        if not nxt:
+            return False
+        options = nxt
+    return True

@@ -211,6 +211,54 @@ def test_three_turns_agree_with_the_oracle():
     assert {"no", "win1", "win2", "win3"} <= seen
 
 
+def test_the_bounds_agree_with_the_oracle_three_turns_ahead():
+    """The bounds that cut whole subtrees (the escape walk past every detective's reach, exits
+    that need a detective each, one move of the last detective fitting every ticket, states
+    with no win remembered part-way through a turn) against the plain search: three turns,
+    three detectives, Mr. X short of some tickets, classic rules (where they apply)."""
+    rng = random.Random(5)
+    seen = set()
+    for _ in range(60):
+        board = small_board(rng, rng.randint(9, 13))
+        pos, S = random_position(rng, board, 3, 3)
+        pos = dataclasses.replace(pos, rules=dataclasses.replace(pos.rules, log_length=24))
+        seen.add(check_against_oracle(pos, S, 3))
+    assert {"no", "win2", "win3"} <= seen
+
+
+def test_running_out_of_tickets_is_no_escape():
+    """Larger sparse maps, one or two detectives that may be far, Mr. X with two tickets or
+    fewer of each kind: his escape walk (the bound) counts his tickets as the oracle does,
+    who is trapped once he cannot move."""
+    rng = random.Random(88)
+    seen = set()
+    for _ in range(60):
+        board = small_board(rng, rng.randint(14, 18))
+        pos, S = random_position(rng, board, rng.choice([1, 2]), 2)
+        mt = Tickets(rng.randint(0, 2), rng.randint(0, 2), rng.randint(0, 2), rng.randint(0, 2), 0)
+        rules = dataclasses.replace(pos.rules, log_length=24, trapped_loses=True)
+        pos = dataclasses.replace(pos, rules=rules, mrx_tickets=mt)
+        seen.add(check_against_oracle(pos, S, 3))
+    assert {"no", "win3"} <= seen
+
+
+@pytest.mark.parametrize("seed", [6, 7])
+def test_four_detectives_three_turns_agree_with_the_oracle(seed):
+    """Four detectives on maps of 12-16 stations, Mr. X shown on the rulebook's moves: the
+    bound that looks past his next move (detectives still to move anywhere within one move)
+    against the plain search."""
+    rng = random.Random(seed)
+    seen = set()
+    for _ in range(45):
+        board = small_board(rng, rng.randint(12, 16))
+        pos, S = random_position(rng, board, 4, 3)
+        mt = Tickets(rng.randint(1, 4), rng.randint(1, 3), rng.randint(0, 2), rng.randint(0, 2), rng.randint(0, 1))
+        rules = dataclasses.replace(pos.rules, log_length=24, reveal_moves=(3, 8, 13, 18, 24))
+        pos = dataclasses.replace(pos, rules=rules, mrx_tickets=mt)
+        seen.add(check_against_oracle(pos, S, 3))
+    assert {"no", "win3"} <= seen
+
+
 def test_london_agrees_with_the_oracle(london):
     rng = random.Random(11)
     seen = set()

@@ -92,6 +92,32 @@ def robust(start: Tickets, tickets: Sequence[Ticket | None], takes: Sequence[int
     return all(start[t] - used[t] >= takes[last[t]] for t in used)
 
 
+def undominated(options: Sequence[Option], lacking: Sequence[Ticket] = (), exact: bool = False) -> list[Option]:
+    """``options`` less those another option dominates: the same stations and stays turn by turn
+    (so the same moves for the movement rules), no more bus/underground tickets, and of the kinds
+    in ``lacking`` (Mr. X lacks them; the plan hands him what it uses) a subset, the same set when
+    ``exact`` (a handed kind can then help the seal: a capture along it).  Swapping a dominated
+    option for its dominator keeps a plan legal and its objective no worse, so the best plan's
+    value is unchanged; of equal ones (e.g. bus or underground between the same two stations
+    while he holds both) the first is kept, which also removes that symmetry from the search.
+    Only without voluntary reveals: with them which tickets are played decides more."""
+    groups: dict[tuple[tuple[Station, ...], tuple[StationMask | None, ...]], list[tuple[Option, frozenset[Ticket]]]] = {}
+    for o in options:
+        kinds = frozenset(t for t in o.tickets if t is not None and t in lacking)
+        groups.setdefault((o.path, o.blocked), []).append((o, kinds))
+    out = []
+    for group in groups.values():
+        if len(group) == 1:
+            out.append(group[0][0])
+            continue
+        kept: list[tuple[Option, frozenset[Ticket]]] = []
+        for o, kinds in sorted(group, key=lambda g: (g[0].cost, len(g[1]))):
+            if not any(c.cost <= o.cost and (ks == kinds if exact else ks <= kinds) for c, ks in kept):
+                kept.append((o, kinds))
+        out += [o for o, _ in kept]
+    return out
+
+
 def takeable(det: DetectiveState, option: Option, takes: Sequence[int]) -> frozenset[Ticket]:
     """The kinds Mr. X could take from ``det`` following ``option``: those it still holds at his
     first chance to take one (holdings only shrink afterwards)."""
@@ -112,6 +138,9 @@ MAX_PLAN_OPTIONS = 50_000
 
 #: Memory CP-SAT may use per solve (it stops the search beyond this).
 SOLVER_MEMORY_MB = 2048
+
+#: CP-SAT threads when --workers is not given: one, at linearization level 2 (:func:`_new_solver`).
+DEFAULT_WORKERS = 1
 
 #: Longest --time-limit accepted (a day).
 MAX_TIME_LIMIT = 86_400.0
@@ -141,8 +170,11 @@ def _new_solver(time_limit: float, workers: int | None):
     solver.parameters.max_memory_in_mb = SOLVER_MEMORY_MB
     # CP-SAT would otherwise take Ctrl-C for itself and return a result; _solve_interruptibly stops it instead
     solver.parameters.catch_sigint_signal = False
-    if workers:
-        solver.parameters.num_workers = int(workers)
+    # Both models are covering problems whose proofs come from the LP with cuts (clique cuts above
+    # all): at linearization level 2 one worker proves in well under a second what CP-SAT's default
+    # 2-thread portfolio (no LP-heavy worker) leaves unproven after 10 s (docs/benchmarks.md).
+    solver.parameters.linearization_level = 2
+    solver.parameters.num_workers = int(workers) if workers else DEFAULT_WORKERS
     return solver
 
 
@@ -391,15 +423,17 @@ class _PlanModel:
         from ortools.sat.python import cp_model
 
         n = len(detectives)
+        exact = rules is not None and not rules.trapped_loses and rules.mrx_onto_detective == "caught"
+        lacking = [t for t in DETECTIVE_TICKETS if t not in tickets] if tickets_to_mrx else []
         options = []
         for det in detectives:
-            options.append(detective_options(board, det, k, n - 1, takes))
+            opts = detective_options(board, det, k, n - 1, takes)
+            options.append(opts if any(takes) else undominated(opts, lacking, exact))
             _check_deadline(deadline)
         plan = cls(board, detectives, k, options, cp_model.CpModel())
         plan._add_choices()
         _check_deadline(deadline)
         plan._add_movement_rules(deadline)
-        exact = rules is not None and not rules.trapped_loses and rules.mrx_onto_detective == "caught"
         gained = plan._add_gained(tickets, tickets_to_mrx, takes, exact)
         _check_deadline(deadline)
         target = sorted(target_weights)

@@ -87,7 +87,10 @@ def budgets() -> list[str]:
         f"nearest detective {list(mcts.CATEGORY_WEIGHTS[1:])}",
         f"  advise: detectives weigh {policies.ADVISE_CANDIDATES} joint moves per round (depth 2)"
         + (f", forced-win search {policies.POLICY_SOLVE_NODES} nodes" if hasattr(policies, "POLICY_SOLVE_NODES")
-           else "") + "; Mr. X ranks every move (double moves when needed)",
+           else "") + "; Mr. X ranks every move (double moves when needed), then "
+        + (f"an mcts search of {policies.MRX_ADVISE_ITERATIONS} iterations chooses among the best "
+           f"{policies.MRX_ADVISE_CANDIDATES} not proved lost" if getattr(policies, "MRX_ADVISE_ITERATIONS", 0)
+           else "plays the first"),
         "  greedy: one step, no search",
     ]
 

@@ -441,11 +441,16 @@ def _mrx_option(move: Move) -> MrXOption:
     return tuple((MRX_MOVE_TICKETS.index(t), d) for t, d in zip(move.tickets, move.stations))  # type: ignore[misc]
 
 
-def mcts_mrx(obs: MrXObservation, rng: Any, iterations: int | None = None) -> Move:
+def mcts_mrx(obs: MrXObservation, rng: Any, iterations: int | None = None,
+             candidates: Sequence[Move] | None = None) -> Move:
     """Mr. X's move by MCTS (module docstring); ``iterations`` (default ``memo["mcts_iterations"]``
-    or :data:`MRX_ITERATIONS`) playouts."""
+    or :data:`MRX_ITERATIONS`) playouts.  ``candidates`` (legal moves) restricts the root's
+    options to those moves (None or empty: every legal move; the move filter then applies among
+    them; the rest of the search is unchanged): the ``advise`` Mr. X lets the search choose among
+    his sound moves so."""
     pos = obs.position
-    legal = [m for m in obs.legal_moves if m.shown is None] or list(obs.legal_moves)
+    pool = list(candidates) if candidates else list(obs.legal_moves)
+    legal = [m for m in pool if m.shown is None] or pool
     if len(legal) == 1 or legal[0].is_pass:
         return legal[0]
     n = int(iterations or obs.memo.get("mcts_iterations", MRX_ITERATIONS))

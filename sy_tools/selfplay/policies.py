@@ -205,22 +205,58 @@ def detective_policy(obs: DetectiveObservation | Any, rng: Any = None) -> Move:
 
 
 def mrx_policy(obs: MrXObservation | Any, rng: Any = None) -> Move:
-    """The advise Mr. X as a self-play policy: his top-ranked move (double moves weighed only
-    when no single move is sound); ties among the best go to ``rng``.  Each forced-win search of
-    his look-ahead visits at most ``memo["advise_solve_nodes"]`` nodes (default
-    :data:`POLICY_SOLVE_NODES`), so games do not depend on the machine's speed."""
-    adv = rank_mrx_moves(obs.position, obs.possible, top=1_000_000, time_limit=float(obs.memo.get("time_limit", 10.0)),
-                         doubles="when-needed", sound=1,
-                         nodes=int(obs.memo.get("advise_solve_nodes", POLICY_SOLVE_NODES)) or None)
+    """The advise Mr. X as a self-play policy: advise's ranking (double moves weighed only when
+    no single move is sound) proves or clears its best ``memo["advise_mrx_candidates"]`` moves
+    (default :data:`MRX_ADVISE_CANDIDATES`) with the look-ahead; the Monte-Carlo tree search of
+    :func:`~sy_tools.selfplay.mcts.mcts_mrx` (``memo["advise_mrx_iterations"]`` iterations,
+    default :data:`MRX_ADVISE_ITERATIONS`; 0: no search) then chooses among those that are not
+    proved losses, the ones no detective can reach next turn only when there are such.  So he
+    never plays a move proved lost within two turns when another is not.  Without a search (or
+    one candidate): his top-ranked move, ties among the best to ``rng``.  Each forced-win search
+    of his look-ahead visits at most ``memo["advise_solve_nodes"]`` nodes (default
+    :data:`POLICY_SOLVE_NODES`) and the tree search is counted in iterations, so games do not
+    depend on the machine's speed."""
+    memo = obs.memo
+    k = max(1, int(memo.get("advise_mrx_candidates", MRX_ADVISE_CANDIDATES)))
+    iterations = int(memo.get("advise_mrx_iterations", MRX_ADVISE_ITERATIONS))
+    adv = rank_mrx_moves(obs.position, obs.possible, top=1_000_000, time_limit=float(memo.get("time_limit", 10.0)),
+                         doubles="when-needed", sound=k if iterations > 0 else 1,
+                         nodes=int(memo.get("advise_solve_nodes", POLICY_SOLVE_NODES)) or None)
+    if iterations > 0 and rng is not None:
+        pool = sound_candidates(adv.moves, k)
+        if len(pool) > 1:
+            from .mcts import mcts_mrx
+
+            return mcts_mrx(obs, rng, iterations, candidates=[o.move for o in pool])
     best = [o for o in adv.moves if o.key == adv.moves[0].key]
     if rng is not None and len(best) > 1:
         return best[int(rng.random() * len(best))].move
     return best[0].move  # type: ignore[no-any-return]
 
 
+def sound_candidates(ranked: Any, k: int) -> list[Any]:
+    """Of Mr. X's ranked options (:func:`~sy_tools.solvers.advise.advise_mrx` with ``sound=k``,
+    best first), the at most ``k`` best that the look-ahead searched and did not prove lost (a
+    win on the spot alone; none when every move is proved lost), the ones no detective can reach
+    next turn only when there are such."""
+    if not ranked or len(ranked[0].key) <= 1:
+        return [ranked[0]] if ranked and ranked[0].key[:1] == (2.0,) else []
+    pool = [o for o in ranked[:k] if len(o.key) > 1 and o.key[1] == 1.0 and o.loses_within is None]
+    safe = [o for o in pool if o.safe]
+    return safe or pool
+
+
 #: Nodes the advise detectives' forced-win search may visit per round in self-play (a budget in
 #: nodes, not seconds: games stay reproducible whatever the machine's speed)
 POLICY_SOLVE_NODES = 20_000
+
+#: Moves of the advise Mr. X's ranking the look-ahead proves or clears in self-play; the tree
+#: search chooses among those not proved lost
+MRX_ADVISE_CANDIDATES = 4
+
+#: The advise Mr. X's tree-search iterations a move in self-play (a budget in iterations, not
+#: seconds; 0: his top-ranked move, no search)
+MRX_ADVISE_ITERATIONS = 300
 
 #: Joint moves the advise detectives weigh per round in self-play: a fixed cap (not a time budget)
 #: keeps games reproducible whatever the machine's speed or load.

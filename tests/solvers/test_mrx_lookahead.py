@@ -74,3 +74,33 @@ def test_the_first_move_is_never_a_proved_loss_when_another_move_is_not(seed):
                 assert verdict[o.move], (pos, sorted(S), o.move, o.reason)
         choice_mattered += any(verdict.values()) and not all(verdict.values())
     assert cases > 30 and doomed_seen > 3 and choice_mattered > 3, (cases, doomed_seen, choice_mattered)
+
+
+def test_the_advise_policy_never_plays_a_proved_loss_when_another_move_is_not():
+    """The self-play policy lets a tree search choose among the ranking's best moves: never one
+    the brute force proves lost within two turns while another move is not (the search alone,
+    free to choose among every move, does play such moves here)."""
+    from sy_tools.engine.observations import MrXObservation
+    from sy_tools.engine.stations import mask_of
+    from sy_tools.selfplay.mcts import mcts_mrx
+    from sy_tools.selfplay.policies import mrx_policy
+
+    rng = random.Random(100)
+    mattered = searched = search_alone_lost = 0
+    for _ in range(90):
+        got = mrx_position(rng)
+        if got is None:
+            continue
+        pos, S = got
+        verdict = {m: loses(pos, S, m) for m in pos.legal_moves()}
+        if all(verdict.values()) or not any(verdict.values()):
+            continue
+        mattered += 1
+        memo = {"advise_mrx_candidates": 4, "advise_mrx_iterations": 40, "time_limit": 60.0}
+        obs = MrXObservation(pos, mask_of(S), memo)
+        move = mrx_policy(obs, random.Random(1))
+        assert not verdict[move], (pos, sorted(S), move)
+        ranked = advise_mrx(pos, S, top=1000, time_limit=60, doubles="when-needed", sound=4).moves
+        searched += sum(1 for o in ranked[:4] if o.loses_within is None and not verdict[o.move]) > 1
+        search_alone_lost += verdict[mcts_mrx(MrXObservation(pos, mask_of(S)), random.Random(1), 40)]
+    assert mattered > 8 and searched > 3 and search_alone_lost > 0, (mattered, searched, search_alone_lost)

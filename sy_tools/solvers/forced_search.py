@@ -349,23 +349,7 @@ class Search:
                 covers.append(m | 1 << st[j])
             else:
                 fixed |= 1 << st[j]
-        if S & ~reach == 0 and S.bit_count() <= movers:
-            return True
-        must_land = []
-        held = self.held(mt)
-        exits = self.exit_table(mt)
-        rest = S
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            s = low.bit_length() - 1
-            if self.must_land(s, held, fixed, reach, movers, covers, exits):
-                if not reach >> s & 1:
-                    return False
-                must_land.append(s)
-                if len(must_land) > movers:
-                    return False
-        return _matchable(must_land, lands)
+        return self._may_win_now(S, mt, fixed, reach, movers, covers, lands)
 
     def must_land(self, s: Station, held: tuple[Ticket, ...], fixed: StationMask, reach: StationMask,
                   movers: int, covers: Sequence[StationMask] = (), exits: list[StationMask] | None = None) -> bool:

@@ -505,10 +505,12 @@ def test_past_deadline_plan_is_unknown(london):
 
 def test_ctrl_c_stops_the_solver_at_once():
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    p = subprocess.Popen([sys.executable, "-m", "sy_tools", "cordon", "--around", "1,2,3,4,5", "--detectives", FIVE,
-                          "--moves", "4", "--time-limit", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, env=env)
-    time.sleep(3.5)  # model built, CP-SAT searching (it runs to the limit on this one)
+    # a plan that takes the solver about 10 s on a quiet machine (the one on FIVE is proved in under
+    # 3 s since cordon runs an LP-heavy worker, and then the signal arrived after the answer)
+    p = subprocess.Popen([sys.executable, "-m", "sy_tools", "cordon", "--around", "1,2,3,4,5",
+                          "--detectives", "A=13,B=67,C=89,D=111,E=153", "--moves", "4", "--time-limit", "60"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    time.sleep(3.5)  # model built, CP-SAT searching
     t = time.monotonic()
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=30)

@@ -57,8 +57,16 @@ MRX_MOVE_TICKETS: tuple[Ticket, ...] = (Ticket.TAXI, Ticket.BUS, Ticket.UNDERGRO
 TICKET_KINDS: tuple[str, ...] = MRX_TICKET_KINDS
 
 
+class _HashSlot:
+    """A slot outside the dataclass's fields (so never encoded, compared or copied) where
+    :class:`Tickets` keeps its hash once asked: search tables key millions of look-ups on it."""
+
+    __slots__ = ("_hash",)
+    _hash: int
+
+
 @dataclass(frozen=True, slots=True)
-class Tickets:
+class Tickets(_HashSlot):
     """A player's ticket counts (a value: :meth:`spend` and :meth:`gain` return new ones)."""
 
     taxi: int = 0
@@ -66,6 +74,13 @@ class Tickets:
     underground: int = 0
     black: int = 0
     double: int = 0
+    def __hash__(self) -> int:
+        try:
+            return self._hash
+        except AttributeError:
+            h = hash((self.taxi, self.bus, self.underground, self.black, self.double))
+            object.__setattr__(self, "_hash", h)
+            return h
 
     @classmethod
     def of(cls, counts: Mapping[str, int] | Tickets | None) -> Tickets:

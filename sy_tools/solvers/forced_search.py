@@ -38,8 +38,9 @@ Structure exploited (each exact; the tests compare against a plain search over e
   (stations that must be landed on each need their own detective: a matching; so do the exits
   of a station to trap him there).  Two turns left: unless this turn can still win, each
   single ticket he may show next leaves (at least) a set that passes the last-turn test with
-  the detectives' two-move reach; with one detective left to move, one of its moves must fit
-  every ticket (:meth:`Search.last_mover_fits`).  Three turns left (classic rules): some single
+  the detectives' two-move reach, and (classic rules) so does each one with the next detective
+  to move standing where one of its moves takes it, the same move for every ticket (the
+  others keeping their reach).  Three turns left (classic rules): some single
   ticket he may show next fails the two-turn test wherever the detectives still to move end
   (:meth:`Search.refuted_after_move`).  Three or more: he has no walk that stays off every
   station a detective may reach by then and ends with an exit none may reach
@@ -127,6 +128,7 @@ class Search:
         self.exit_cache: dict[Tickets, list[StationMask]] = {}
         self.kinds_exits: dict[tuple[Ticket, ...], list[StationMask]] = {}
         self.within_cache: dict[tuple[Station, Tickets], list[StationMask]] = {}
+        self.cover_cache: dict[tuple[StationMask, tuple[StationMask, ...]], bool] = {}
         rules = self.rules
         # the variants (docs/rules.md): closed hops, steps onto detectives, reveals
         self.cutoff = bool(rules.cutoff_escape and self.board.via)
@@ -237,7 +239,8 @@ class Search:
         if len(self.table) >= self.table_size:  # bounded memory: start afresh
             self.table.clear()
             for cache in (self.hop_cache, self.mask_cache, self.spend_cache, self.reach2_cache, self.held_cache,
-                          self.exit_cache, self.within_cache, self.gain_cache, self.hop2_cache, self.shows_cache):
+                          self.exit_cache, self.within_cache, self.gain_cache, self.hop2_cache, self.shows_cache,
+                          self.cover_cache):
                 if len(cache) >= self.table_size:
                     cache.clear()
         self.table[key] = res
@@ -351,27 +354,6 @@ class Search:
                 fixed |= 1 << st[j]
         return self._may_win_now(S, mt, fixed, reach, movers, covers, lands)
 
-    def must_land(self, s: Station, held: tuple[Ticket, ...], fixed: StationMask, reach: StationMask,
-                  movers: int, covers: Sequence[StationMask] = (), exits: list[StationMask] | None = None) -> bool:
-        """Must a detective land on ``s`` (Mr. X there, holding ``held``)?  Classic: some exit
-        is out of the ``movers``' ``reach``, there are more exits than movers, or (``covers``:
-        per mover, where it may stand after its move) the exits cannot each get their own
-        mover; under the variants :meth:`uncoverable` decides.  ``exits``: :meth:`exit_table`
-        of his tickets (faster)."""
-        if self.cutoff or self.onto:
-            return self.uncoverable(s, held, reach | fixed, fixed, reach, movers)
-        if exits is not None:
-            ex = exits[s]
-        else:
-            nb = self.board.neighbours
-            ex = 0
-            for t in held:
-                ex |= nb[t][s]
-        ex &= ~fixed
-        if ex & ~reach or ex.bit_count() > movers:
-            return True
-        return bool(covers) and ex.bit_count() > 1 and not _matchable(stations_of(ex), covers)
-
     def exit_table(self, tickets: Tickets) -> list[StationMask]:
         """Per station, its neighbours by the kinds of ticket in ``tickets``."""
         tab = self.exit_cache.get(tickets)
@@ -435,93 +417,96 @@ class Search:
                       mt: Tickets, move: int) -> bool:
         """Two turns left, detectives ``i``.. still to move in the first: unless this turn may
         still end in a capture or trap, every single ticket he may show next must leave a set
-        the last turn can still seal (a necessary condition; False prunes)."""
-        if self.sealable(i, st, tk, out, S, mt):
-            return True
-        occ_max = 0  # stations possibly occupied when he moves
-        reach = 0  # stations a detective may stand on after the last turn
+        the last turn can still seal, and the next detective to move must have one move after
+        which that holds for every ticket (a necessary condition; False prunes)."""
+        fixed = 0  # detectives out of the game
         movers = 0
-        lands = []  # per detective: where it may land in the last turn
-        covers = []  # per detective: where it may stand after the last turn
-        last = -1  # the one detective still to move in this turn (-1: none or several)
+        lands: list[StationMask] = []  # per detective in the game: where it may land in the last turn
+        covers: list[StationMask] = []  # per detective in the game: where it may stand after the last turn
+        first = -1  # the next detective to move in this turn (-1: none)
+        k_first = 0  # its index in ``lands``
+        occ_rest = 0  # where the detectives but ``first`` may stand when he moves
+        reach_rest = 0  # where they may stand after the last turn
+        now_fixed = 0  # for this turn's own test: detectives that do not move in it
+        now_reach = 0
+        now_lands = []
+        now_covers = []
         for j in range(self.n):
+            at = 1 << st[j]
             if out >> j & 1:
-                occ_max |= 1 << st[j]
+                fixed |= at
+                occ_rest |= at
+                now_fixed |= at
                 continue
             movers += 1
             hop, two = self.hop_reach2(st[j], tk[j])
             if j >= i:
-                occ_max |= hop | 1 << st[j]
+                occ = hop | at
                 land = two | hop
-                last = j if last == -1 else -2
+                if hop:
+                    now_reach |= occ
+                    now_lands.append(hop)
+                    now_covers.append(occ)
+                else:
+                    now_fixed |= at
             else:
-                occ_max |= 1 << st[j]
+                occ = at
                 land = hop
+                now_fixed |= at
+            if first == -1 and j >= i:
+                first, k_first = j, len(lands)
+                occ_first, reach_first = occ, land | at
+            else:
+                occ_rest |= occ
+                reach_rest |= land | at
             lands.append(land)
-            covers.append(land | 1 << st[j])
-            reach |= land | 1 << st[j]
-        fixed = mask_of(st[j] for j in range(self.n) if out >> j & 1)
-        reveal = self.rules.is_reveal(move + 1)
-        musts = []
-        for t, after, exits in self.shows(mt):
-            # S loses only what is landed on; closures with more detectives only remove hops
-            # (his exits then: at least the kinds of ``after``'s; gains only add)
-            rest = self.targets(S & ~occ_max, t, occ_max)
-            must_land = []
-            while rest:
-                low = rest & -rest
-                rest ^= low
-                s = low.bit_length() - 1
-                if self.must_land(s, after, fixed, reach, movers, covers, exits):
-                    if not reach >> s & 1:
-                        return False
-                    must_land.append(s)
-            if not reveal and (len(must_land) > movers or not _matchable(must_land, lands)):
-                return False
-            if must_land:
-                musts.append(must_land)
-        if last < 0 or not musts or self.cutoff or self.onto:
+            covers.append(land | at)
+        if self._may_win_now(S, mt, now_fixed, now_reach, len(now_lands), now_covers, now_lands):
+            return True  # this turn may still end in a capture or trap
+        cap = -1 if self.rules.is_reveal(move + 1) else movers
+        if first == -1:
+            return self._seals_every_ticket(S, mt, occ_rest, fixed, reach_rest, movers, covers, lands, cap)
+        if not self._seals_every_ticket(S, mt, occ_rest | occ_first, fixed, reach_rest | reach_first, movers, covers,
+                                        lands, cap):
+            return False
+        if self.cutoff or self.onto:
             return True
-        return self.last_mover_fits(last, st, tk, out, musts, lands, reveal)
-
-    def last_mover_fits(self, last: int, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int,
-                        musts: list[list[Station]], lands: list[StationMask], reveal: bool) -> bool:
-        """:meth:`sealable_next` when one detective, ``last``, is still to move in this turn
-        (classic rules): the stations the last turn must land on (``musts``, one list per ticket
-        he may show, found with every detective's widest reach: each list is a subset of what
-        any end of this turn leaves) must fit one and the same move of ``last``: some legal move
-        after which, for every ticket, a matching exists (no reveal next) or each station is
-        within a detective's reach (a reveal next).  The test per ticket alone lets ``last``
-        stand somewhere else for each ticket; he shows his ticket after it moves."""
-        k_last = sum(1 for j in range(last) if not out >> j & 1)  # its index in ``lands``
-        others = lands[:k_last] + lands[k_last + 1:]
-        base = 0  # where the others may stand after the last turn
-        for m in others:
-            base |= m
-        for j in range(self.n):
-            if j != last and not out >> j & 1:
-                base |= 1 << st[j]
-        hard = []
-        for must_land in musts:
-            if reveal:
-                left = [s for s in must_land if not base >> s & 1]
-                if left:
-                    hard.append(left)
-            elif not _matchable(must_land, others):
-                hard.append(must_land)
-        if not hard:
-            return True
-        blocked = mask_of(st) & ~(1 << st[last])
-        for t, d in self.hops(st[last], tk[last]):
+        # ``first`` shows no ticket before it moves: some one move of it must do for all of his
+        blocked = mask_of(st) & ~(1 << st[first])
+        stuck = True
+        for t, d in self.hops(st[first], tk[first]):
             if blocked >> d & 1:
                 continue
-            land = self.hop_mask(d, self.spend(tk[last], t))
-            if reveal:
-                if all((land | 1 << d) >> s & 1 for left in hard for s in left):
-                    return True
-            elif all(_matchable(must_land, others + [land]) for must_land in hard):
+            stuck = False
+            land = self.hop_mask(d, self.spend(tk[first], t))
+            at = 1 << d
+            if self._seals_every_ticket(S, mt, occ_rest | at, fixed, reach_rest | land | at, movers,
+                                        covers[:k_first] + [land | at] + covers[k_first + 1:],
+                                        lands[:k_first] + [land] + lands[k_first + 1:], cap):
                 return True
-        return False  # stuck, or no move fits every ticket
+        return stuck  # stuck: out for good, and the turn goes on without it
+
+    def _seals_every_ticket(self, S: StationMask, mt: Tickets, occ: StationMask, fixed: StationMask,
+                            reach: StationMask, movers: int, covers: list[StationMask], lands: list[StationMask],
+                            cap: int) -> bool:
+        """:meth:`sealable_next`'s test per ticket: detectives may stand on ``occ`` when he
+        moves (his set loses only what is landed on, and closures with more detectives only
+        remove hops), ``lands``/``covers``/``reach`` in the last turn; ``cap``: -1 when he is
+        shown after this move (each station he must be caught on in reach is enough), else the
+        movers (they need a matching).  Tickets detectives hand him only add exits, so the
+        kinds he holds after his ticket give at least as many.  A ticket whose set lies within
+        one tried before, with the same kinds left after it, asks nothing more (what must be
+        landed on: a subset of that); black first, the widest."""
+        done: list[tuple[StationMask, list[StationMask]]] = []
+        for t, after, exits in reversed(self.shows(mt)):
+            rest = self.targets(S & ~occ, t, occ)
+            if any(e is exits and r | rest == r for r, e in done):
+                continue
+            done.append((rest, exits))
+            must_land = self._musts(rest, after, exits, fixed, reach, movers, covers, cap)
+            if must_land is None or cap >= 0 and not _matchable(must_land, lands):
+                return False
+        return True
 
     def escapes(self, i: int, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int, S: StationMask,
                 mt: Tickets, k: int) -> bool:
@@ -875,17 +860,9 @@ class Search:
             for t2 in self.held(mt1):
                 rest = self.targets(S1 & ~occ2, t2, occ2)
                 left = self.spend(mt1, t2)
-                after, exits = self.held(left), self.exit_table(left)
-                must_land = []
-                while rest:
-                    low = rest & -rest
-                    rest ^= low
-                    s = low.bit_length() - 1
-                    if self.must_land(s, after, fixed, reach2, movers, covers2, exits):
-                        if not reach2 >> s & 1:
-                            return True
-                        must_land.append(s)
-                if len(must_land) > movers or not _matchable(must_land, lands2):
+                must_land = self._musts(rest, self.held(left), self.exit_table(left), fixed, reach2, movers, covers2,
+                                        movers)
+                if must_land is None or not _matchable(must_land, lands2):
                     return True
         return False
 
@@ -894,20 +871,50 @@ class Search:
         """:meth:`sealable`'s test with each mover landing anywhere in ``lands``."""
         if S & ~reach == 0 and S.bit_count() <= movers:
             return True
-        held, exits = self.held(mt), self.exit_table(mt)
-        must_land = []
-        rest = S
+        must_land = self._musts(S, self.held(mt), self.exit_table(mt), fixed, reach, movers, covers, movers)
+        return must_land is not None and _matchable(must_land, lands)
+
+    def _musts(self, rest: StationMask, held: tuple[Ticket, ...], exits: list[StationMask], fixed: StationMask,
+               reach: StationMask, movers: int, covers: list[StationMask], cap: int) -> list[Station] | None:
+        """The stations of ``rest`` a detective must land on (Mr. X there, holding ``held``), or
+        None when one of them is out of ``reach`` or there are more than ``cap`` of them (-1:
+        no cap).  Classic rules: some exit (``exits``: :meth:`exit_table` of his tickets) is out
+        of the ``movers``' ``reach``, there are more exits than movers, or (``covers``: per
+        mover, where it may stand after its move) the exits cannot each get their own mover;
+        under the variants :meth:`uncoverable` decides.  The searches' innermost loop."""
+        out: list[Station] = []
+        variant = self.cutoff or self.onto
+        free = ~fixed
+        ckey = None
+        cache = self.cover_cache
         while rest:
             low = rest & -rest
             rest ^= low
             s = low.bit_length() - 1
-            if self.must_land(s, held, fixed, reach, movers, covers, exits):
-                if not reach >> s & 1:
-                    return False
-                must_land.append(s)
-                if len(must_land) > movers:
-                    return False
-        return _matchable(must_land, lands)
+            if variant:
+                if not self.uncoverable(s, held, reach | fixed, fixed, reach, movers):
+                    continue
+            else:
+                ex = exits[s] & free
+                if not ex & ~reach:
+                    c = ex.bit_count()
+                    if c <= movers:
+                        if c <= 1 or not covers:
+                            continue
+                        if ckey is None:
+                            ckey = tuple(covers)
+                        key = (ex, ckey)
+                        ok = cache.get(key)
+                        if ok is None:
+                            ok = cache[key] = _matchable(stations_of(ex), covers)
+                        if ok:
+                            continue
+            if not reach >> s & 1:
+                return None
+            out.append(s)
+            if len(out) == cap + 1:
+                return None
+        return out
 
     def mrx(self, st: tuple[Station, ...], tk: tuple[Tickets, ...], out: int, S: StationMask, mt: Tickets,
             move: int, doubles: int, k: int, root_path: _Path | None = None) -> tuple[Reply, ...] | None:
@@ -948,26 +955,52 @@ class Search:
 
 def _matchable(stations: Sequence[Station], lands: Sequence[StationMask]) -> bool:
     """Can each of ``stations`` get its own detective, detective ``j`` landing anywhere in
-    ``lands[j]``?  (The sets of detectives the stations so far can take, a handful of each.)"""
-    if len(stations) > len(lands):
+    ``lands[j]``?  Up to three stations, Hall's condition (every few stations have as many
+    detectives between them); more, the sets of detectives the stations so far can be given, as
+    one integer: bit ``u`` stands for the set ``u`` (a bitmask of detectives), so giving
+    detective ``j`` to the next station moves every set without ``j`` up by ``1 << j``."""
+    k = len(stations)
+    if not k:
+        return True
+    n = len(lands)
+    if k > n:
         return False
-    options = set()  # each set of detectives (a bitmask) the stations so far can be given
-    options.add(0)
+    cans = []  # per station: the detectives that may land there, a bitmask
     for s in stations:
         can = 0
-        for j, m in enumerate(lands):
+        bit = 1
+        for m in lands:
             if m >> s & 1:
-                can |= 1 << j
+                can |= bit
+            bit <<= 1
         if not can:
             return False
-        nxt = set()
-        for used in options:
-            free = can & ~used
-            while free:
-                low = free & -free
-                free ^= low
-                nxt.add(used | low)
+        cans.append(can)
+    if k == 1:
+        return True
+    if k == 2:
+        return (cans[0] | cans[1]).bit_count() >= 2
+    if k == 3:
+        a, b, c = cans
+        return ((a | b).bit_count() >= 2 and (a | c).bit_count() >= 2 and (b | c).bit_count() >= 2
+                and (a | b | c).bit_count() >= 3)
+    without = _WITHOUT.get(n)
+    if without is None:
+        without = _WITHOUT[n] = [sum(1 << u for u in range(1 << n) if not u >> j & 1) for j in range(n)]
+    options = 1  # the empty set
+    for can in cans:
+        nxt = 0
+        j = 0
+        while can:
+            if can & 1:
+                nxt |= (options & without[j]) << (1 << j)
+            can >>= 1
+            j += 1
         if not nxt:
             return False
         options = nxt
     return True
+
+
+#: per number of detectives n: per detective j, the bits of the sets (of n) without j
+_WITHOUT: dict[int, list[int]] = {}

@@ -738,3 +738,23 @@ def test_the_search_counts_double_moves_by_the_engines_rule(per_round, per_game)
                 left = max(0, min(tickets, per_game - used)) if per_round >= 1 else 0
                 got = search.doubles_within(Tickets.of({"double": tickets}), used, turns)
                 assert got == min(turns, left), (tickets, used, turns)
+
+
+def test_matching_of_stations_to_detectives_agrees_with_trying_every_assignment():
+    """The bounds' matching (each station its own detective): Hall's condition for up to three
+    stations, a set-of-sets walk beyond, against every assignment of distinct detectives."""
+    import itertools
+
+    from sy_tools.solvers.forced_search import _matchable
+
+    rng = random.Random(5)
+    seen = {True: 0, False: 0}
+    for _ in range(3000):
+        n = rng.randint(1, 6)
+        stations = rng.sample(range(1, 9), rng.randint(0, min(n + 1, 7)))
+        lands = [mask_of(rng.sample(range(1, 9), rng.randint(0, 4))) for _ in range(n)]
+        want = any(all(lands[j] >> s & 1 for s, j in zip(stations, perm))
+                   for perm in itertools.permutations(range(n), len(stations))) if len(stations) <= n else False
+        assert _matchable(stations, lands) is want, (stations, [stations_of(m) for m in lands])
+        seen[want] += 1
+    assert min(seen.values()) > 500  # both answers well represented

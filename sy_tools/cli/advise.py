@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from ..errors import InputError
+from ..selfplay.budgets import MRX_ADVISE_CANDIDATES, MRX_ADVISE_ITERATIONS
 from .app import main
 from .common import load_game, load_puzzle_board
 from .options import (
@@ -14,6 +15,7 @@ from .options import (
     format_option,
     puzzle_options,
     round_option,
+    seed_option,
     time_limit_option,
 )
 
@@ -25,13 +27,18 @@ from .options import (
 @click.option("--depth", type=click.IntRange(min=1, max=4), default=2, show_default=True,
               help="Detective turns to look ahead.")
 @click.option("--top", type=click.IntRange(min=1), default=5, show_default=True, help="Mr. X: how many moves to show.")
+@click.option("--playouts", type=click.IntRange(min=0), default=MRX_ADVISE_ITERATIONS, show_default=True,
+              help=f"Mr. X: tree-search playouts among his {MRX_ADVISE_CANDIDATES} best sound moves "
+                   "(0: the ranking alone).")
+@seed_option("Mr. X: what the tree search draws from (the same seed and playouts, the same advice).")
 @time_limit_option(10.0, "the whole command (reading the record included)", whole=True)
 @click.option("--at", type=AsciiInt(min=0), default=None,
               help="Mr. X's station, needed for his advice (default: from a full record).")
 @round_option("Advise on")
 @puzzle_options(rules=True)
 @format_option("text", "json")
-def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_limit: float, at: int | None,
+def advise_cmd(game: str | None, side: str | None, depth: int, top: int, playouts: int, seed: int,
+               time_limit: float, at: int | None,
                round_: int | None,
                around: str | None, dets: str | None, tickets: str | None, mrx_tickets: str | None,
                move_number: int, map_spec: str, rules: Any, fmt: str) -> None:
@@ -47,8 +54,11 @@ def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_li
     """
     from ..formats.output import dumps
     from ..formats.values import puzzle_values
+    from ..selfplay.policies import TreeSearch
     from ..solvers.advise import advise_puzzle, advise_record
     from ..solvers.forced_hook import solve_hook
+
+    choose = TreeSearch(playouts, MRX_ADVISE_CANDIDATES, seed) if playouts else None
 
     puzzle_flags = around is not None or dets is not None
     if game is not None and puzzle_flags:
@@ -63,7 +73,7 @@ def advise_cmd(game: str | None, side: str | None, depth: int, top: int, time_li
         board = load_puzzle_board(map_spec, rules)
         p = puzzle_values(around, dets, tickets, mrx_tickets)
         result = advise_puzzle(board, p.around, at, p.detectives, side, p.tickets, p.mrx_tickets, move_number, depth,
-                               top, time_limit, solve_hook(depth), rules)
+                               top, time_limit, solve_hook(depth), rules, choose)
     else:
-        result = advise_record(load_game(game, round_), side, at, depth, top, time_limit, solve_hook(depth))
+        result = advise_record(load_game(game, round_), side, at, depth, top, time_limit, solve_hook(depth), choose)
     click.echo(dumps(result.to_dict()) if fmt == "json" else result.describe())

@@ -97,6 +97,19 @@ def time_limit_option(default: float = 10.0, what: str = "the whole command", wh
     return wrap
 
 
+def _seed(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    from ..selfplay.budgets import check_seed
+
+    return None if value is None else check_seed(value)
+
+
+def seed_option(what: str, default: int | None = 0) -> Callable[[F], F]:
+    """``--seed N`` (a 64-bit signed integer): what the command's randomness draws from, ``what``
+    said in the help (``default`` None: a random seed, which the command prints)."""
+    return click.option("--seed", type=int, default=default, show_default=default is not None, callback=_seed,
+                        help=what)
+
+
 def moves_option(default: int = 1, high: int = 6, what: str = "Detective turns the plan spans.",
                  alias: str | None = None) -> Callable[[F], F]:
     """``--moves/-k``: how many detective turns a plan (or a forced win) spans; ``alias`` is an

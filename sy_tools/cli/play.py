@@ -9,7 +9,7 @@ import click
 
 from ..play.settings import COMPUTER_SIDES, DEFAULT_THINK
 from .app import main
-from .options import SECONDS, map_option, rules_option
+from .options import SECONDS, map_option, rules_option, seed_option
 
 #: The options that set up a new game (refused when resuming).
 _SETUP = {"dets": "--detectives", "count": "--detective-count", "seed": "--seed", "rules": "--rules",
@@ -23,9 +23,8 @@ _SETUP = {"dets": "--detectives", "count": "--detective-count", "seed": "--seed"
               help="New game: the detectives and their start stations in turn order, e.g. Red=13,Blue=26.")
 @click.option("--detective-count", "count", type=click.IntRange(1, 5), default=None,
               help="New game: deal start cards to this many detectives (default 5), Mr. X's card first.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
-              help="New game: the seed the start cards are dealt from (default: a random one, printed); "
-                   "also the computer's tie-breaks.")
+@seed_option("New game: the seed the start cards are dealt from (default: a random one, printed); "
+             "also the computer's tie-breaks.", default=None)
 @rules_option("New game: the rules")
 @map_option("New game: the map")
 @click.option("--mrx-log", "log", default=None, metavar="FILE",

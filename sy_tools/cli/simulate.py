@@ -14,13 +14,13 @@ from .options import (
     format_option,
     map_option,
     rules_option,
+    seed_option,
 )
 
 
 @main.command("simulate", short_help="Self-play: many seeded games between two policies.")
 @click.option("-n", "--games", "n_games", type=click.IntRange(min=0), required=True, help="How many games.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Game i draws from (seed, i) alone (a 64-bit integer).")
+@seed_option("Game i draws from (seed, i) alone.")
 @rules_option()
 @map_option()
 @click.option("--detective-count", "n_detectives", type=click.IntRange(min=1, max=5), default=5, show_default=True,

@@ -34,7 +34,8 @@ from ..engine.rules import Rules, preset
 from ..engine.stations import Station, mask_of, stations_of
 from ..engine.tickets import Ticket
 from ..errors import InputError
-from ..selfplay.game import DETECTIVE_NAMES, SEED_MAX, SEED_MIN, deal, game_record, game_rng
+from ..selfplay.budgets import SEED_MAX, SEED_MIN
+from ..selfplay.game import DETECTIVE_NAMES, deal, game_record, game_rng
 from .actions import ActionCodec
 from .observe import ObservationLayout, PublicState
 

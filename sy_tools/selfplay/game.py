@@ -19,6 +19,7 @@ from ..engine.stations import Station, mask_of
 from ..engine.tickets import DETECTIVE_TICKET_KINDS, MRX_TICKET_KINDS
 from ..errors import InputError
 from ..formats.files import Signalled
+from .budgets import check_seed
 from .policies import DETECTIVE_POLICIES, MRX_POLICIES, Policy, load_policy, run_policy, safe_repr
 
 #: detective names in turn order
@@ -156,9 +157,7 @@ class _Runtime:
         from ..formats.map_load import load_board
 
         self.spec = spec
-        if not SEED_MIN <= spec.seed <= SEED_MAX:  # rows keep it as a 64-bit integer (parquet)
-            raise InputError(f"expected a seed from {SEED_MIN} to {SEED_MAX} (a 64-bit integer), got "
-                             f"{str(spec.seed)[:40]}", where="--seed")
+        check_seed(spec.seed)  # rows keep it as a 64-bit integer (parquet)
         self.board = load_board(spec.map)
         self.mrx_policy: Policy = load_policy(spec.mrx_policy, "mrx")
         self.detective_policy: Policy = load_policy(spec.detective_policy, "detectives")
@@ -183,7 +182,6 @@ class _Runtime:
         self.template = Position.start(self.board, spec.rules, list(zip(self.names, range(len(self.names)))))
 
 #: The seeds a run accepts (a row stores the seed as a 64-bit integer).
-SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
 
 #: Rule variants the simulator plays (through the engine's exact move listing).
 SIMULATED_VARIANTS = frozenset({"mrx_onto_detective", "cutoff_escape", "voluntary_reveal"})

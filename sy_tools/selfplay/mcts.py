@@ -48,8 +48,10 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from bisect import bisect
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..analysis.distances import distances
@@ -441,6 +443,20 @@ def _mrx_option(move: Move) -> MrXOption:
     return tuple((MRX_MOVE_TICKETS.index(t), d) for t, d in zip(move.tickets, move.stations))  # type: ignore[misc]
 
 
+@dataclass(frozen=True)
+class MrXSearch:
+    """What :func:`search_mrx` found: the chosen ``move`` (the root's most visited), the
+    ``playouts`` run, and per root move weighed ``(move, visits, mean score)`` (a playout scores
+    1 when he wins, 0 when he is caught or trapped, ``0.5 + 0.5 * min(d, 5) / 5`` when it is cut
+    off with the nearest detective ``d`` hops away), most visited first.  ``complete`` is False
+    when the deadline stopped the search before its budget."""
+
+    move: Move
+    playouts: int = 0
+    stats: tuple[tuple[Move, int, float], ...] = ()
+    complete: bool = True
+
+
 def mcts_mrx(obs: MrXObservation, rng: Any, iterations: int | None = None,
              candidates: Sequence[Move] | None = None) -> Move:
     """Mr. X's move by MCTS (module docstring); ``iterations`` (default ``memo["mcts_iterations"]``
@@ -448,11 +464,18 @@ def mcts_mrx(obs: MrXObservation, rng: Any, iterations: int | None = None,
     options to those moves (None or empty: every legal move; the move filter then applies among
     them; the rest of the search is unchanged): the ``advise`` Mr. X lets the search choose among
     his sound moves so."""
+    return search_mrx(obs, rng, iterations, candidates).move
+
+
+def search_mrx(obs: MrXObservation, rng: Any, iterations: int | None = None,
+               candidates: Sequence[Move] | None = None, deadline: float | None = None) -> MrXSearch:
+    """:func:`mcts_mrx` with what the search saw; it stops early (``complete`` False) once
+    ``time.monotonic()`` passes ``deadline`` (None: never), after at least one playout."""
     pos = obs.position
     pool = list(candidates) if candidates else list(obs.legal_moves)
     legal = [m for m in pool if m.shown is None] or pool
     if len(legal) == 1 or legal[0].is_pass:
-        return legal[0]
+        return MrXSearch(legal[0])
     n = int(iterations or obs.memo.get("mcts_iterations", MRX_ITERATIONS))
     rnd = _stream(rng)
     search = _Search(pos.board, pos.rules, rnd, pos.round + MRX_HORIZON)
@@ -471,10 +494,14 @@ def mcts_mrx(obs: MrXObservation, rng: Any, iterations: int | None = None,
     black_ok = pos.move in search.reveal or obs.possible.bit_count() <= BLACK_SET_SIZE
     root_options = search.mrx_filter(root_sim, list(by_option), black_ok)
     if len(root_options) == 1:
-        return by_option[root_options[0]]
+        return MrXSearch(by_option[root_options[0]])
     sampler = _Sampler(search.dist, obs.possible, pos.stations) if obs.possible else None
     root = _Node()
-    for _ in range(n):
+    done = 0
+    while done < n:
+        if deadline is not None and done and time.monotonic() > deadline:
+            break
+        done += 1
         s = root_sim.copy()
         s.phantom = sampler.draw(rnd) if sampler is not None else s.at
         node, path, options = root, [], root_options
@@ -493,7 +520,10 @@ def mcts_mrx(obs: MrXObservation, rng: Any, iterations: int | None = None,
         for nd in path:
             nd.visits += 1
             nd.total += r
-    return by_option[_most_visited(root, root_options)]
+    kids = [(o, root.children[o]) for o in root_options if o in root.children]
+    kids.sort(key=lambda oc: (oc[1].visits, oc[1].total), reverse=True)
+    stats = tuple((by_option[o], c.visits, c.total / c.visits) for o, c in kids)
+    return MrXSearch(by_option[_most_visited(root, root_options)], done, stats, done == n)
 
 
 def mcts_detective(obs: DetectiveObservation, rng: Any, iterations: int | None = None) -> Move:
@@ -556,6 +586,6 @@ def mcts_detective(obs: DetectiveObservation, rng: Any, iterations: int | None =
     return by_option[_most_visited(root, root_options)]
 
 
-__all__ = ["mcts_mrx", "mcts_detective", "MRX_ITERATIONS", "DETECTIVE_ITERATIONS", "MRX_HORIZON",
+__all__ = ["mcts_mrx", "search_mrx", "MrXSearch", "mcts_detective", "MRX_ITERATIONS", "DETECTIVE_ITERATIONS", "MRX_HORIZON",
            "DETECTIVE_HORIZON", "EPSILON",
            "EXPLORATION", "COALITION_REDUCTION", "CATEGORY_WEIGHTS", "BLACK_SET_SIZE"]

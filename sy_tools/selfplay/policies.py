@@ -24,22 +24,26 @@ import contextlib
 import importlib
 import importlib.util
 import os
+import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from ..analysis.distances import distance_array, distances
 from ..engine.hops import MRX, mrx_targets
 from ..engine.moves import Move
 from ..engine.observations import DetectiveObservation, MrXObservation, observed_position
-from ..engine.position import draw
-from ..engine.stations import stations_of
+from ..engine.position import Position, draw
+from ..engine.stations import StationMask, stations_of
 from ..engine.tickets import Ticket
 from ..errors import InputError
 from ..formats.files import file_type_name
+from ..formats.report_text import plural
+from ..solvers.advice import MrXOption, MrXPick, mrx_move_text
 from ..solvers.advise import advise_mrx as rank_mrx_moves
 from ..solvers.belief import MAX_CANDIDATES, POLICY_TIME_LIMIT, advise_detectives
 from ..solvers.forced_hook import solve_hook
+from .budgets import ADVISE_CANDIDATES, MRX_ADVISE_CANDIDATES, MRX_ADVISE_ITERATIONS, POLICY_SOLVE_NODES
 
 Policy = Callable[[Any, Any], Move]
 
@@ -206,32 +210,75 @@ def detective_policy(obs: DetectiveObservation | Any, rng: Any = None) -> Move:
 
 def mrx_policy(obs: MrXObservation | Any, rng: Any = None) -> Move:
     """The advise Mr. X as a self-play policy: advise's ranking (double moves weighed only when
-    no single move is sound) proves or clears its best ``memo["advise_mrx_candidates"]`` moves
-    (default :data:`MRX_ADVISE_CANDIDATES`) with the look-ahead; the Monte-Carlo tree search of
-    :func:`~sy_tools.selfplay.mcts.mcts_mrx` (``memo["advise_mrx_iterations"]`` iterations,
-    default :data:`MRX_ADVISE_ITERATIONS`; 0: no search) then chooses among those that are not
-    proved losses, the ones no detective can reach next turn only when there are such.  So he
-    never plays a move proved lost within two turns when another is not.  Without a search (or
-    one candidate): his top-ranked move, ties among the best to ``rng``.  Each forced-win search
-    of his look-ahead visits at most ``memo["advise_solve_nodes"]`` nodes (default
-    :data:`POLICY_SOLVE_NODES`) and the tree search is counted in iterations, so games do not
-    depend on the machine's speed."""
+    no single move is sound) with :class:`TreeSearch` as its chooser: the look-ahead proves or
+    clears its best ``memo["advise_mrx_candidates"]`` moves (default
+    :data:`MRX_ADVISE_CANDIDATES`) and the Monte-Carlo tree search
+    (``memo["advise_mrx_iterations"]`` iterations, default :data:`MRX_ADVISE_ITERATIONS`; 0: no
+    search) chooses among those that are not proved losses, the ones no detective can reach next
+    turn only when there are such.  So he never plays a move proved lost within two turns when
+    another is not.  Without a search (or one candidate): his top-ranked move, ties among the
+    best to ``rng``.  Each forced-win search of his look-ahead visits at most
+    ``memo["advise_solve_nodes"]`` nodes (default :data:`POLICY_SOLVE_NODES`) and the tree search
+    is counted in iterations, so games do not depend on the machine's speed (``memo["time_limit"]``,
+    default 10 s, bounds the whole decision)."""
     memo = obs.memo
     k = max(1, int(memo.get("advise_mrx_candidates", MRX_ADVISE_CANDIDATES)))
     iterations = int(memo.get("advise_mrx_iterations", MRX_ADVISE_ITERATIONS))
+    chooser = TreeSearch(iterations, k, rng) if iterations > 0 and rng is not None else None
     adv = rank_mrx_moves(obs.position, obs.possible, top=1_000_000, time_limit=float(memo.get("time_limit", 10.0)),
-                         doubles="when-needed", sound=k if iterations > 0 else 1,
-                         nodes=int(memo.get("advise_solve_nodes", POLICY_SOLVE_NODES)) or None)
-    if iterations > 0 and rng is not None:
-        pool = sound_candidates(adv.moves, k)
-        if len(pool) > 1:
-            from .mcts import mcts_mrx
-
-            return mcts_mrx(obs, rng, iterations, candidates=[o.move for o in pool])
+                         doubles="when-needed", sound=1, nodes=int(memo.get("advise_solve_nodes", POLICY_SOLVE_NODES)) or None,
+                         choose=chooser)
+    if adv.search is not None:
+        return adv.moves[0].move  # type: ignore[no-any-return]
     best = [o for o in adv.moves if o.key == adv.moves[0].key]
     if rng is not None and len(best) > 1:
         return best[int(rng.random() * len(best))].move
     return best[0].move  # type: ignore[no-any-return]
+
+
+class TreeSearch:
+    """An :class:`~sy_tools.solvers.advice.MrXChooser`: the Monte-Carlo tree search of
+    :func:`~sy_tools.selfplay.mcts.search_mrx` (``iterations`` playouts, fewer if the deadline
+    comes first) among the ``candidates`` best of Mr. X's ranked options that the look-ahead did
+    not prove lost (:func:`sound_candidates`); ``rng`` (a ``random.Random``, or a seed) seeds it.
+    ``sy-tools advise`` uses it for Mr. X (``--playouts``, ``--seed``), as the ``advise`` policy
+    does in self-play."""
+
+    def __init__(self, iterations: int = 0, candidates: int = 0, rng: Any = 0) -> None:
+        self.iterations = iterations or MRX_ADVISE_ITERATIONS
+        self.candidates = candidates or MRX_ADVISE_CANDIDATES
+        self.rng = random.Random(rng) if isinstance(rng, int) else rng
+
+    def __call__(self, position: Position, possible: StationMask, options: Sequence[MrXOption],
+                 deadline: float) -> MrXPick | None:
+        from .mcts import search_mrx
+
+        pool = sound_candidates(options, self.candidates)
+        if len(pool) < 2:
+            return None
+        found = search_mrx(MrXObservation(position, possible), self.rng, self.iterations, [o.move for o in pool],
+                           deadline)
+        index = next(i for i, o in enumerate(options) if o.move == found.move)
+        score = {m: (v, round(q, 3)) for m, v, q in found.stats}
+        cut = "" if found.complete else ", cut short by the time limit"
+        weighed = len(found.stats) or 1
+        among = f"your {len(pool)} best sound moves" if weighed == len(pool) else \
+            f"{weighed} of your {len(pool)} best sound moves"
+        head = f"tree search ({plural(found.playouts, 'playout')} among {among}{cut})"
+        first = options[0].move
+        if found.stats and index:
+            v0, q0 = score.get(first, (0, 0.0))
+            note = (f"{head}: {mrx_move_text(found.move)} scores {score[found.move][1]:.2f} over "
+                    f"{score[found.move][0]} playouts, the ranking's first ({mrx_move_text(first)}) {q0:.2f} over {v0}")
+        elif found.stats:
+            runner = found.stats[1] if len(found.stats) > 1 else None
+            rest = f"; next {mrx_move_text(runner[0])} {runner[2]:.2f} over {runner[1]}" if runner else ""
+            note = f"{head} agrees with the ranking's first: it scores {score[found.move][1]:.2f} over {score[found.move][0]}{rest}"
+        else:
+            note = f"{head}: one move passes its filter"
+        detail = {"playouts": found.playouts, "complete": found.complete, "chosen": found.move.to_dict(),
+                  "candidates": [{**m.to_dict(), "playouts": v, "score": round(q, 4)} for m, v, q in found.stats]}
+        return MrXPick(index, note, detail)
 
 
 def sound_candidates(ranked: Any, k: int) -> list[Any]:
@@ -246,21 +293,9 @@ def sound_candidates(ranked: Any, k: int) -> list[Any]:
     return safe or pool
 
 
-#: Nodes the advise detectives' forced-win search may visit per round in self-play (a budget in
-#: nodes, not seconds: games stay reproducible whatever the machine's speed)
-POLICY_SOLVE_NODES = 20_000
 
-#: Moves of the advise Mr. X's ranking the look-ahead proves or clears in self-play; the tree
-#: search chooses among those not proved lost
-MRX_ADVISE_CANDIDATES = 4
 
-#: The advise Mr. X's tree-search iterations a move in self-play (a budget in iterations, not
-#: seconds; 0: his top-ranked move, no search)
-MRX_ADVISE_ITERATIONS = 300
 
-#: Joint moves the advise detectives weigh per round in self-play: a fixed cap (not a time budget)
-#: keeps games reproducible whatever the machine's speed or load.
-ADVISE_CANDIDATES = 27
 
 
 def _advise_detective(obs: DetectiveObservation, rng: Any) -> Move:

@@ -3,8 +3,9 @@ advisors report (his reach and his distance from the detectives, the tickets he 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..analysis.distances import distances
 from ..engine.board import Board
@@ -83,6 +84,29 @@ class MrXOption:
 
 
 @dataclass(frozen=True)
+class MrXPick:
+    """A chooser's verdict on Mr. X's ranked options: ``index`` into them (the move he should
+    play), ``note`` (one line for the player) and ``detail`` (the JSON ``search`` object)."""
+
+    index: int
+    note: str
+    detail: dict[str, Any]
+
+
+class MrXChooser(Protocol):
+    """Chooses among the best of Mr. X's ranked options (best first, the look-ahead having
+    proved or cleared at least the ``candidates`` best) before ``deadline``
+    (``time.monotonic()``); None leaves the ranking's first.  The self-play policy's tree search
+    is one (``sy_tools.selfplay.policies.tree_search``): the advisor takes it as a hook, since
+    self-play sits above the solvers."""
+
+    candidates: int
+
+    def __call__(self, position: Position, possible: StationMask, options: Sequence[MrXOption],
+                 deadline: float) -> MrXPick | None: ...
+
+
+@dataclass(frozen=True)
 class Advice:
     """What :func:`advise_detectives` or :func:`advise_mrx` found.
 
@@ -108,6 +132,8 @@ class Advice:
     summary: str
     context: dict[str, Any] = field(default_factory=dict)
     out: tuple[str, ...] = ()
+    #: Mr. X: what a chooser (:class:`MrXChooser`) made of the ranking's best moves; None without one
+    search: MrXPick | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The stable JSON form (docs/cli.md, "advise")."""
@@ -119,7 +145,8 @@ class Advice:
                 "catch_probability": None if self.catch is None else round(self.catch, 4),
                 "forced": self.forced, "status": self.status, "depth": self.depth,
                 "depth_reached": self.depth_reached, "candidates": self.candidates,
-                "wall_time": round(self.wall_time, 4)}
+                "wall_time": round(self.wall_time, 4),
+                **({"search": None if self.search is None else self.search.detail} if self.side == "mrx" else {})}
 
     def describe(self) -> str:
         """The advice as a player reads it."""
@@ -142,8 +169,10 @@ class Advice:
             lines += [m.line() for m in self.moves]
         else:
             for i, m in enumerate(self.moves, 1):
-                lines.append(f"{i}. {_mrx_move_text(m.move)}: {m.reason}")
+                lines.append(f"{i}. {mrx_move_text(m.move)}: {m.reason}")
         lines.append("")
+        if self.search is not None:
+            lines.append(self.search.note)
         lines.append(self.summary)
         stop = " (stopped at the time limit)" if self.status == "time-limit" else ""
         if mrx:
@@ -155,7 +184,7 @@ class Advice:
 
 
 
-def _mrx_move_text(m: Move) -> str:
+def mrx_move_text(m: Move) -> str:
     if m.is_pass:
         return "pass"
     hops = " ".join(f"-{TICKET_LETTERS[t]}-> {s}" + (" (show)" if m.shown == j else "")

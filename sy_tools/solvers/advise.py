@@ -60,6 +60,7 @@ from .advice import (
     FAR,
     Advice,
     DetectiveAdvice,
+    MrXChooser,
     MrXOption,
     advice_header,
     detective_reach,
@@ -149,15 +150,20 @@ def _names(names: Sequence[str]) -> str:
 
 def advise_mrx(position: Position, possible: StationMask | Iterable[Station] | None = None, top: int = 5,
                time_limit: float = 10.0, doubles: str = "all", context: dict[str, Any] | None = None,
-               sound: int | None = None, nodes: int | None = None) -> Advice:
+               sound: int | None = None, nodes: int | None = None, choose: MrXChooser | None = None) -> Advice:
     """Mr. X's legal moves ranked, best first (the ``top`` best).  ``position`` must know his
     station; ``possible`` is the set the detectives hold now (default: his station only).
     ``doubles``: ``"all"`` weighs every double move, ``"when-needed"`` only when no single move
     is sound (the self-play policy).  The forced-win search proves or clears the best moves
     until ``sound`` (default ``top``) moves that are no proved loss lead the ranking
     (:func:`~sy_tools.solvers.mrx_lookahead.look_ahead`), each search within ``nodes`` nodes
-    when given (the self-play policy: games then do not depend on the machine's speed)."""
+    when given (the self-play policy: games then do not depend on the machine's speed).
+    ``choose`` (:class:`~sy_tools.solvers.advice.MrXChooser`, e.g. the self-play policy's tree
+    search) then picks among the best sound moves within what is left of ``time_limit``; its
+    pick leads the list, the rest keep the ranking's order."""
     sound = top if sound is None else sound
+    if choose is not None:
+        sound = max(sound, choose.candidates)
     t0 = time.monotonic()
     if position.ended is not None:
         raise AnalysisError(f"the game is over: {position.ended.describe()}")
@@ -194,19 +200,26 @@ def advise_mrx(position: Position, possible: StationMask | Iterable[Station] | N
         if time.monotonic() > deadline:
             status = "time-limit"
     judged.sort(key=lambda o: o.key, reverse=True)
+    pick = None
+    if choose is not None and len(judged) > 1:
+        pick = choose(position, S, judged, deadline)
+        if pick is not None and pick.index:
+            judged.insert(0, judged.pop(pick.index))
     shown = tuple(judged[:top])
     header = advice_header(position, S, position.occupied, side="mrx", mrx_at=at)
     b = shown[0]
     summary = f"Mr. X: {mrx_move_words(b.move)} ({b.reason})."
     return Advice("mrx", shown, S.bit_count(), header["reach"], header["to_reveal"], header["distances"],
                   header["holds"], header["note"], None, None, status, 1, 1, len(judged),
-                  time.monotonic() - t0, summary, context or {}, tuple(sorted(position.out)))
+                  time.monotonic() - t0, summary, context or {}, tuple(sorted(position.out)), pick)
 
 
 def advise_record(record: Record, side: str | None = None, at: Station | None = None, depth: int = 2,
-                  top: int = 5, time_limit: float = 10.0, forced: ForcedHook | None = None) -> Advice:
+                  top: int = 5, time_limit: float = 10.0, forced: ForcedHook | None = None,
+                  choose: MrXChooser | None = None) -> Advice:
     """Advice for the side to move at the end of ``record`` (``side`` must be that side when
-    given).  Mr. X's advice needs his station: a full record, or ``at``."""
+    given).  Mr. X's advice needs his station: a full record, or ``at``; ``choose``: see
+    :func:`advise_mrx`."""
     from ..analysis.possible import possible
     from ..analysis.record_position import record_position
 
@@ -226,7 +239,7 @@ def advise_record(record: Record, side: str | None = None, at: Station | None = 
         if pos.mrx_at is None:
             raise InputError("Mr. X is to move and the record does not say where he is: give --at STATION for his "
                              "advice (the detectives' comes after his move)", record.file, "--at")
-        return advise_mrx(pos, S, top, time_limit, context=ctx)
+        return advise_mrx(pos, S, top, time_limit, context=ctx, choose=choose)
     if at is not None:
         raise InputError("--at places Mr. X; the detectives' advice never uses his station", record.file, "--at")
     return advise_detectives(pos, S, where.probabilities, depth, time_limit, forced, context=ctx,
@@ -265,16 +278,18 @@ def advise_puzzle(board: Board, around: Sequence[Station] | None, at: Station | 
                   detectives: Sequence[tuple[str, Station]], side: str | None = None,
                   detective_tickets: Mapping[str, int] | None = None, mrx_tickets: Mapping[str, int] | None = None,
                   move_number: int = 0, depth: int = 2, top: int = 5, time_limit: float = 10.0,
-                  forced: ForcedHook | None = None, rules: Rules | None = None) -> Advice:
+                  forced: ForcedHook | None = None, rules: Rules | None = None,
+                  choose: MrXChooser | None = None) -> Advice:
     """Advice in puzzle mode (see :func:`advise_puzzle_position`; ``rules`` default classic); ``side``
-    defaults to Mr. X when his station ``at`` is given, else the detectives."""
+    defaults to Mr. X when his station ``at`` is given, else the detectives; ``choose``: see
+    :func:`advise_mrx`."""
     side = side or ("mrx" if at is not None and not around else "detectives")
     pos, S = advise_puzzle_position(board, around, at, detectives, side, detective_tickets, mrx_tickets, move_number, rules)
     ctx: dict[str, Any] = {"around": stations_of(S), "move_number": move_number}
     if side == "mrx":
-        return advise_mrx(pos, S, top, time_limit, context=ctx)
+        return advise_mrx(pos, S, top, time_limit, context=ctx, choose=choose)
     return advise_detectives(pos, S, None, depth, time_limit, forced, context=ctx)
 
-__all__ = ["Advice", "DetectiveAdvice", "DetectiveObservation", "ForcedHook", "MrXObservation", "MrXOption",
+__all__ = ["Advice", "DetectiveAdvice", "DetectiveObservation", "ForcedHook", "MrXChooser", "MrXObservation", "MrXOption",
            "advise_detectives", "advise_mrx", "advise_puzzle", "advise_record", "came_from", "distances",
            "observed_position", "advise_puzzle_position", "solve_hook"]

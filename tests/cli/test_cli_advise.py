@@ -159,3 +159,27 @@ def test_advice_words_count_what_possible_counts_one_verdict_and_plurals(cli):
     summary = next(line for line in lines if line.startswith("Detectives: "))
     assert summary.endswith(": a forced win within 2 turns whatever he does (solve).") and "no sure catch" not in summary
     assert "one move from his 1 possible station" in r.stdout and "(5 moves away)" in lines[0]
+
+
+def test_mrx_advice_is_the_tree_search_choice_and_its_seed_makes_it_reproducible(cli):
+    """Mr. X's first move is what the tree search chose (its JSON says so); the same seed gives
+    the same advice; --playouts 0 gives the ranking alone (no search); a bad seed is one line."""
+    def advice(*extra):
+        r = cli("advise", IN_PROGRESS, "--at", "4", "--format", "json", *extra)
+        assert r.exit_code == 0, r.output
+        return json.loads(r.output)
+
+    one, again = advice("--seed", "5"), advice("--seed", "5")
+    assert {k: v for k, v in one.items() if k != "wall_time"} == {k: v for k, v in again.items() if k != "wall_time"}
+    s = one["search"]
+    assert s["complete"] and s["playouts"] == 300 == sum(c["playouts"] for c in s["candidates"])
+    first = {k: one["moves"][0][k] for k in ("tickets", "stations")}
+    assert s["chosen"] == first == {k: s["candidates"][0][k] for k in ("tickets", "stations")}
+    assert all(m["safe"] and m["loses_within"] is None for m in one["moves"][:2])
+    plain = advice("--playouts", "0")
+    assert plain["search"] is None and plain["moves"][0]["stations"] == [3]  # the ranking's first
+    assert one["moves"][0]["stations"] == [13]  # the search prefers 13 here (seed 5)
+    text = cli("advise", IN_PROGRESS, "--at", "4", "--playouts", "40").output
+    assert "tree search (40 playouts among 2 of your 4 best sound moves)" in text
+    r = cli("advise", IN_PROGRESS, "--at", "4", "--seed", str(2**64))
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "--seed" in r.output and "64-bit" in r.output

@@ -123,3 +123,24 @@ def test_strength_harness_plays_and_prints_wilson_intervals():
     lines = strength.run(games=2, jobs=1, seed=1, matchups=[("random", "greedy")])
     assert any("mcts: Mr. X" in line for line in lines)
     assert lines[-1].lstrip().startswith("random X") and "/2" in lines[-1] and "[" in lines[-1]
+
+
+def test_mr_x_search_reports_what_it_saw_and_stops_at_its_deadline(london):
+    """search_mrx: the chosen move is the most played; visits add up to the playouts; a deadline
+    already past stops it after one playout (said: not complete), none runs the whole budget."""
+    import time
+
+    checked = 0
+    for pos, possible in _walk(london, 4):
+        if pos.turn != 0 or pos.move < 1:
+            continue
+        full = mcts.search_mrx(MrXObservation(pos, possible), random.Random(2), 50)
+        if not full.stats:
+            continue
+        assert full.complete and full.playouts == 50 and sum(v for _, v, _ in full.stats) == 50
+        assert full.move == full.stats[0][0] and all(0.0 <= q <= 1.0 for _, _, q in full.stats)
+        assert full.move == mcts.mcts_mrx(MrXObservation(pos, possible), random.Random(2), 50)
+        cut = mcts.search_mrx(MrXObservation(pos, possible), random.Random(2), 50, deadline=time.monotonic() - 1)
+        assert not cut.complete and cut.playouts == 1 and sum(v for _, v, _ in cut.stats) == 1
+        checked += 1
+    assert checked >= 3

@@ -53,18 +53,24 @@ def mrx_position(rng: random.Random) -> tuple[Position, frozenset[int]] | None:
     return pos, S
 
 
+@pytest.mark.parametrize("search", [False, True], ids=["ranking", "tree-search"])
 @pytest.mark.parametrize("seed", range(2))
-def test_the_first_move_is_never_a_proved_loss_when_another_move_is_not(seed):
+def test_the_first_move_is_never_a_proved_loss_when_another_move_is_not(seed, search):
+    """The ranking alone, and with the tree search choosing among its best moves as `sy-tools
+    advise` does by default (double moves weighed too)."""
+    from sy_tools.selfplay.policies import TreeSearch
+
     rng = random.Random(seed)
-    cases = doomed_seen = choice_mattered = 0
+    cases = doomed_seen = choice_mattered = chose_other = 0
     for _ in range(90):
         got = mrx_position(rng)
         if got is None:
             continue
         pos, S = got
         verdict = {m: loses(pos, S, m) for m in pos.legal_moves()}
-        adv = advise_mrx(pos, S, top=3, time_limit=60)
+        adv = advise_mrx(pos, S, top=3, time_limit=60, choose=TreeSearch(30, 4, seed) if search else None)
         best = adv.moves[0]
+        chose_other += adv.search is not None and adv.search.index > 0
         cases += 1
         if not all(verdict.values()):
             assert not verdict[best.move], (pos, sorted(S), best.move, best.reason)
@@ -74,6 +80,7 @@ def test_the_first_move_is_never_a_proved_loss_when_another_move_is_not(seed):
                 assert verdict[o.move], (pos, sorted(S), o.move, o.reason)
         choice_mattered += any(verdict.values()) and not all(verdict.values())
     assert cases > 30 and doomed_seen > 3 and choice_mattered > 3, (cases, doomed_seen, choice_mattered)
+    assert (chose_other > 3) == search, chose_other  # the search does move other moves first
 
 
 def test_the_advise_policy_never_plays_a_proved_loss_when_another_move_is_not():

@@ -1,0 +1,34 @@
+"""The self-play policies' budgets, counted in nodes, iterations and candidates (never seconds:
+games are the same whatever the machine's speed or load), and the range of a seed: a light
+module, so the CLI can show them in its help without importing the policies."""
+
+from __future__ import annotations
+
+#: Nodes the advise detectives' forced-win search may visit per round in self-play (a budget in
+#: nodes, not seconds: games stay reproducible whatever the machine's speed)
+POLICY_SOLVE_NODES = 20_000
+
+#: Moves of the advise Mr. X's ranking the look-ahead proves or clears in self-play; the tree
+#: search chooses among those not proved lost
+MRX_ADVISE_CANDIDATES = 4
+
+#: The advise Mr. X's tree-search iterations a move in self-play (a budget in iterations, not
+#: seconds; 0: his top-ranked move, no search)
+MRX_ADVISE_ITERATIONS = 300
+
+#: Joint moves the advise detectives weigh per round in self-play: a fixed cap (not a time budget)
+#: keeps games reproducible whatever the machine's speed or load.
+ADVISE_CANDIDATES = 27
+
+#: A seed is a 64-bit signed integer (results keep it so, parquet included).
+SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
+
+
+def check_seed(seed: int) -> int:
+    """``seed``, or InputError (at ``--seed``) when it is not a 64-bit signed integer."""
+    from ..errors import InputError
+
+    if not SEED_MIN <= seed <= SEED_MAX:
+        raise InputError(f"expected a seed from {SEED_MIN} to {SEED_MAX} (a 64-bit integer), got {str(seed)[:40]}",
+                         where="--seed")
+    return seed

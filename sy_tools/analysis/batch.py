@@ -8,6 +8,7 @@ prints (``FILE: WHERE: message``, the place as the player wrote it for a text re
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +17,6 @@ from ..errors import RecordError, SyToolsError
 from ..formats.files import read_text
 from ..formats.game_fast import decode_plain_record
 from ..formats.output import json_line
-from ..formats.record_io import is_json_record, parse_record_text
 from .possible import Possible, possible, uniform_possible
 from .tracker import Trace, final_state_of_parts
 from .vouch import vouched_final_state
@@ -47,10 +47,12 @@ def analyse(path: str, weights: str = "paths", history: bool = False, round_: in
     ``check``'s first finding otherwise, unless ``ignore_illegal`` (then the moves are taken as
     written).  ``fast``: the batch's fast path (same answers, same errors)."""
     text = read_text(path, RecordError)
-    if fast and weights == "uniform" and not history and round_ is None and is_json_record(text, path):
+    if fast and weights == "uniform" and not history and round_ is None:  # (the notation: None at once)
         result = _uniform_unbuilt(text, path, ignore_illegal)
         if result is not None:
             return result
+    from ..formats.record_io import parse_record_text  # (the parsers: loaded when a record needs them)
+
     rec = parse_record_text(text, path, fast).at_round(round_)
     if not ignore_illegal:
         from .referee import ILLEGAL_HINT, require_legal  # (the engine's classes: loaded when first needed)
@@ -121,29 +123,146 @@ def possible_many(paths: Iterable[str], weights: str = "paths", history: bool = 
                   render: Callable[[Possible], Any] | None = None,
                   ignore_illegal: bool = False) -> Iterator[tuple[str, Any]]:
     """``(path, result or Failure)`` for every path, in the order given.  ``jobs`` > 1 spreads
-    a large batch over that many worker processes (the order is kept).  ``render`` (a
-    module-level function, so workers can be sent it) turns each result into what is yielded
-    instead, in the worker: a batch then ships short lines, not whole results, back.  An illegal
-    record is a :class:`Failure` (``check``'s first finding) unless ``ignore_illegal``."""
+    a large batch over that many processes, this one and ``jobs - 1`` workers it forks (the order
+    is kept; where the system cannot fork, this one does it all).  ``render`` turns each result
+    into what is yielded instead, where it was computed: a batch then ships short lines, not
+    whole results, back from the workers (what it returns must pickle).  An illegal record is a
+    :class:`Failure` (``check``'s first finding) unless ``ignore_illegal``."""
     paths = list(paths)
     work: list[Job] = [(p, weights, history, round_, render, ignore_illegal) for p in paths]
     jobs = min(jobs, len(paths) // MIN_PER_WORKER, _cores())
-    if jobs <= 1:
+    if jobs <= 1 or not hasattr(os, "fork"):
         for job in work:
             yield job[0], _one(job)
         return
-    import multiprocessing
-
     from ..formats.game_fast import warm_fast_path
     from ..formats.map_load import load_board
 
     load_board("london")  # workers inherit the built-in map and the decoder instead of each building them
     warm_fast_path()
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    chunk = max(1, min(64, len(work) // (jobs * 8)))
-    with ctx.Pool(jobs) as pool:
-        yield from zip(paths, pool.imap(_one, work, chunksize=chunk))
+    yield from zip(paths, _forked_map(_one, work, jobs))
+
+
+def _forked_map(fn: Callable[[Any], Any], items: list[Any], jobs: int) -> Iterator[Any]:
+    """``fn(item)`` for every item, in order, computed by this process and ``jobs - 1`` forked
+    ones, which inherit what this one has loaded and send back their results pickled.  The items
+    go in chunks that each process claims from a pipe when it is ready (a slow spell of one
+    process on a shared machine then holds up no share of fixed size).  A worker that ends
+    early leaves the chunks it took to this process, which then meets the same error itself (or
+    none, if the worker was killed); workers still running when the caller stops are ended."""
+    import pickle
+    import signal
+    import struct
+
+    chunk = max(-(-len(items) // _MAX_CHUNKS), min(_CHUNK, len(items) // (jobs * 8)), 1)
+    n_chunks = -(-len(items) // chunk)
+    claims, queue = os.pipe()
+    tokens = b"".join([struct.pack("<I", k) for k in range(n_chunks)])  # (at most 4 KiB: the pipe holds them)
+    while tokens:
+        tokens = tokens[os.write(queue, tokens):]
+    os.close(queue)  # (a claim then reads a chunk's number, or nothing once all are taken)
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None:  # (a worker must not write again what this process holds unwritten)
+            stream.flush()
+    inbox: dict[int, bytearray] = {}  # a worker's pipe -> what it sent that is not read yet
+    pids: list[int] = []
+    finished = False
+    try:
+        for _ in range(jobs - 1):
+            r, w = os.pipe()
+            try:
+                pid = os.fork()
+            except OSError:  # (no more processes allowed: the ones there are do the batch)
+                os.close(r)
+                os.close(w)
+                break
+            if pid == 0:  # the worker: claim, compute, send; it never returns (Ctrl-C included)
+                code = 1
+                try:
+                    for fd in (r, *inbox):
+                        os.close(fd)
+                    with open(w, "wb") as out:
+                        while token := os.read(claims, 4):
+                            (k,) = struct.unpack("<I", token)
+                            data = pickle.dumps([fn(x) for x in items[k * chunk:(k + 1) * chunk]], -1)
+                            out.write(struct.pack("<II", k, len(data)) + data)
+                            out.flush()
+                    code = 0
+                finally:
+                    os._exit(code)
+            os.close(w)
+            pids.append(pid)
+            inbox[r] = bytearray()
+        done: dict[int, list[Any]] = {}  # chunks computed ahead of the next one to yield
+        nxt = 0
+        claiming = True
+        while nxt < n_chunks:
+            if nxt in done:
+                yield from done.pop(nxt)
+                nxt += 1
+                continue
+            if inbox:  # what the workers sent; once nothing is left to claim, wait for it
+                _receive(inbox, done, 0 if claiming else None)
+                if nxt in done:
+                    continue
+            token = os.read(claims, 4) if claiming else b""
+            if token:
+                (k,) = struct.unpack("<I", token)
+                got = [fn(x) for x in items[k * chunk:(k + 1) * chunk]]
+                if k == nxt:
+                    yield from got
+                    nxt += 1
+                else:
+                    done[k] = got
+            elif claiming:
+                claiming = False
+            elif not inbox:  # every worker ended: a chunk one took and never sent is done here
+                done[nxt] = [fn(x) for x in items[nxt * chunk:(nxt + 1) * chunk]]
+        finished = True
+    finally:
+        os.close(claims)
+        for fd in inbox:
+            os.close(fd)
+        for pid in pids:
+            try:
+                if not finished:
+                    os.kill(pid, signal.SIGTERM)
+                os.waitpid(pid, 0)
+            except ChildProcessError:  # pragma: no cover - reaped already (SIGCHLD ignored)
+                pass
+
+
+#: records a process claims at a time (fewer when a batch is small)
+_CHUNK = 16
+
+#: at most this many chunks (their numbers fit a pipe before anyone reads them)
+_MAX_CHUNKS = 1024
+
+
+def _receive(inbox: dict[int, bytearray], done: dict[int, list[Any]], timeout: float | None) -> None:
+    """What the workers sent so far (waiting up to ``timeout`` seconds for something, None: as
+    long as it takes), into ``done`` chunk by chunk; a worker's pipe that ended leaves ``inbox``."""
+    import pickle
+    import select
+    import struct
+
+    poll = select.poll()
+    for fd in inbox:
+        poll.register(fd, select.POLLIN)
+    for fd, _ in poll.poll(None if timeout is None else 1000 * timeout):
+        data = os.read(fd, 1 << 20)
+        if not data:
+            os.close(fd)
+            del inbox[fd]
+            continue
+        buf = inbox[fd]
+        buf += data
+        while len(buf) >= 8:
+            k, size = struct.unpack_from("<II", buf)
+            if len(buf) < 8 + size:
+                break
+            done[k] = pickle.loads(buf[8:8 + size])
+            del buf[:8 + size]
 
 
 def _cores() -> int:

@@ -37,7 +37,30 @@ def _quiet_broken_pipe() -> None:
     sys.exit(EXIT_BROKEN_PIPE)
 
 
+#: Each command and the module that defines it: a command's module is imported when that command
+#: runs (or ``--help`` lists them all), so that ``sy-tools possible`` does not load ``advise``'s
+#: solvers and the rest first (start-up is a large share of a batch of small records).
+COMMAND_MODULES = {
+    "advise": "advise", "check": "records", "cordon": "cordon", "heatmap": "heatmap", "map": "maps",
+    "moves": "records", "play": "play", "possible": "possible", "record": "records", "rules": "records",
+    "simulate": "simulate", "solve": "solve", "validate": "maps",
+}
+
+
 class _Group(click.Group):
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMAND_MODULES.get(cmd_name)
+        if module is not None and cmd_name not in self.commands:
+            import importlib
+
+            importlib.import_module(f"{__package__}.{module}")  # (its decorators register it here)
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        for name in COMMAND_MODULES:
+            self.get_command(ctx, name)
+        return super().list_commands(ctx)
+
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
         """Like click's, but a usage error is one line on stderr (exit 2), never a usage dump; a

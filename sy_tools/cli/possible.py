@@ -14,6 +14,9 @@ from .options import (
     round_option,
 )
 
+#: ``--format jsonl`` writes its lines this many at a time
+JSONL_LINES = 64
+
 
 @main.command("possible", short_help="Where Mr. X can be now (and was), with probabilities.")
 @click.argument("games", nargs=-1, required=True)
@@ -26,8 +29,8 @@ from .options import (
               help="Show only the N most likely stations (default: all).")
 @round_option("Analyse")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Worker processes for a large batch; the output keeps the order of GAMES (default: every core "
-                   "once there are 50 records per core, else 1).")
+              help="Processes for a large batch (this one and N-1 it forks, where the system can fork); the output "
+                   "keeps the order of GAMES (default: every core once there are 50 records per core, else 1).")
 @ignore_illegal_option
 def possible_cmd(games: tuple[str, ...], fmt: str, history: bool, weights: str, top: int | None,
              round_: int | None, jobs: int | None, ignore_illegal: bool) -> None:
@@ -53,31 +56,40 @@ def possible_cmd(games: tuple[str, ...], fmt: str, history: bool, weights: str, 
         click.echo("[")
     first = True
     render = jsonl_line if fmt == "jsonl" else None
-    for game, result in possible_many(games, weights, history, round_, jobs or AUTO_JOBS, render, ignore_illegal):
-        if isinstance(result, Failure):
-            failed = max(failed, result.exit_code) if len(games) == 1 else 1
-            if fmt == "jsonl":
-                out.write(json_line(result.to_dict()) + "\n")
-            elif listing:
-                click.echo(("" if first else ",\n") + indented(json_text(result.to_dict())), nl=False)
-                click.echo(f"error: {result.message}", err=True)
+    lines: list[str] = []  # jsonl lines not written yet: one write per JSONL_LINES (stdout may be unbuffered)
+    try:
+        for game, result in possible_many(games, weights, history, round_, jobs or AUTO_JOBS, render,
+                                          ignore_illegal):
+            if isinstance(result, Failure):
+                failed = max(failed, result.exit_code) if len(games) == 1 else 1
+                if fmt == "jsonl":
+                    lines.append(json_line(result.to_dict()) + "\n")
+                elif listing:
+                    click.echo(("" if first else ",\n") + indented(json_text(result.to_dict())), nl=False)
+                    click.echo(f"error: {result.message}", err=True)
+                else:
+                    click.echo(f"error: {result.message}", err=True)
+            elif fmt == "jsonl":
+                lines.append(result)  # rendered by jsonl_line (click.echo per line costs a batch 10%)
+            elif fmt == "json":
+                text = json_text(result.to_dict())
+                click.echo(("" if first else ",\n") + indented(text) if listing else text, nl=not listing)
+            elif fmt == "csv":
+                click.echo(result.to_csv(top), nl=False)
             else:
-                click.echo(f"error: {result.message}", err=True)
-        elif fmt == "jsonl":
-            out.write(result)  # rendered by jsonl_line (click.echo per line costs a batch 10%)
-        elif fmt == "json":
-            text = json_text(result.to_dict())
-            click.echo(("" if first else ",\n") + indented(text) if listing else text, nl=not listing)
-        elif fmt == "csv":
-            click.echo(result.to_csv(top), nl=False)
-        else:
-            if len(games) > 1:
-                click.echo(f"== {game}")
-            click.echo(result.to_text(top))
-        if fmt in ("csv", "text") and not isinstance(result, (Failure, str)) and result.warnings:
-            # (the JSON forms carry them as a field)
-            click.echo("\n".join(f"warning: {game}: {w}" for w in result.warnings), err=True)
-        first = False
+                if len(games) > 1:
+                    click.echo(f"== {game}")
+                click.echo(result.to_text(top))
+            if fmt in ("csv", "text") and not isinstance(result, (Failure, str)) and result.warnings:
+                # (the JSON forms carry them as a field)
+                click.echo("\n".join(f"warning: {game}: {w}" for w in result.warnings), err=True)
+            first = False
+            if len(lines) >= JSONL_LINES:
+                out.write("".join(lines))
+                lines.clear()
+    finally:  # (what was analysed is printed, an interrupted batch's too)
+        if lines:
+            out.write("".join(lines))
     if listing:
         click.echo("\n]")
     out.flush()

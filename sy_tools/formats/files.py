@@ -438,8 +438,11 @@ def _read_fd(fd: int, size: int, limit: int) -> bytes:
     """Up to ``limit + 1`` bytes of an open regular file whose size was ``size`` (it may have
     changed since): straight from the descriptor, without a buffered file object (a batch reads
     thousands of small files)."""
-    parts = [os.read(fd, min(size, limit) + 1)]
+    want = min(size, limit) + 1
+    parts = [os.read(fd, want)]
     got = len(parts[0])
+    if got < want:  # a regular file read short: its end (a batch of small files saves a call each)
+        return parts[0]
     while parts[-1] and got <= limit:
         parts.append(os.read(fd, min(limit + 1 - got, 1 << 20)))
         got += len(parts[-1])

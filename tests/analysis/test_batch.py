@@ -4,7 +4,9 @@ exactly what the validating path says: same lines, byte for byte, and the same e
 from __future__ import annotations
 
 import json
+import os
 import random
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -149,7 +151,6 @@ def test_fast_path_builds_long_records_like_the_parser():
 def test_a_batch_uses_the_cores_it_may_run_on(monkeypatch, tmp_path):
     """On one allowed core (``taskset``, a container) a large batch runs in this process, however
     many cores the machine has."""
-    import multiprocessing
     import os
 
     import sy_tools.analysis.batch as batch
@@ -158,9 +159,9 @@ def test_a_batch_uses_the_cores_it_may_run_on(monkeypatch, tmp_path):
     monkeypatch.setattr(os, "cpu_count", lambda: 8)
 
     def no_workers(*args: object, **kwargs: object) -> None:
-        raise AssertionError("a worker pool was started")
+        raise AssertionError("a worker process was started")
 
-    monkeypatch.setattr(multiprocessing, "get_context", no_workers)
+    monkeypatch.setattr(os, "fork", no_workers)
     src = REPO / "examples" / "in-progress.json"
     paths = []
     for i in range(2 * batch.MIN_PER_WORKER):
@@ -169,6 +170,120 @@ def test_a_batch_uses_the_cores_it_may_run_on(monkeypatch, tmp_path):
         paths.append(str(p))
     assert batch._cores() == 1
     assert len(list(possible_many(paths, "uniform", jobs=batch.AUTO_JOBS))) == len(paths)
+
+
+# ---- the worker processes -------------------------------------------------------------------------
+
+#: the process that runs the tests (a forked worker is any other)
+_MAIN = os.getpid()
+
+
+def _square(x: int) -> tuple[int, int, int]:
+    """``x``, its square, and the process that computed it (slowly enough that all take part)."""
+    time.sleep(0.001)
+    return x, x * x, os.getpid()
+
+
+def _square_or_die(x: int) -> tuple[int, int, int]:
+    """A worker dies (as if killed) on the chunk it takes; this process computes everything."""
+    if os.getpid() != _MAIN:
+        os._exit(3)
+    return _square(x)
+
+
+def _stuck_in_worker(x: int) -> tuple[int, int, int]:
+    """A worker hangs on the chunk it takes (for 30 s, then it ends)."""
+    if os.getpid() != _MAIN:
+        time.sleep(30)
+        os._exit(3)
+    return _square(x)
+
+
+@pytest.fixture
+def forks(monkeypatch) -> list[int]:
+    """The workers forked while the test runs, recorded as ``os.fork`` makes them."""
+    pids: list[int] = []
+    fork = os.fork
+
+    def recorded() -> int:
+        pid = fork()
+        if pid:
+            pids.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", recorded)
+    return pids
+
+
+def _forked(fn, items, jobs, seconds: int = 20) -> list:
+    """``_forked_map``'s results, or TimeoutError after ``seconds`` (raised where it waits)."""
+    import signal
+
+    from sy_tools.analysis import batch
+
+    def stuck(*_: object) -> None:
+        raise TimeoutError("the forked map hangs")
+
+    old = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(seconds)
+    try:
+        return list(batch._forked_map(fn, items, jobs))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # (a worker ended but not reaped would still answer)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked")
+def test_worker_processes_keep_the_order(forks):
+    items = list(range(300))
+    got = _forked(_square, items, 3)
+    assert [r[:2] for r in got] == [(x, x * x) for x in items]
+    assert {r[2] for r in got} == {_MAIN, *forks}  # (each process computed some)
+    assert len(forks) == 2 and all(_gone(p) for p in forks)  # (each waited for)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked")
+def test_a_worker_that_dies_leaves_its_chunks_to_this_process(forks):
+    items = list(range(200))
+    got = _forked(_square_or_die, items, 2)
+    assert got == [(x, x * x, _MAIN) for x in items]
+    assert len(forks) == 1 and _gone(forks[0])
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked")
+def test_a_stuck_worker_is_ended_when_this_process_gives_up(forks):
+    t = time.perf_counter()
+    with pytest.raises(TimeoutError):  # (waiting for the stuck worker's chunk: Ctrl-C, say)
+        _forked(_stuck_in_worker, list(range(200)), 2, seconds=1)
+    assert time.perf_counter() - t < 10 and len(forks) == 1 and _gone(forks[0])
+
+
+def test_without_a_process_to_spare_this_one_does_the_batch(monkeypatch):
+    """A system that allows no more processes (fork fails: EAGAIN) still gets every answer."""
+    def refused() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", refused)
+    items = list(range(100))
+    assert _forked(_square, items, 2) == [(x, x * x, _MAIN) for x in items]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked")
+def test_workers_end_when_the_caller_stops(forks):
+    from sy_tools.analysis import batch
+
+    results = batch._forked_map(_square, list(range(100_000)), 2)
+    assert next(results)[:2] == (0, 0)
+    results.close()  # (a reader that went away: ``sy-tools possible ... | head -1``)
+    assert len(forks) == 1 and _gone(forks[0])
 
 
 def test_lists_longer_than_the_fast_path_covers_go_the_general_way():

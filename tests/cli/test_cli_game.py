@@ -113,6 +113,25 @@ def test_possible_jsonl_many(cli):
     assert r.exit_code == 1
 
 
+def test_an_interrupted_jsonl_batch_prints_what_it_analysed(cli, monkeypatch):
+    """The lines of ``--format jsonl`` go out a few dozen at a time; Ctrl-C still prints the
+    records analysed before it."""
+    import sy_tools.analysis.batch as batch
+
+    real = batch.possible_many
+
+    def interrupted(*args, **kwargs):
+        for i, item in enumerate(real(*args, **kwargs)):
+            if i == 3:
+                raise KeyboardInterrupt
+            yield item
+
+    monkeypatch.setattr(batch, "possible_many", interrupted)
+    r = cli("possible", "--format", "jsonl", *[str(EX / "in-progress.json")] * 5)
+    assert r.exit_code == 130 and r.stderr.strip() == "error: interrupted"
+    assert [json.loads(line)["count"] for line in r.stdout.splitlines()] == [19] * 3
+
+
 def test_possible_does_not_import_heavy_modules():
     import subprocess
     import sys

@@ -140,3 +140,33 @@ def test_every_help_example_runs(example, workdir):
     assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
     assert r.exit_code in (0, 1), f"{example}: exit {r.exit_code}: {r.output}"
     assert "Traceback" not in r.output
+
+
+def test_every_command_is_listed_with_its_module():
+    """``sy-tools`` imports a command's module when that command runs (start-up of a batch):
+    the table says which module registers each command, and no command is missing from it."""
+    import importlib
+    import pkgutil
+
+    import sy_tools.cli
+    from sy_tools.cli.app import COMMAND_MODULES
+
+    for m in pkgutil.iter_modules(sy_tools.cli.__path__):
+        importlib.import_module(f"sy_tools.cli.{m.name}")
+    assert set(main.commands) == set(COMMAND_MODULES)
+    for name, cmd in main.commands.items():
+        assert cmd.callback is not None
+        assert cmd.callback.__module__ == f"sy_tools.cli.{COMMAND_MODULES[name]}", name
+
+
+def test_a_command_loads_only_its_own_module():
+    import subprocess
+    import sys
+
+    code = ("import sys; from sy_tools.cli import main\n"
+            "try:\n    main(['possible', sys.argv[1], '--format', 'jsonl'])\nexcept SystemExit:\n    pass\n"
+            "print('LOADED', sorted(m for m in sys.modules if m.startswith('sy_tools.cli.')))")
+    r = subprocess.run([sys.executable, "-c", code, str(ROOT / "examples" / "in-progress.json")],
+                       capture_output=True, text=True)
+    assert "LOADED ['sy_tools.cli.app', 'sy_tools.cli.options', 'sy_tools.cli.possible']" in r.stdout, \
+        r.stdout[-500:] + r.stderr

@@ -86,8 +86,8 @@ def budgets() -> list[str]:
         f"{mcts.EXPLORATION}, coalition reduction {mcts.COALITION_REDUCTION}, location weights by hops to the "
         f"nearest detective {list(mcts.CATEGORY_WEIGHTS[1:])}",
         f"  advise: detectives weigh {policies.ADVISE_CANDIDATES} joint moves per round (depth 2)"
-        + (f", forced-win search {policies.POLICY_SOLVE_NODES} nodes" if hasattr(policies, "POLICY_SOLVE_NODES")
-           else "") + "; Mr. X ranks every move (double moves when needed), then "
+        + (f", forced-win search {policies.DETECTIVE_SOLVE_TURNS} turns within {policies.DETECTIVE_SOLVE_NODES} nodes"
+           if hasattr(policies, "DETECTIVE_SOLVE_NODES") else "") + "; Mr. X ranks every move (double moves when needed), then "
         + (f"an mcts search of {policies.MRX_ADVISE_ITERATIONS} iterations chooses among the best "
            f"{policies.MRX_ADVISE_CANDIDATES} not proved lost" if getattr(policies, "MRX_ADVISE_ITERATIONS", 0)
            else "plays the first"),

@@ -43,7 +43,14 @@ from ..solvers.advice import MrXOption, MrXPick, mrx_move_text
 from ..solvers.advise import advise_mrx as rank_mrx_moves
 from ..solvers.belief import MAX_CANDIDATES, POLICY_TIME_LIMIT, advise_detectives
 from ..solvers.forced_hook import solve_hook
-from .budgets import ADVISE_CANDIDATES, MRX_ADVISE_CANDIDATES, MRX_ADVISE_ITERATIONS, POLICY_SOLVE_NODES
+from .budgets import (
+    ADVISE_CANDIDATES,
+    DETECTIVE_SOLVE_NODES,
+    DETECTIVE_SOLVE_TURNS,
+    MRX_ADVISE_CANDIDATES,
+    MRX_ADVISE_ITERATIONS,
+    POLICY_SOLVE_NODES,
+)
 
 Policy = Callable[[Any, Any], Move]
 
@@ -172,9 +179,10 @@ def detective_policy(obs: DetectiveObservation | Any, rng: Any = None) -> Move:
     a part no longer legal is re-planned.  Budget: ``memo["advise_time_limit"]`` (or
     ``memo["time_limit"]``) seconds, default :data:`POLICY_TIME_LIMIT`; ``memo["advise_depth"]``
     (default 2); ``memo["advise_candidates"]`` caps the joint moves weighed (a fixed cap makes
-    games reproducible whatever the machine's speed); a forced win within two turns that
-    ``solve`` finds within ``memo["advise_solve_nodes"]`` nodes (default
-    :data:`POLICY_SOLVE_NODES`; 0: no search) is played.  ``obs`` may also be ``simulate``'s
+    games reproducible whatever the machine's speed); a forced win within
+    ``memo["advise_solve_turns"]`` turns (default :data:`DETECTIVE_SOLVE_TURNS`) that ``solve``
+    finds within ``memo["advise_solve_nodes"]`` nodes (default :data:`DETECTIVE_SOLVE_NODES`;
+    0: no search) is played.  ``obs`` may also be ``simulate``'s
     observation (the same fields).  Where each detective came from (so that none is sent
     straight back without a reason: :func:`advise_detectives`' ``came_from``) is
     ``memo["came_from"]`` when the caller knows it (from a record), else followed in ``memo``
@@ -193,10 +201,11 @@ def detective_policy(obs: DetectiveObservation | Any, rng: Any = None) -> Move:
     plan: dict[str, Move] | None = memo.get("advise_plan") if memo.get("advise_key") == key else None
     if plan is None or plan.get(obs.to_move) not in obs.legal_moves:
         limit = float(memo.get("advise_time_limit", memo.get("time_limit", POLICY_TIME_LIMIT)))
-        nodes = memo.get("advise_solve_nodes", POLICY_SOLVE_NODES)
+        nodes = memo.get("advise_solve_nodes", DETECTIVE_SOLVE_NODES)
+        turns = int(memo.get("advise_solve_turns", DETECTIVE_SOLVE_TURNS))
         adv = advise_detectives(observed_position(obs), obs.possible, getattr(obs, "weights", None),
                                 int(memo.get("advise_depth", 2)), limit,
-                                forced=solve_hook(2, int(nodes)) if nodes else None,
+                                forced=solve_hook(turns, int(nodes)) if nodes else None,
                                 max_candidates=int(memo.get("advise_candidates", MAX_CANDIDATES)),
                                 came_from=dict(came))
         plan = {a.name: a.move for a in adv.moves if a.move is not None}

@@ -38,6 +38,11 @@ MAX_CANDIDATES = 4000
 #: Stations of the possible set used for distances (the most likely ones).
 MASS_STATIONS = 32
 
+#: In the look-ahead's catch odds, how likely Mr. X is on a station of his next set that a
+#: detective can reach next, against 1 for one none can reach: he sees the detectives and keeps
+#: out of their reach when he can (1.0: his station uniform over the set).
+WARY = 0.3
+
 
 def _normalise(possible: StationMask, weights: Weights | None) -> dict[Station, float]:
     st = stations_of(possible)
@@ -266,8 +271,9 @@ class _JointMoveScorer:
     def _catch(self, S: StationMask, occ: StationMask, dets: list[tuple[Station, Tickets]], mt: Tickets,
                move: int, doubles: int, depth: int) -> tuple[float, float, float]:
         """(worst, mean) probability the detectives catch him within ``depth`` more turns of
-        theirs, over what he may show next (his station uniform over what he may reach), and
-        the mean size of his possible set after his next move."""
+        theirs, over what he may show next (his station over what he may reach, wary of the
+        detectives' reach: :func:`catch_odds`), and the mean size of his possible set after his
+        next move."""
         board, rules = self.board, self.rules
         can_double = double_allowed(rules, mt.double, doubles, move)
         options = _mrx_options(board, rules, S, occ, mt, move, can_double)
@@ -296,14 +302,14 @@ class _JointMoveScorer:
         for (tks, S2, revealed), reach, dets2 in plays:
             self.check_time()
             n = S2.bit_count()
+            anyone = 0
+            for r in reach:
+                anyone |= r
+            covered = (S2 & anyone).bit_count()
             if revealed:  # he is shown at a station of his choosing: covered if any detective reaches it
-                anyone = 0
-                for r in reach:
-                    anyone |= r
-                p = (S2 & anyone).bit_count() / n
+                p = catch_odds(n, covered, covered)
             else:
-                opts = [stations_of(S2 & r) for r in reach]
-                p = max_matching(opts) / n
+                p = catch_odds(n, covered, max_matching([stations_of(S2 & r) for r in reach]))
             if depth > 1 and p < 1.0:
                 p = p + (1.0 - p) * self._deeper(S2, occ, dets2, mt, tks, move, doubles, depth - 1)
             worst = min(worst, p)
@@ -346,6 +352,17 @@ class _JointMoveScorer:
             mt2 = mt2.spend("double")
         worst, _, _ = self._catch(S3, occ2, new, mt2, move + len(tks), dbl, depth)
         return worst
+
+
+def catch_odds(n: int, covered: int, caught: int, wary: float | None = None) -> float:
+    """The odds the detectives catch him on a set of ``n`` stations, ``covered`` of them within
+    a detective's reach, when they can land on ``caught`` of those at once: each covered station
+    counts ``wary`` against 1 for the others (he keeps out of their reach when he can), so only
+    a net over the whole set is sure (``caught == n``: 1).  ``wary`` defaults to :data:`WARY`."""
+    if n <= 0:
+        return 1.0
+    w = WARY if wary is None else wary
+    return caught * w / (covered * w + (n - covered))
 
 
 @dataclass(frozen=True)

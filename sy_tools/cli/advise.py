@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from ..errors import InputError
-from ..selfplay.budgets import MRX_ADVISE_CANDIDATES, MRX_ADVISE_ITERATIONS
+from ..selfplay.budgets import ADVISE_CANDIDATES, MRX_ADVISE_CANDIDATES, MRX_ADVISE_ITERATIONS
 from .app import main
 from .common import load_game, load_puzzle_board
 from .options import (
@@ -26,6 +26,9 @@ from .options import (
               help="The side to advise (default: the side to move; puzzle mode: mrx with --at alone).")
 @click.option("--depth", type=click.IntRange(min=1, max=4), default=2, show_default=True,
               help="Detective turns to look ahead.")
+@click.option("--candidates", type=click.IntRange(min=1), default=ADVISE_CANDIDATES, show_default=True,
+              help="Detectives: joint moves weighed at most (the self-play policy's budget by default; more "
+                   "take longer).")
 @click.option("--top", type=click.IntRange(min=1), default=5, show_default=True, help="Mr. X: how many moves to show.")
 @click.option("--playouts", type=click.IntRange(min=0), default=MRX_ADVISE_ITERATIONS, show_default=True,
               help=f"Mr. X: tree-search playouts among his {MRX_ADVISE_CANDIDATES} best sound moves "
@@ -37,7 +40,7 @@ from .options import (
 @round_option("Advise on")
 @puzzle_options(rules=True)
 @format_option("text", "json")
-def advise_cmd(game: str | None, side: str | None, depth: int, top: int, playouts: int, seed: int,
+def advise_cmd(game: str | None, side: str | None, depth: int, candidates: int, top: int, playouts: int, seed: int,
                time_limit: float, at: int | None,
                round_: int | None,
                around: str | None, dets: str | None, tickets: str | None, mrx_tickets: str | None,
@@ -73,7 +76,7 @@ def advise_cmd(game: str | None, side: str | None, depth: int, top: int, playout
         board = load_puzzle_board(map_spec, rules)
         p = puzzle_values(around, dets, tickets, mrx_tickets)
         result = advise_puzzle(board, p.around, at, p.detectives, side, p.tickets, p.mrx_tickets, move_number, depth,
-                               top, time_limit, solve_hook(depth), rules, choose)
+                               top, time_limit, solve_hook(depth), rules, choose, candidates)
     else:
-        result = advise_record(load_game(game, round_), side, at, depth, top, time_limit, solve_hook(depth), choose)
+        result = advise_record(load_game(game, round_), side, at, depth, top, time_limit, solve_hook(depth), choose, candidates)
     click.echo(dumps(result.to_dict()) if fmt == "json" else result.describe())

@@ -222,6 +222,7 @@ class Console:
         self.out(possible(self.session.public()).to_text(self._count(args, 10)))
 
     def _cmd_advise(self, args: list[str]) -> None:
+        from ..selfplay.budgets import ADVISE_CANDIDATES
         from ..selfplay.policies import TreeSearch
         from ..solvers.advise import advise_record
 
@@ -232,7 +233,8 @@ class Console:
         if s.to_move == MRX and at is None:
             raise Refused("unreadable", "Mr. X's advice needs his station: it is kept only with his log (--mrx-log)")
         # Mr. X's hint is what the computer would play for him (same search, the game's seed)
-        self.out(advise_record(s.public(), at=at, top=3, time_limit=s.think, choose=TreeSearch(rng=s.seed)).describe())
+        self.out(advise_record(s.public(), at=at, top=3, time_limit=s.think, choose=TreeSearch(rng=s.seed),
+                               candidates=ADVISE_CANDIDATES).describe())
 
     def _cmd_solve(self, args: list[str]) -> None:
         from ..solvers.forced import solve_record

@@ -68,7 +68,7 @@ from .advice import (
     mrx_move_words,
     tickets_spent,
 )
-from .belief import advise_detectives
+from .belief import MAX_CANDIDATES, advise_detectives
 from .forced_hook import ForcedHook, solve_hook
 from .mrx_lookahead import look_ahead
 from .puzzles import puzzle_detectives
@@ -216,10 +216,10 @@ def advise_mrx(position: Position, possible: StationMask | Iterable[Station] | N
 
 def advise_record(record: Record, side: str | None = None, at: Station | None = None, depth: int = 2,
                   top: int = 5, time_limit: float = 10.0, forced: ForcedHook | None = None,
-                  choose: MrXChooser | None = None) -> Advice:
+                  choose: MrXChooser | None = None, candidates: int = MAX_CANDIDATES) -> Advice:
     """Advice for the side to move at the end of ``record`` (``side`` must be that side when
     given).  Mr. X's advice needs his station: a full record, or ``at``; ``choose``: see
-    :func:`advise_mrx`."""
+    :func:`advise_mrx`; ``candidates`` caps the detectives' joint moves weighed."""
     from ..analysis.possible import possible
     from ..analysis.record_position import record_position
 
@@ -242,7 +242,7 @@ def advise_record(record: Record, side: str | None = None, at: Station | None = 
         return advise_mrx(pos, S, top, time_limit, context=ctx, choose=choose)
     if at is not None:
         raise InputError("--at places Mr. X; the detectives' advice never uses his station", record.file, "--at")
-    return advise_detectives(pos, S, where.probabilities, depth, time_limit, forced, context=ctx,
+    return advise_detectives(pos, S, where.probabilities, depth, time_limit, forced, candidates, context=ctx,
                              came_from=came_from(record))
 
 
@@ -279,16 +279,16 @@ def advise_puzzle(board: Board, around: Sequence[Station] | None, at: Station | 
                   detective_tickets: Mapping[str, int] | None = None, mrx_tickets: Mapping[str, int] | None = None,
                   move_number: int = 0, depth: int = 2, top: int = 5, time_limit: float = 10.0,
                   forced: ForcedHook | None = None, rules: Rules | None = None,
-                  choose: MrXChooser | None = None) -> Advice:
+                  choose: MrXChooser | None = None, candidates: int = MAX_CANDIDATES) -> Advice:
     """Advice in puzzle mode (see :func:`advise_puzzle_position`; ``rules`` default classic); ``side``
     defaults to Mr. X when his station ``at`` is given, else the detectives; ``choose``: see
-    :func:`advise_mrx`."""
+    :func:`advise_mrx`; ``candidates`` caps the detectives' joint moves weighed."""
     side = side or ("mrx" if at is not None and not around else "detectives")
     pos, S = advise_puzzle_position(board, around, at, detectives, side, detective_tickets, mrx_tickets, move_number, rules)
     ctx: dict[str, Any] = {"around": stations_of(S), "move_number": move_number}
     if side == "mrx":
         return advise_mrx(pos, S, top, time_limit, context=ctx, choose=choose)
-    return advise_detectives(pos, S, None, depth, time_limit, forced, context=ctx)
+    return advise_detectives(pos, S, None, depth, time_limit, forced, candidates, context=ctx)
 
 __all__ = ["Advice", "DetectiveAdvice", "DetectiveObservation", "ForcedHook", "MrXChooser", "MrXObservation", "MrXOption",
            "advise_detectives", "advise_mrx", "advise_puzzle", "advise_record", "came_from", "distances",

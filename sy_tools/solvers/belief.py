@@ -425,11 +425,13 @@ def advise_detectives(position: Position, possible: StationMask | Iterable[Stati
 
     ``position`` has a detective to move; Mr. X's station in it, if any, is never looked at.
     ``possible`` is his possible set, ``weights`` its probabilities (default: uniform).
-    ``time_limit`` bounds the whole search; ``max_candidates`` the joint moves weighed.
+    ``time_limit`` bounds the whole search; ``max_candidates`` the joint moves weighed (at most
+    :data:`MAX_CANDIDATES`).
     ``came_from``: where each detective stood before its last move; a move straight back there
     is played only when every joint move weighed without it catches him less surely or leaves a
     detective less mobile, and its line says so."""
     t0 = time.monotonic()
+    max_candidates = max(1, min(max_candidates, MAX_CANDIDATES))
     while position.ended is None and position.turn != 0 and not position.legal_moves:
         position = position.pass_turn()  # a stuck detective is out (a typed-in puzzle may start so)
     if position.ended is not None:

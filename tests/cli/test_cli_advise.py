@@ -183,3 +183,20 @@ def test_mrx_advice_is_the_tree_search_choice_and_its_seed_makes_it_reproducible
     assert "tree search (40 playouts among 2 of your 4 best sound moves)" in text
     r = cli("advise", IN_PROGRESS, "--at", "4", "--seed", str(2**64))
     assert r.exit_code == 2 and r.output.count("\n") == 1 and "--seed" in r.output and "64-bit" in r.output
+
+
+def test_detectives_weigh_the_self_play_budget_of_joint_moves_by_default(cli, detectives_to_move):
+    """--candidates caps the joint moves weighed: 27 by default (what `simulate`'s advise
+    detectives weigh), fewer or more on request, never past the library's 4,000."""
+    from sy_tools.selfplay.budgets import ADVISE_CANDIDATES
+    from sy_tools.solvers.belief import MAX_CANDIDATES
+
+    def weighed(*extra):
+        r = cli("advise", detectives_to_move, "--format", "json", "--time-limit", "5", *extra)
+        assert r.exit_code == 0, r.output
+        return json.loads(r.output)["candidates"]
+
+    default, three, many = weighed(), weighed("--candidates", "3"), weighed("--candidates", "100000")
+    assert three <= 3 < default <= ADVISE_CANDIDATES < many <= MAX_CANDIDATES
+    r = cli("advise", detectives_to_move, "--candidates", "0")
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "--candidates" in r.output

@@ -97,16 +97,17 @@ def time_limit_option(default: float = 10.0, what: str = "the whole command", wh
     return wrap
 
 
-def _seed(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
-    from ..selfplay.budgets import check_seed
+def seed_option(what: str, default: int | None = 0, signed: bool = False) -> Callable[[F], F]:
+    """``--seed N`` (a 64-bit integer, not negative unless ``signed``: ``random.Random`` draws
+    the same for ``-n`` as for ``n``; simulate mixes the seed into a hash, so it takes either):
+    what the command's randomness draws from, ``what`` said in the help (``default`` None: a
+    random seed, which the command prints)."""
+    def check(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+        from ..selfplay.budgets import check_seed
 
-    return None if value is None else check_seed(value)
+        return None if value is None else check_seed(value, signed)
 
-
-def seed_option(what: str, default: int | None = 0) -> Callable[[F], F]:
-    """``--seed N`` (a 64-bit signed integer): what the command's randomness draws from, ``what``
-    said in the help (``default`` None: a random seed, which the command prints)."""
-    return click.option("--seed", type=int, default=default, show_default=default is not None, callback=_seed,
+    return click.option("--seed", type=int, default=default, show_default=default is not None, callback=check,
                         help=what)
 
 

@@ -20,7 +20,7 @@ from .options import (
 
 @main.command("simulate", short_help="Self-play: many seeded games between two policies.")
 @click.option("-n", "--games", "n_games", type=click.IntRange(min=0), required=True, help="How many games.")
-@seed_option("Game i draws from (seed, i) alone.")
+@seed_option("Game i draws from (seed, i) alone.", signed=True)
 @rules_option()
 @map_option()
 @click.option("--detective-count", "n_detectives", type=click.IntRange(min=1, max=5), default=5, show_default=True,

@@ -232,7 +232,7 @@ class Console:
         at = s.position.mrx_at if s.to_move == MRX else None
         if s.to_move == MRX and at is None:
             raise Refused("unreadable", "Mr. X's advice needs his station: it is kept only with his log (--mrx-log)")
-        # Mr. X's hint is what the computer would play for him (same search, the game's seed)
+        # Mr. X's hint is `sy-tools advise`'s (its tree search seeded from the game's seed)
         self.out(advise_record(s.public(), at=at, top=3, time_limit=s.think, choose=TreeSearch(rng=s.seed),
                                candidates=ADVISE_CANDIDATES).describe())
 

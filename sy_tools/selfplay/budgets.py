@@ -31,11 +31,14 @@ ADVISE_CANDIDATES = 27
 SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
 
 
-def check_seed(seed: int) -> int:
-    """``seed``, or InputError (at ``--seed``) when it is not a 64-bit signed integer."""
+def check_seed(seed: int, signed: bool = True) -> int:
+    """``seed``, or InputError (at ``--seed``) when it is not a 64-bit integer (``signed``
+    False: from 0, for seeds that ``random.Random`` takes as they are, where ``-n`` would draw as
+    ``n`` does)."""
     from ..errors import InputError
 
-    if not SEED_MIN <= seed <= SEED_MAX:
-        raise InputError(f"expected a seed from {SEED_MIN} to {SEED_MAX} (a 64-bit integer), got {str(seed)[:40]}",
-                         where="--seed")
+    low = SEED_MIN if signed else 0
+    if not low <= seed <= SEED_MAX:
+        what = "a 64-bit integer" if signed else "not negative, 64 bits"
+        raise InputError(f"expected a seed from {low} to {SEED_MAX} ({what}), got {str(seed)[:40]}", where="--seed")
     return seed

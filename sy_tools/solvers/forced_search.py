@@ -906,6 +906,8 @@ class Search:
                         key = (ex, ckey)
                         ok = cache.get(key)
                         if ok is None:
+                            if len(cache) >= self.table_size:  # (it fills far faster than the table)
+                                cache.clear()
                             ok = cache[key] = _matchable(stations_of(ex), covers)
                         if ok:
                             continue

@@ -181,8 +181,9 @@ def test_mrx_advice_is_the_tree_search_choice_and_its_seed_makes_it_reproducible
     assert one["moves"][0]["stations"] == [13]  # the search prefers 13 here (seed 5)
     text = cli("advise", IN_PROGRESS, "--at", "4", "--playouts", "40").output
     assert "tree search (40 playouts among 2 of your 4 best sound moves)" in text
-    r = cli("advise", IN_PROGRESS, "--at", "4", "--seed", str(2**64))
-    assert r.exit_code == 2 and r.output.count("\n") == 1 and "--seed" in r.output and "64-bit" in r.output
+    for bad in (str(2**64), "-5"):  # (random.Random draws the same for -5 as for 5: refused)
+        r = cli("advise", IN_PROGRESS, "--at", "4", "--seed", bad)
+        assert r.exit_code == 2 and r.output.count("\n") == 1 and "--seed" in r.output and bad in r.output
 
 
 def test_detectives_weigh_the_self_play_budget_of_joint_moves_by_default(cli, detectives_to_move):

@@ -758,3 +758,27 @@ def test_matching_of_stations_to_detectives_agrees_with_trying_every_assignment(
         assert _matchable(stations, lands) is want, (stations, [stations_of(m) for m in lands])
         seen[want] += 1
     assert min(seen.values()) > 500  # both answers well represented
+
+
+def test_the_matching_cache_stays_within_the_table_size(london, monkeypatch):
+    """Memory is bounded: the station-to-detective matchings, which fill far faster than the
+    transposition table, are forgotten once they reach ``table_size``; the verdict holds."""
+    from sy_tools.solvers import forced_search
+
+    seen: list[int] = []
+    real = forced_search.Search._musts
+
+    def musts(self, *args, **kwargs):
+        got = real(self, *args, **kwargs)
+        seen.append(len(self.cover_cache))
+        return got
+
+    monkeypatch.setattr(forced_search.Search, "_musts", musts)
+    dets = [("Red", 102), ("Blue", 89), ("Green", 37), ("Yellow", 85), ("Black", 13)]
+    pos, S = puzzle_position(london, [38], dets, move_number=3)
+    big = solve(pos, S, 3, 60)
+    assert max(seen) > 200  # (else this puzzle tests nothing)
+    seen.clear()
+    small = solve(pos, S, 3, 60, table_size=50)
+    assert small.forced is big.forced is False and small.status == big.status == "proved"
+    assert max(seen) <= 50

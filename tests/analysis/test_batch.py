@@ -286,6 +286,28 @@ def test_workers_end_when_the_caller_stops(forks):
     assert len(forks) == 1 and _gone(forks[0])
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_batch_gives_the_collector_back_what_it_froze(tmp_path, jobs):
+    """The batch keeps what the process held out of the collector's walks while it runs, and
+    only then: a library caller's garbage cycles are collected again afterwards, whether the
+    batch ran to its end or the caller stopped reading."""
+    import gc
+
+    src = (REPO / "examples" / "in-progress.json").read_bytes()
+    paths = []
+    for i in range(120):
+        (tmp_path / f"g{i}.json").write_bytes(src)
+        paths.append(str(tmp_path / f"g{i}.json"))
+    before = gc.get_freeze_count()
+    results = possible_many(paths, weights="uniform", jobs=jobs)
+    next(results)
+    assert gc.get_freeze_count() > before
+    results.close()
+    assert gc.get_freeze_count() == before
+    assert len(list(possible_many(paths, weights="uniform", jobs=jobs))) == 120
+    assert gc.get_freeze_count() == before
+
+
 def test_lists_longer_than_the_fast_path_covers_go_the_general_way():
     """Three Mr. X entries in a round (the parser refuses them) and eleven detective moves in
     one (it takes them): the fast path declines both, so each reads as the parser says."""

@@ -224,6 +224,48 @@ def detective_reach(board: Board, station: Station, tickets: Tickets) -> Station
     return m
 
 
+#: :func:`moves_left` looks at most this many moves ahead (a rules file may deal thousands of tickets)
+MOVES_AHEAD = 24
+
+_LONGEST: dict[int, tuple[Board, dict[tuple[int, ...], int]]] = {}
+
+
+def moves_left(board: Board, station: Station, tickets: Tickets, horizon: int) -> int:
+    """How many moves in a row a detective on ``station`` holding ``tickets`` can still make, up
+    to ``horizon`` (and :data:`MOVES_AHEAD`), other detectives ignored: the longest walk its
+    tickets pay for.  A detective that burns the tickets a station's lines need strands the
+    rest of its hand: a ticket it can no longer use is a round it sits out."""
+    cap = max(0, min(horizon, MOVES_AHEAD))
+    got = _LONGEST.get(id(board))
+    if got is None or got[0] is not board:
+        if len(_LONGEST) > 4:
+            _LONGEST.clear()
+        got = _LONGEST[id(board)] = (board, {})
+    memo = got[1]
+    lists = [board._lists[t] for t in DETECTIVE_TICKETS]
+
+    def walk(s: Station, counts: tuple[int, ...], c: int) -> int:
+        counts = tuple(min(k, c) for k in counts)  # (more of a kind than moves to go changes nothing)
+        key = (s, c, *counts)
+        v = memo.get(key)
+        if v is not None:
+            return v
+        best = 0
+        full = min(c, sum(counts))
+        for i, k in enumerate(counts):
+            if k <= 0 or best >= full:
+                continue
+            rest = counts[:i] + (k - 1,) + counts[i + 1:]
+            for d in lists[i].get(s, ()):
+                best = max(best, 1 + walk(d, rest, c - 1))
+                if best >= full:
+                    break
+        memo[key] = best
+        return best
+
+    return walk(station, tuple(tickets[t] for t in DETECTIVE_TICKETS), cap)
+
+
 def max_matching(options: list[list[Station]]) -> int:
     """The most stations distinct detectives can land on (each detective one of its list)."""
     owner: dict[Station, int] = {}

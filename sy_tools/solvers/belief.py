@@ -23,7 +23,7 @@ from ..engine.stations import Station, StationMask, mask_of, stations_of
 from ..engine.tickets import DETECTIVE_TICKETS, MRX_MOVE_TICKETS, Ticket, Tickets
 from ..errors import AnalysisError, InputError
 from ..formats.report_text import plural
-from .advice import FAR, Advice, DetectiveAdvice, advice_header, detective_reach, max_matching
+from .advice import FAR, Advice, DetectiveAdvice, advice_header, detective_reach, max_matching, moves_left
 from .forced_hook import ForcedHook
 from .forced_hook import solve_hook as solve_hook  # cli.advise imports it from here
 
@@ -174,11 +174,12 @@ class _JointMoveScorer:
 
     # -- a cheap key for partial joint moves (the beam's order) --
 
-    def cheap_key(self, stations: tuple[Station, ...], active: Sequence[bool]) -> tuple[float, ...]:
+    def cheap_key(self, stations: tuple[Station, ...], active: Sequence[bool], wasted: int = 0) -> tuple[float, ...]:
         """The beam's cheap key for detectives standing on ``stations`` (``active``: not out):
-        what they stand on of his set, how many went straight back where they came from, the mean
-        size of his next set (his tickets now), how near his mass is to the nearest detective,
-        and each detective's mean distance to it."""
+        what they stand on of his set, the moves their tickets pay for that the moves so far
+        strand (``wasted``: :meth:`move_wasted`), how many went straight back where they came
+        from, the mean size of his next set (his tickets now), how near his mass is to the
+        nearest detective, and each detective's mean distance to it."""
         occ = 0
         for s in stations:
             occ |= 1 << s
@@ -191,7 +192,7 @@ class _JointMoveScorer:
         cover = self._cover_dist(stations, occ)
         pull = sum(self.mass_dist(s) for s, a in zip(stations, active) if a)
         backs = sum(map(operator.eq, stations, self.back_at)) if self.back_at else 0
-        return (round(caught, 4), -backs, -round(nxt_mean, 1), -round(cover, 2), -pull)
+        return (round(caught, 4), -wasted, -backs, -round(nxt_mean, 1), -round(cover, 2), -pull)
 
     def _cover_dist(self, stations: Sequence[Station], occ: StationMask) -> float:
         """Mean hops from his probability mass to the nearest detective."""
@@ -240,6 +241,7 @@ class _JointMoveScorer:
             elif not self.two_moves(pos.stations[i], pos.tickets[i]):
                 soon.append(m.piece)
         wins = sure or p_worst >= 0.9999
+        wasted = 0 if wins else self.wasted(pos)
         cover = self._cover_dist(pos.stations, occ)
         pull = sum(self.mass_dist(s) for n, s in zip(pos.names, pos.stations) if n not in pos.out)
         cost = 0.0
@@ -251,11 +253,30 @@ class _JointMoveScorer:
         backs = tuple(m.piece for m in moves if back.get(m.piece, -1) == m.to) if back else ()
         # (straight back where it came from only for the capture odds or a detective's mobility: the
         # lines then say so; on a tie in those, another move)
-        key = (1.0 if wins else 0.0, -len(stranded) if not wins else 0.0, round(p_worst, 3), round(p_mean, 3),
+        key = (1.0 if wins else 0.0, -len(stranded) if not wins else 0.0, -wasted, round(p_worst, 3), round(p_mean, 3),
                -len(soon) if not wins else 0.0, -len(backs), -round(nxt_mean, 1), -round(cover, 2),
                -round(pull, 2), -cost)
         return _ScoredJointMove(moves, pos, key, sure, p_worst, p_mean, tuple(stranded), nxt_mean, tuple(soon),
                                 backs)
+
+    def move_wasted(self, pos: Position, i: int, move: Move) -> int:
+        """What detective ``i``'s ``move`` from ``pos`` strands (as :meth:`wasted` counts it)."""
+        t = pos.tickets[i].spend(move.tickets[0])
+        assert move.to is not None
+        goal = min(t.taxi + t.bus + t.underground, self.rules.log_length - pos.move)
+        return goal - moves_left(self.board, move.to, t, goal)
+
+    def wasted(self, pos: Position) -> int:
+        """The moves the detectives' tickets pay for that they can no longer make before his log
+        fills (each counted to the end of the log, others ignored): a ticket stranded by
+        the lines a detective stands on is a round it sits out."""
+        horizon = self.rules.log_length - pos.move
+        out = 0
+        for n, s, t in zip(pos.names, pos.stations, pos.tickets):
+            if n not in pos.out:
+                goal = min(t.taxi + t.bus + t.underground, horizon)
+                out += goal - moves_left(self.board, s, t, goal)
+        return out
 
     def two_moves(self, station: Station, tickets: Tickets) -> bool:
         """Whether a detective on ``station`` holding ``tickets`` can still make two moves in a
@@ -387,14 +408,14 @@ def _joint_moves(root: Position, width: int, scorer: _JointMoveScorer) -> tuple[
     """Joint moves of the detectives still to move this round, in turn order, keeping the
     ``width`` best partial ones after each detective (by the cheap key; only those kept are
     played on the engine).  Also says whether nothing was cut (every joint move is listed)."""
-    frontier: list[tuple[tuple[Move, ...], Position]] = [((), root)]
+    frontier: list[tuple[tuple[Move, ...], Position, int]] = [((), root, 0)]
     complete = True
-    while any(p.turn != 0 and p.ended is None for _, p in frontier):
-        cands: list[tuple[tuple[float, ...], tuple[Move, ...], Position, Move | None]] = []
-        for moves, p in frontier:
+    while any(p.turn != 0 and p.ended is None for _, p, _ in frontier):
+        cands: list[tuple[tuple[float, ...], tuple[Move, ...], Position, Move | None, int]] = []
+        for moves, p, wasted in frontier:
             active = [n not in p.out for n in p.names]
             if p.turn == 0 or p.ended is not None:
-                cands.append((scorer.cheap_key(p.stations, active), moves, p, None))
+                cands.append((scorer.cheap_key(p.stations, active, wasted), moves, p, None, wasted))
                 continue
             i = p.turn - 1
             for m in p.legal_moves:
@@ -402,13 +423,14 @@ def _joint_moves(root: Position, width: int, scorer: _JointMoveScorer) -> tuple[
                 to = m.to
                 assert to is not None
                 st = p.stations[:i] + (to,) + p.stations[i + 1:]
-                cands.append((scorer.cheap_key(st, active), moves + (m,), p, m))
+                w = wasted + scorer.move_wasted(p, i, m)
+                cands.append((scorer.cheap_key(st, active, w), moves + (m,), p, m, w))
         if len(cands) > width:
             complete = False
             cands.sort(key=lambda c: c[0], reverse=True)
             del cands[width:]
-        frontier = [(moves, p if m is None else p.push(m)) for _, moves, p, m in cands]
-    return frontier, complete
+        frontier = [(moves, p if m is None else p.push(m), w) for _, moves, p, m, w in cands]
+    return [(moves, p) for moves, p, _ in frontier], complete
 
 
 def _detectives_to_move(pos: Position) -> list[str]:

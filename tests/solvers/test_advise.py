@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 
 import pytest
@@ -474,3 +475,64 @@ def test_unreachable_detectives_print_as_no_distance():
     by_to = {o.move.to: o for o in adv.moves}
     assert by_to[2].nearest == 1 and "nearest detective 1 hop;" in by_to[2].reason + ";"
     assert by_to[4].nearest == 1  # Blue on 5, over the ferry
+
+
+@functools.lru_cache(maxsize=None)
+def _longest_walk(board, station, tickets, horizon):
+    """Brute force: the most moves in a row (up to ``horizon``) a lone detective can make, every
+    walk tried (remembered per station, tickets and horizon)."""
+    if horizon == 0:
+        return 0
+    return max((1 + _longest_walk(board, to, tickets.spend(t), horizon - 1)
+                for t, to in detective_hops(board, station, tickets)), default=0)
+
+
+def test_moves_left_is_the_longest_walk_the_tickets_pay_for(london):
+    from sy_tools.solvers.advice import moves_left
+
+    rng = random.Random(5)
+    short = 0
+    for _ in range(400):
+        station = rng.choice(sorted(london.stations))
+        tickets = Tickets(taxi=rng.randint(0, 3), bus=rng.randint(0, 3), underground=rng.randint(0, 2))
+        horizon = rng.randint(0, 6)
+        want = _longest_walk(london, station, tickets, horizon)
+        assert moves_left(london, station, tickets, horizon) == want, (station, tickets, horizon)
+        short += want < min(horizon, tickets.taxi + tickets.bus + tickets.underground)
+    assert short >= 40  # (stranded tickets were met, not only walks that use them all)
+    # a rules file may deal any number: the walk looks no further than the log
+    assert moves_left(london, 1, Tickets(taxi=10**18, bus=10**18, underground=10**18), 10**9) == 24
+
+
+def test_a_detective_does_not_strand_tickets_when_a_move_as_good_keeps_them(london):
+    """Red, three hops or more from Mr. X (no catch within the horizon either way), can move
+    where its tickets still pay for every round to the end of the log, or where some of them
+    would be stranded later on (a taxi-only pocket it cannot leave by the lines its other
+    tickets ride): the advice takes the first kind (the brute force judges, on generated
+    positions)."""
+    from sy_tools.analysis.distances import distances
+
+    dist = distances(london)
+    rng = random.Random(8)
+    found = 0
+    for _ in range(5000):
+        station = rng.choice(sorted(london.stations))
+        tickets = Tickets(taxi=rng.randint(1, 3), bus=rng.randint(0, 5), underground=rng.randint(0, 2))
+        goal = tickets.taxi + tickets.bus + tickets.underground - 1
+        hops = list(detective_hops(london, station, tickets))
+        left = {to: _longest_walk(london, to, tickets.spend(t), goal) for t, to in hops}
+        keep = [to for to, n in left.items() if n == goal]
+        strand = [to for to, n in left.items() if 2 <= n < goal]
+        if not keep or not strand:
+            continue
+        far = [x for x in sorted(london.stations) if min(dist[d][x] for d in left) >= 3]
+        where = rng.sample(far, 3)
+        assert RULES.log_length - 4 > goal  # (the log's end lies beyond every ticket Red holds)
+        pos = Position(london, RULES, ("Red",), (station,), (tickets,), frozenset(),
+                       Tickets(taxi=4, bus=3, underground=3), None, 4, 4, 0, 1)
+        a = advise_detectives(pos, where, time_limit=10).moves[0]
+        assert left[a.move.to] == goal, (station, tickets, a.move, left)
+        found += 1
+        if found == 8:
+            break
+    assert found == 8

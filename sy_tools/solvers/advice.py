@@ -227,6 +227,9 @@ def detective_reach(board: Board, station: Station, tickets: Tickets) -> Station
 #: :func:`moves_left` looks at most this many moves ahead (a rules file may deal thousands of tickets)
 MOVES_AHEAD = 24
 
+#: :func:`moves_left` remembers at most about this many (station, hand, moves to go) answers
+MOVES_LEFT_TABLE = 200_000
+
 _LONGEST: dict[int, tuple[Board, dict[tuple[int, ...], int]]] = {}
 
 
@@ -242,6 +245,8 @@ def moves_left(board: Board, station: Station, tickets: Tickets, horizon: int) -
             _LONGEST.clear()
         got = _LONGEST[id(board)] = (board, {})
     memo = got[1]
+    if len(memo) > MOVES_LEFT_TABLE:
+        memo.clear()  # (memory stays bounded over a long run of varied hands)
     lists = [board._lists[t] for t in DETECTIVE_TICKETS]
 
     def walk(s: Station, counts: tuple[int, ...], c: int) -> int:

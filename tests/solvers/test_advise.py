@@ -487,11 +487,17 @@ def _longest_walk(board, station, tickets, horizon):
                 for t, to in detective_hops(board, station, tickets)), default=0)
 
 
-def test_moves_left_is_the_longest_walk_the_tickets_pay_for(london):
+@pytest.mark.parametrize("table", [200_000, 20])
+def test_moves_left_is_the_longest_walk_the_tickets_pay_for(london, monkeypatch, table):
+    """Also with a table so small that it is emptied between most questions (memory bound)."""
+    from sy_tools.solvers import advice
     from sy_tools.solvers.advice import moves_left
 
+    monkeypatch.setattr(advice, "MOVES_LEFT_TABLE", table)
+    advice._LONGEST.clear()
     rng = random.Random(5)
     short = 0
+    sizes: list[int] = []
     for _ in range(400):
         station = rng.choice(sorted(london.stations))
         tickets = Tickets(taxi=rng.randint(0, 3), bus=rng.randint(0, 3), underground=rng.randint(0, 2))
@@ -499,7 +505,9 @@ def test_moves_left_is_the_longest_walk_the_tickets_pay_for(london):
         want = _longest_walk(london, station, tickets, horizon)
         assert moves_left(london, station, tickets, horizon) == want, (station, tickets, horizon)
         short += want < min(horizon, tickets.taxi + tickets.bus + tickets.underground)
+        sizes.append(len(advice._LONGEST[id(london)][1]))
     assert short >= 40  # (stranded tickets were met, not only walks that use them all)
+    assert any(b < a for a, b in zip(sizes, sizes[1:])) is (table < max(sizes))  # (emptied when full)
     # a rules file may deal any number: the walk looks no further than the log
     assert moves_left(london, 1, Tickets(taxi=10**18, bus=10**18, underground=10**18), 10**9) == 24
 

@@ -15,6 +15,16 @@ from sy_tools.formats.record import Record
 REPO = Path(__file__).resolve().parent.parent
 
 
+def default_signals() -> None:
+    """A child process's ``preexec_fn``: SIGINT, SIGTERM and SIGHUP back to their defaults, so a
+    test that signals the child means the same whatever the test run inherited (a run started
+    under ``nohup`` passes SIGHUP on ignored, and a program keeps an ignored signal ignored)."""
+    import signal
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def small_board(rng: random.Random, n: int | None = None) -> Board:
     """A random connected map of 10-20 stations with every transport, ferry included."""
     n = n or rng.randint(10, 20)

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import default_signals
 from limited_cli import ROOT, run_limited, unblock_later
 
 from sy_tools.errors import InputError
@@ -210,7 +211,7 @@ def test_signal_during_write_leaves_no_temp_file(tmp_path, sig, code):
     target = tmp_path / "out.json"
     target.write_text("old")
     p = subprocess.Popen([sys.executable, "-c", _SLOW_WRITER, str(target)], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.PIPE, text=True, preexec_fn=default_signals)
     assert p.stdout is not None
     assert p.stdout.readline().strip() == "writing"
     p.send_signal(sig)

@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import default_signals
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -887,7 +888,7 @@ def test_a_signal_ends_the_workers_and_keeps_the_old_file(tmp_path, bots, sig):
     cmd = [sys.executable, "-m", "sy_tools", "simulate", "-n", "40", "--jobs", "2", "--detective-policy",
            f"{bots}:slow", "--out", str(out)]
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                         preexec_fn=default_signals)
     try:
         deadline = time.monotonic() + 15
         kids: list[int] = []

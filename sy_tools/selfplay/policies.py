@@ -302,11 +302,6 @@ def sound_candidates(ranked: Any, k: int) -> list[Any]:
     return safe or pool
 
 
-
-
-
-
-
 def _advise_detective(obs: DetectiveObservation, rng: Any) -> Move:
     """The registry's "advise" detectives: :func:`detective_policy` weighing at most
     :data:`ADVISE_CANDIDATES` joint moves two turns ahead (a fixed cap, not a time budget)."""

@@ -128,30 +128,38 @@ def possible_many(paths: Iterable[str], weights: str = "paths", history: bool = 
     into what is yielded instead, where it was computed: a batch then ships short lines, not
     whole results, back from the workers (what it returns must pickle).  An illegal record is a
     :class:`Failure` (``check``'s first finding) unless ``ignore_illegal``."""
-    import gc
-
     paths = list(paths)
     work: list[Job] = [(p, weights, history, round_, render, ignore_illegal) for p in paths]
     jobs = min(jobs, len(paths) // MIN_PER_WORKER, _cores())
-    # What the process holds before the batch (modules, the map, the decoder) is left out of the
-    # collector's walks while it runs: a full collection then walks only the batch's own objects,
-    # and a forked worker shares those pages instead of copying each one the collector touches
-    # (7% of a 2,000-record batch in one process, 8% with a worker).
-    gc.freeze()
-    try:
-        if jobs <= 1 or not hasattr(os, "fork"):
-            for job in work:
-                yield job[0], _one(job)
-            return
-        from ..formats.game_fast import warm_fast_path
-        from ..formats.map_load import load_board
+    if jobs <= 1 or not hasattr(os, "fork"):
+        for job in work:
+            yield job[0], _one(job)
+        return
+    warm_batch()  # workers inherit the built-in map and the decoder instead of each building them
+    yield from zip(paths, _forked_map(_one, work, jobs))
 
-        load_board("london")  # workers inherit the built-in map and the decoder instead of each building them
-        warm_fast_path()
-        gc.freeze()
-        yield from zip(paths, _forked_map(_one, work, jobs))
-    finally:
-        gc.unfreeze()
+
+def warm_batch() -> None:
+    """Load what a batch's records need whatever they hold: the built-in map and the fast path's
+    decoder (a process that then freezes what it holds, or forks, keeps them)."""
+    from ..formats.game_fast import warm_fast_path
+    from ..formats.map_load import load_board
+
+    load_board("london")
+    warm_fast_path()
+
+
+def freeze_for_batch() -> None:
+    """For a process that ends with its batch (the CLI): load what the records need
+    (:func:`warm_batch`) and leave everything the process holds now out of the garbage
+    collector's walks for good (``gc.freeze``): a full collection then walks only the batch's
+    own objects, and a forked worker shares those pages instead of copying each one the collector
+    would touch (2,000 records: 7% of the time in one process, 8% with a worker).  Not for a
+    library caller, whose later garbage cycles among these objects would never be collected."""
+    import gc
+
+    warm_batch()
+    gc.freeze()
 
 
 def _forked_map(fn: Callable[[Any], Any], items: list[Any], jobs: int) -> Iterator[Any]:
@@ -178,6 +186,13 @@ def _forked_map(fn: Callable[[Any], Any], items: list[Any], jobs: int) -> Iterat
     inbox: dict[int, bytearray] = {}  # a worker's pipe -> what it sent that is not read yet
     pids: list[int] = []
     finished = False
+    import gc
+
+    # the workers keep what this process holds out of their collector's walks (they share its
+    # pages instead of copying those the collector touches); this one thaws it again at once,
+    # unless the caller froze it (:func:`freeze_for_batch`)
+    thaw = gc.get_freeze_count() == 0
+    gc.freeze()
     try:
         for _ in range(jobs - 1):
             r, w = os.pipe()
@@ -204,6 +219,9 @@ def _forked_map(fn: Callable[[Any], Any], items: list[Any], jobs: int) -> Iterat
             os.close(w)
             pids.append(pid)
             inbox[r] = bytearray()
+        if thaw:
+            thaw = False
+            gc.unfreeze()
         done: dict[int, list[Any]] = {}  # chunks computed ahead of the next one to yield
         nxt = 0
         claiming = True
@@ -231,6 +249,8 @@ def _forked_map(fn: Callable[[Any], Any], items: list[Any], jobs: int) -> Iterat
                 done[nxt] = [fn(x) for x in items[nxt * chunk:(nxt + 1) * chunk]]
         finished = True
     finally:
+        if thaw:  # (an error while forking)
+            gc.unfreeze()
         os.close(claims)
         for fd in inbox:
             os.close(fd)

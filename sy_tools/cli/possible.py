@@ -46,7 +46,7 @@ def possible_cmd(games: tuple[str, ...], fmt: str, history: bool, weights: str, 
       sy-tools possible examples/in-progress.json --round 3 --history
       sy-tools possible examples/*.json --format jsonl --jobs 2
     """
-    from ..analysis.batch import AUTO_JOBS, Failure, jsonl_line, possible_many
+    from ..analysis.batch import AUTO_JOBS, Failure, freeze_for_batch, jsonl_line, possible_many
     from ..formats.output import indented, json_line, json_text
 
     failed = 0
@@ -57,6 +57,8 @@ def possible_cmd(games: tuple[str, ...], fmt: str, history: bool, weights: str, 
     first = True
     render = jsonl_line if fmt == "jsonl" else None
     lines: list[str] = []  # jsonl lines not written yet: one write per JSONL_LINES (stdout may be unbuffered)
+    if len(games) > 1:
+        freeze_for_batch()  # (this process ends with the batch)
     try:
         for game, result in possible_many(games, weights, history, round_, jobs or AUTO_JOBS, render,
                                           ignore_illegal):

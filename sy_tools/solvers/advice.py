@@ -228,7 +228,7 @@ def detective_reach(board: Board, station: Station, tickets: Tickets) -> Station
 MOVES_AHEAD = 24
 
 #: :func:`moves_left` remembers at most about this many (station, hand, moves to go) answers
-MOVES_LEFT_TABLE = 200_000
+MOVES_LEFT_TABLE = 100_000
 
 _LONGEST: dict[int, tuple[Board, dict[tuple[int, ...], int]]] = {}
 

@@ -23,7 +23,16 @@ from ..engine.stations import Station, StationMask, mask_of, stations_of
 from ..engine.tickets import DETECTIVE_TICKETS, MRX_MOVE_TICKETS, Ticket, Tickets
 from ..errors import AnalysisError, InputError
 from ..formats.report_text import plural
-from .advice import FAR, Advice, DetectiveAdvice, advice_header, detective_reach, max_matching, moves_left
+from .advice import (
+    FAR,
+    MOVES_AHEAD,
+    Advice,
+    DetectiveAdvice,
+    advice_header,
+    detective_reach,
+    max_matching,
+    moves_left,
+)
 from .forced_hook import ForcedHook
 from .forced_hook import solve_hook as solve_hook  # cli.advise imports it from here
 
@@ -37,6 +46,11 @@ MAX_CANDIDATES = 4000
 
 #: Stations of the possible set used for distances (the most likely ones).
 MASS_STATIONS = 32
+
+#: Each move the detectives' tickets pay for that a joint move strands (rounds a detective would
+#: sit out: :meth:`_JointMoveScorer.wasted`) costs its worst-case catch odds this share of the
+#: chance left: it weighs where a catch is far from sure, hardly where it is near.
+STRANDED_MOVE = 0.05
 
 #: In the look-ahead's catch odds, how likely Mr. X is on a station of his next set that a
 #: detective can reach next, against 1 for one none can reach: he sees the detectives and keeps
@@ -253,24 +267,35 @@ class _JointMoveScorer:
         backs = tuple(m.piece for m in moves if back.get(m.piece, -1) == m.to) if back else ()
         # (straight back where it came from only for the capture odds or a detective's mobility: the
         # lines then say so; on a tie in those, another move)
-        key = (1.0 if wins else 0.0, -len(stranded) if not wins else 0.0, -wasted, round(p_worst, 3), round(p_mean, 3),
+        odds = p_worst - STRANDED_MOVE * wasted * (1.0 - p_worst)
+        key = (1.0 if wins else 0.0, -len(stranded) if not wins else 0.0, round(odds, 3), round(p_mean, 3),
                -len(soon) if not wins else 0.0, -len(backs), -round(nxt_mean, 1), -round(cover, 2),
                -round(pull, 2), -cost)
         return _ScoredJointMove(moves, pos, key, sure, p_worst, p_mean, tuple(stranded), nxt_mean, tuple(soon),
                                 backs)
 
+    def rounds_to_come(self, pos: Position) -> int:
+        """The detectives' rounds sure to come if he is not caught: his log entries left less the
+        double moves he may still make (each takes two entries in one round), at most
+        :data:`~sy_tools.solvers.advice.MOVES_AHEAD`."""
+        rules = self.rules
+        doubles = 0
+        if rules.double_moves_per_round >= 1:
+            doubles = max(0, min(pos.mrx_tickets.double, rules.double_moves_per_game - pos.doubles))
+        return max(0, min(rules.log_length - pos.move - doubles, MOVES_AHEAD))
+
     def move_wasted(self, pos: Position, i: int, move: Move) -> int:
         """What detective ``i``'s ``move`` from ``pos`` strands (as :meth:`wasted` counts it)."""
         t = pos.tickets[i].spend(move.tickets[0])
         assert move.to is not None
-        goal = min(t.taxi + t.bus + t.underground, self.rules.log_length - pos.move)
+        goal = min(t.taxi + t.bus + t.underground, self.rounds_to_come(pos))
         return goal - moves_left(self.board, move.to, t, goal)
 
     def wasted(self, pos: Position) -> int:
-        """The moves the detectives' tickets pay for that they can no longer make before his log
-        fills (each counted to the end of the log, others ignored): a ticket stranded by
-        the lines a detective stands on is a round it sits out."""
-        horizon = self.rules.log_length - pos.move
+        """The moves the detectives' tickets pay for that they can no longer make in the rounds
+        sure to come (:meth:`rounds_to_come`; others ignored): a ticket stranded by the lines a
+        detective stands on is a round it sits out."""
+        horizon = self.rounds_to_come(pos)
         out = 0
         for n, s, t in zip(pos.names, pos.stations, pos.tickets):
             if n not in pos.out:

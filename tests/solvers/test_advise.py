@@ -544,3 +544,42 @@ def test_a_detective_does_not_strand_tickets_when_a_move_as_good_keeps_them(lond
         if found == 8:
             break
     assert found == 8
+
+
+_T = {"t": "taxi", "b": "bus", "u": "underground", "x": "black"}
+_ENDGAME = """t159 | Red t161 Blue t40 Green b15 Yellow b46 Black t86
+t170 | Red b128 Blue t52 Green t28 Yellow b58 Black b87
+t157 | Red t142 Blue b86 Green t41 Yellow b77 Black b105
+x194 | Red t158 Blue b102 Green b52 Yellow b124 Black t108
+t192 | Red t157 Blue b127 Green b67 Yellow b153 Black b135
+t191 | Red t156 Blue t133 Green b82 Yellow b184 Black b128
+t192 | Red b154 Blue t140 Green b100 Yellow t185 Black t142
+t194 | Red t153 Blue t139 Green b111 Yellow b157 Black t141
+t192 | Red b180 Blue t153 Green u163 Yellow t156 Black t133
+x194 | Red b190 Blue t166 Green b191 Yellow b184 Black b157
+t193 | Red b180 Blue t183 Green t192 Yellow t196 Black t156
+t181 |"""
+
+
+def test_a_likely_catch_is_not_given_up_to_keep_tickets(london):
+    """An advise self-play game (seed 11, game 3) after Mr. X's move 12: Blue stepping onto 182
+    keeps the catch at 94% though its hand (taxi 1, bus 5, underground 4) is left only one move
+    from 182; going back to 166 instead would keep Blue's tickets playable and drop the catch to
+    78%. Stranded tickets weigh where a catch is far from sure, not against one this likely."""
+    from sy_tools.formats.game_json import parse_record
+    from sy_tools.solvers.advise import advise_record
+
+    rounds = []
+    for line in _ENDGAME.splitlines():
+        mrx, dets = line.split("|")
+        words = dets.split()
+        rounds.append({"mrx": [{"ticket": _T[m[0]], "to": int(m[1:])} for m in mrx.split()],
+                       "detectives": [{"name": n, "ticket": _T[m[0]], "to": int(m[1:])}
+                                      for n, m in zip(words[::2], words[1::2])]})
+    doc = {"version": 1, "map": "london", "rules": "classic",
+           "detectives": [{"name": n, "start": s} for n, s in
+                          zip(NAMES, (174, 53, 29, 34, 103))],
+           "mrx": {"start": 198}, "rounds": rounds}
+    adv = advise_record(parse_record(doc, "endgame.json"), time_limit=30)
+    assert adv.catch > 0.9
+    assert {a.name: a.move.to for a in adv.moves}["Blue"] == 182

@@ -149,6 +149,7 @@ class _JointMoveScorer:
         self._mass_dist: dict[Station, float] = {}
         self._mass_hops: dict[Station, list[int]] = {}
         self.doubles = root.doubles
+        self.horizon = self._rounds_to_come(root)
         self.calls = 0
         self.armed = True
         self.held = root.mrx_tickets.held(MRX_MOVE_TICKETS)
@@ -274,34 +275,33 @@ class _JointMoveScorer:
         return _ScoredJointMove(moves, pos, key, sure, p_worst, p_mean, tuple(stranded), nxt_mean, tuple(soon),
                                 backs)
 
-    def rounds_to_come(self, pos: Position) -> int:
+    def _rounds_to_come(self, root: Position) -> int:
         """The detectives' rounds sure to come if he is not caught: his log entries left less the
         double moves he may still make (each takes two entries in one round), at most
-        :data:`~sy_tools.solvers.advice.MOVES_AHEAD`."""
+        :data:`~sy_tools.solvers.advice.MOVES_AHEAD` (the same for every joint move weighed:
+        the detectives' moves change none of it)."""
         rules = self.rules
         doubles = 0
         if rules.double_moves_per_round >= 1:
-            doubles = max(0, min(pos.mrx_tickets.double, rules.double_moves_per_game - pos.doubles))
-        return max(0, min(rules.log_length - pos.move - doubles, MOVES_AHEAD))
+            doubles = max(0, min(root.mrx_tickets.double, rules.double_moves_per_game - root.doubles))
+        return max(0, min(rules.log_length - root.move - doubles, MOVES_AHEAD))
+
+    def stranded_moves(self, station: Station, tickets: Tickets) -> int:
+        """The moves ``tickets`` pay for in the rounds to come that a detective on ``station``
+        can no longer make (others ignored): a ticket stranded by the lines it stands on is a
+        round it sits out."""
+        goal = min(tickets.taxi + tickets.bus + tickets.underground, self.horizon)
+        return goal - moves_left(self.board, station, tickets, goal)
 
     def move_wasted(self, pos: Position, i: int, move: Move) -> int:
-        """What detective ``i``'s ``move`` from ``pos`` strands (as :meth:`wasted` counts it)."""
-        t = pos.tickets[i].spend(move.tickets[0])
+        """What detective ``i``'s ``move`` from ``pos`` strands (:meth:`stranded_moves`)."""
         assert move.to is not None
-        goal = min(t.taxi + t.bus + t.underground, self.rounds_to_come(pos))
-        return goal - moves_left(self.board, move.to, t, goal)
+        return self.stranded_moves(move.to, pos.tickets[i].spend(move.tickets[0]))
 
     def wasted(self, pos: Position) -> int:
-        """The moves the detectives' tickets pay for that they can no longer make in the rounds
-        sure to come (:meth:`rounds_to_come`; others ignored): a ticket stranded by the lines a
-        detective stands on is a round it sits out."""
-        horizon = self.rounds_to_come(pos)
-        out = 0
-        for n, s, t in zip(pos.names, pos.stations, pos.tickets):
-            if n not in pos.out:
-                goal = min(t.taxi + t.bus + t.underground, horizon)
-                out += goal - moves_left(self.board, s, t, goal)
-        return out
+        """What the detectives still in the game strand, standing as in ``pos``."""
+        return sum(self.stranded_moves(s, t) for n, s, t in zip(pos.names, pos.stations, pos.tickets)
+                   if n not in pos.out)
 
     def two_moves(self, station: Station, tickets: Tickets) -> bool:
         """Whether a detective on ``station`` holding ``tickets`` can still make two moves in a

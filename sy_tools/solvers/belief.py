@@ -155,6 +155,7 @@ class _JointMoveScorer:
         self.held = root.mrx_tickets.held(MRX_MOVE_TICKETS)
         self.exits = [root.board.step(S, t) for t in self.held]
         self._two: dict[tuple[Station, Tickets], bool] = {}
+        self._stuck: dict[tuple[Station, Tickets], bool] = {}
         self.names = root.names
         self.came_from: Mapping[str, Station] = {}
         self.back_at: tuple[Station, ...] = ()
@@ -189,12 +190,16 @@ class _JointMoveScorer:
 
     # -- a cheap key for partial joint moves (the beam's order) --
 
-    def cheap_key(self, stations: tuple[Station, ...], active: Sequence[bool], wasted: int = 0) -> tuple[float, ...]:
-        """The beam's cheap key for detectives standing on ``stations`` (``active``: not out):
-        what they stand on of his set, the moves their tickets pay for that the moves so far
-        strand (``wasted``: :meth:`move_wasted`), how many went straight back where they came
-        from, the mean size of his next set (his tickets now), how near his mass is to the
-        nearest detective, and each detective's mean distance to it."""
+    def cheap_key(self, stations: tuple[Station, ...], active: Sequence[bool], wasted: int = 0,
+                  stuck: int = 0) -> tuple[float, ...]:
+        """The beam's cheap key for detectives standing on ``stations`` (``active``: not out),
+        in the full key's order: whether they stand on his whole set, how many the moves so far
+        leave with no move at all (``stuck``: :meth:`stuck_at`; a last resort, as in the full
+        key, so the beam never fills with moves the full key ranks last), what they stand on of
+        his set, the moves their tickets pay for that the moves so far strand (``wasted``:
+        :meth:`move_wasted`), how many went straight back where they came from, the mean size
+        of his next set (his tickets now), how near his mass is to the nearest detective, and
+        each detective's mean distance to it."""
         occ = 0
         for s in stations:
             occ |= 1 << s
@@ -207,7 +212,8 @@ class _JointMoveScorer:
         cover = self._cover_dist(stations, occ)
         pull = sum(self.mass_dist(s) for s, a in zip(stations, active) if a)
         backs = sum(map(operator.eq, stations, self.back_at)) if self.back_at else 0
-        return (round(caught, 4), -wasted, -backs, -round(nxt_mean, 1), -round(cover, 2), -pull)
+        return (1.0 if caught >= 0.9999 else 0.0, -stuck, round(caught, 4), -wasted, -backs, -round(nxt_mean, 1),
+                -round(cover, 2), -pull)
 
     def _cover_dist(self, stations: Sequence[Station], occ: StationMask) -> float:
         """Mean hops from his probability mass to the nearest detective."""
@@ -251,7 +257,7 @@ class _JointMoveScorer:
         soon = []
         for m in moves:
             i = pos.names.index(m.piece)
-            if not any(True for _ in detective_hops(board, pos.stations[i], pos.tickets[i])):
+            if self.stuck_at(pos.stations[i], pos.tickets[i]):
                 stranded.append(m.piece)
             elif not self.two_moves(pos.stations[i], pos.tickets[i]):
                 soon.append(m.piece)
@@ -302,6 +308,15 @@ class _JointMoveScorer:
         """What the detectives still in the game strand, standing as in ``pos``."""
         return sum(self.stranded_moves(s, t) for n, s, t in zip(pos.names, pos.stations, pos.tickets)
                    if n not in pos.out)
+
+    def stuck_at(self, station: Station, tickets: Tickets) -> bool:
+        """Whether a detective on ``station`` holding ``tickets`` has no move at all (other
+        detectives aside): out for the rest of the game."""
+        key = (station, tickets)
+        got = self._stuck.get(key)
+        if got is None:
+            got = self._stuck[key] = not any(True for _ in detective_hops(self.board, station, tickets))
+        return got
 
     def two_moves(self, station: Station, tickets: Tickets) -> bool:
         """Whether a detective on ``station`` holding ``tickets`` can still make two moves in a
@@ -433,14 +448,15 @@ def _joint_moves(root: Position, width: int, scorer: _JointMoveScorer) -> tuple[
     """Joint moves of the detectives still to move this round, in turn order, keeping the
     ``width`` best partial ones after each detective (by the cheap key; only those kept are
     played on the engine).  Also says whether nothing was cut (every joint move is listed)."""
-    frontier: list[tuple[tuple[Move, ...], Position, int]] = [((), root, 0)]
+    # each partial joint move carries (moves, position, moves stranded, detectives left stuck)
+    frontier: list[tuple[tuple[Move, ...], Position, int, int]] = [((), root, 0, 0)]
     complete = True
-    while any(p.turn != 0 and p.ended is None for _, p, _ in frontier):
-        cands: list[tuple[tuple[float, ...], tuple[Move, ...], Position, Move | None, int]] = []
-        for moves, p, wasted in frontier:
+    while any(p.turn != 0 and p.ended is None for _, p, _, _ in frontier):
+        cands: list[tuple[tuple[float, ...], tuple[Move, ...], Position, Move | None, int, int]] = []
+        for moves, p, wasted, stuck in frontier:
             active = [n not in p.out for n in p.names]
             if p.turn == 0 or p.ended is not None:
-                cands.append((scorer.cheap_key(p.stations, active, wasted), moves, p, None, wasted))
+                cands.append((scorer.cheap_key(p.stations, active, wasted, stuck), moves, p, None, wasted, stuck))
                 continue
             i = p.turn - 1
             for m in p.legal_moves:
@@ -449,13 +465,14 @@ def _joint_moves(root: Position, width: int, scorer: _JointMoveScorer) -> tuple[
                 assert to is not None
                 st = p.stations[:i] + (to,) + p.stations[i + 1:]
                 w = wasted + scorer.move_wasted(p, i, m)
-                cands.append((scorer.cheap_key(st, active, w), moves + (m,), p, m, w))
+                k = stuck + scorer.stuck_at(to, p.tickets[i].spend(m.tickets[0]))
+                cands.append((scorer.cheap_key(st, active, w, k), moves + (m,), p, m, w, k))
         if len(cands) > width:
             complete = False
             cands.sort(key=lambda c: c[0], reverse=True)
             del cands[width:]
-        frontier = [(moves, p if m is None else p.push(m), w) for _, moves, p, m, w in cands]
-    return [(moves, p) for moves, p, _ in frontier], complete
+        frontier = [(moves, p if m is None else p.push(m), w, k) for _, moves, p, m, w, k in cands]
+    return [(moves, p) for moves, p, _, _ in frontier], complete
 
 
 def _detectives_to_move(pos: Position) -> list[str]:

@@ -583,3 +583,30 @@ def test_a_likely_catch_is_not_given_up_to_keep_tickets(london):
     adv = advise_record(parse_record(doc, "endgame.json"), time_limit=30)
     assert adv.catch > 0.9
     assert {a.name: a.move.to for a in adv.moves}["Blue"] == 182
+
+
+def test_the_beam_strands_no_detective_where_the_widest_search_does_not(london):
+    """Generated positions where a detective could land on one of his possible stations only by
+    spending its last taxi onto a taxi-only station (left with no move: the full key's last
+    resort): the default 27 joint moves never strand a detective where the widest search (up to
+    2,187 joint moves, the same key) strands none. The beam once ranked the landing first and
+    filled with joint moves that all stranded it (an advise self-play game, seed 7, game 2)."""
+    dist = distances(london)
+    rng = random.Random(5)
+    stations = sorted(london.stations)
+    tempting = 0
+    for _ in range(24):
+        dets = rng.sample(stations, 5)
+        hands = tuple(Tickets(taxi=rng.randint(1, 2), bus=rng.randint(0, 4), underground=rng.randint(0, 2))
+                      for _ in dets)
+        near = [x for x in stations if x not in dets and min(dist[d][x] for d in dets) <= 1]
+        where = rng.sample(near, 8)
+        tempting += any(to in where and not any(True for _ in detective_hops(london, to, hand.spend(t)))
+                        for d, hand in zip(dets, hands) for t, to in detective_hops(london, d, hand))
+        pos = Position(london, RULES, NAMES, tuple(dets), hands, frozenset(),
+                       Tickets(taxi=4, bus=3, underground=3, black=2), None, 10, 10, 0, 1)
+        beam = advise_detectives(pos, where, time_limit=30, max_candidates=27)
+        widest = advise_detectives(pos, where, time_limit=30, max_candidates=4000)
+        if not any(a.warning and "no move from" in a.warning for a in widest.moves):
+            assert not any(a.warning and "no move from" in a.warning for a in beam.moves), (dets, hands, where)
+    assert tempting >= 8, tempting

@@ -156,6 +156,8 @@ class _JointMoveScorer:
         self.exits = [root.board.step(S, t) for t in self.held]
         self._two: dict[tuple[Station, Tickets], bool] = {}
         self._stuck: dict[tuple[Station, Tickets], bool] = {}
+        self._reach: dict[tuple[Station, int], StationMask] = {}
+        self.root_tickets = root.tickets
         self.names = root.names
         self.came_from: Mapping[str, Station] = {}
         self.back_at: tuple[Station, ...] = ()
@@ -195,8 +197,10 @@ class _JointMoveScorer:
         """The beam's cheap key for detectives standing on ``stations`` (``active``: not out),
         in the full key's order: whether they stand on his whole set, how many the moves so far
         leave with no move at all (``stuck``: :meth:`stuck_at`; a last resort, as in the full
-        key, so the beam never fills with moves the full key ranks last), what they stand on of
-        his set, the moves their tickets pay for that the moves so far strand (``wasted``:
+        key, so the beam never fills with moves the full key ranks last), cheap catch odds (what
+        they stand on of his set, then the odds over the stations one move from it, those within
+        their reach counted caught: :meth:`_reach_odds`),
+        the moves their tickets pay for that the moves so far strand (``wasted``:
         :meth:`move_wasted`), how many went straight back where they came from, the mean size
         of his next set (his tickets now), how near his mass is to the nearest detective, and
         each detective's mean distance to it."""
@@ -212,8 +216,30 @@ class _JointMoveScorer:
         cover = self._cover_dist(stations, occ)
         pull = sum(self.mass_dist(s) for s, a in zip(stations, active) if a)
         backs = sum(map(operator.eq, stations, self.back_at)) if self.back_at else 0
-        return (1.0 if caught >= 0.9999 else 0.0, -stuck, round(caught, 4), -wasted, -backs, -round(nxt_mean, 1),
+        odds = caught + (1.0 - caught) * self._reach_odds(stations, active, occ)
+        return (1.0 if caught >= 0.9999 else 0.0, -stuck, round(odds, 3), -wasted, -backs, -round(nxt_mean, 1),
                 -round(cover, 2), -pull)
+
+    def _reach_odds(self, stations: Sequence[Station], active: Sequence[bool], occ: StationMask) -> float:
+        """The beam's cheap stand-in for the next turn's catch odds: :func:`catch_odds` over the
+        stations one move from his whole set (his tickets now) that no detective stands on,
+        those a detective on ``stations`` can reach next (with the tickets it held at the root)
+        counted as caught."""
+        nxt = 0
+        for e in self.exits:
+            nxt |= e
+        nxt &= ~occ
+        if not nxt:  # no way out of his whole set: trapped (a win where that loses for him)
+            return 1.0 if self.rules.trapped_loses else 0.0
+        reach = 0
+        for i, (s, a) in enumerate(zip(stations, active)):
+            if a:
+                r = self._reach.get((s, i))
+                if r is None:
+                    r = self._reach[(s, i)] = detective_reach(self.board, s, self.root_tickets[i])
+                reach |= r
+        covered = (nxt & reach).bit_count()
+        return catch_odds(nxt.bit_count(), covered, covered)
 
     def _cover_dist(self, stations: Sequence[Station], occ: StationMask) -> float:
         """Mean hops from his probability mass to the nearest detective."""

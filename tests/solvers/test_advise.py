@@ -610,3 +610,29 @@ def test_the_beam_strands_no_detective_where_the_widest_search_does_not(london):
         if not any(a.warning and "no move from" in a.warning for a in widest.moves):
             assert not any(a.warning and "no move from" in a.warning for a in beam.moves), (dets, hands, where)
     assert tempting >= 8, tempting
+
+
+def test_the_beam_finds_the_widest_searchs_catch_odds_on_most_positions(london):
+    """Generated positions (his set of 3-8 stations within two hops of one, five detectives one
+    to three hops from it): the default 27 joint moves reach the catch odds of the widest search
+    (up to 2,187 joint moves, the same key) in at least 21 of 25 (23 now). The beam orders
+    partial joint moves by cheap catch odds (what they land on of his set, then the odds over
+    the stations one move from it, those within the detectives' reach counted caught); ordered
+    by what they land on alone it reached them in 17."""
+    dist = distances(london)
+    rng = random.Random(1)
+    stations = sorted(london.stations)
+    reached = 0
+    for _ in range(25):
+        c = rng.choice(stations)
+        near = [x for x in stations if dist[c][x] <= 2]
+        where = rng.sample(near, min(len(near), rng.randint(3, 8)))
+        pool = [x for x in stations if x not in where and 1 <= min(dist[x][w] for w in where) <= 3]
+        dets = rng.sample(pool, 5)
+        pos = Position(london, RULES, NAMES, tuple(dets), (Tickets(taxi=8, bus=6, underground=3),) * 5, frozenset(),
+                       Tickets(taxi=4, bus=3, underground=3, black=2), None, 10, 10, 0, 1)
+        beam = advise_detectives(pos, where, time_limit=30, max_candidates=27)
+        widest = advise_detectives(pos, where, time_limit=30, max_candidates=4000)
+        assert beam.catch <= widest.catch + 1e-9
+        reached += beam.catch >= widest.catch - 1e-9
+    assert reached >= 21, reached

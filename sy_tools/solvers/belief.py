@@ -154,6 +154,9 @@ class _JointMoveScorer:
         self.armed = True
         self.held = root.mrx_tickets.held(MRX_MOVE_TICKETS)
         self.exits = [root.board.step(S, t) for t in self.held]
+        self.exits_any = 0  # one move from his whole set, any ticket he holds (detectives aside)
+        for e in self.exits:
+            self.exits_any |= e
         self._two: dict[tuple[Station, Tickets], bool] = {}
         self._stuck: dict[tuple[Station, Tickets], bool] = {}
         self._reach: dict[tuple[Station, int], StationMask] = {}
@@ -225,10 +228,7 @@ class _JointMoveScorer:
         stations one move from his whole set (his tickets now) that no detective stands on,
         those a detective on ``stations`` can reach next (with the tickets it held at the root)
         counted as caught."""
-        nxt = 0
-        for e in self.exits:
-            nxt |= e
-        nxt &= ~occ
+        nxt = self.exits_any & ~occ
         if not nxt:  # no way out of his whole set: trapped (a win where that loses for him)
             return 1.0 if self.rules.trapped_loses else 0.0
         reach = 0

@@ -161,6 +161,9 @@ class _JointMoveScorer:
         self._stuck: dict[tuple[Station, Tickets], bool] = {}
         self._reach: dict[tuple[Station, int], StationMask] = {}
         self.root_tickets = root.tickets
+        dealt = self.rules.detective_tickets
+        total = sum(dealt.get(t, 0) for t in ("taxi", "bus", "underground"))
+        self.taxi_share = dealt.get("taxi", 0) / total if total else 0.0
         self.names = root.names
         self.came_from: Mapping[str, Station] = {}
         self.back_at: tuple[Station, ...] = ()
@@ -296,12 +299,16 @@ class _JointMoveScorer:
             t = m.tickets[0]
             have = start.tickets[start.names.index(m.piece)][t]
             cost += {Ticket.TAXI: 0.2, Ticket.BUS: 0.5, Ticket.UNDERGROUND: 1.0}.get(t, 1.0) + 1.0 / max(have, 1)
+        # a detective short of taxis rides a bus or the underground where that is as likely to
+        # catch him (his taxi-only corners need the taxis it keeps)
+        short = 0 if wins else sum(1 for m in moves if m.tickets[0] == Ticket.TAXI
+                                   and self.short_of_taxis(pos.tickets[pos.names.index(m.piece)]))
         back = self.came_from
         backs = tuple(m.piece for m in moves if back.get(m.piece, -1) == m.to) if back else ()
         # (straight back where it came from only for the capture odds or a detective's mobility: the
         # lines then say so; on a tie in those, another move)
         odds = p_worst - STRANDED_MOVE * wasted * (1.0 - p_worst)
-        key = (1.0 if wins else 0.0, -len(stranded) if not wins else 0.0, round(odds, 3), round(p_mean, 3),
+        key = (1.0 if wins else 0.0, -len(stranded) if not wins else 0.0, round(odds, 3), -short, round(p_mean, 3),
                -len(soon) if not wins else 0.0, -len(backs), -round(nxt_mean, 1), -round(cover, 2),
                -round(pull, 2), -cost)
         return _ScoredJointMove(moves, pos, key, sure, p_worst, p_mean, tuple(stranded), nxt_mean, tuple(soon),
@@ -343,6 +350,12 @@ class _JointMoveScorer:
         if got is None:
             got = self._stuck[key] = not any(True for _ in detective_hops(self.board, station, tickets))
         return got
+
+    def short_of_taxis(self, tickets: Tickets) -> bool:
+        """Whether a detective holding ``tickets`` has fewer taxi tickets than its share of the
+        rounds sure to come (the taxis dealt over all tickets dealt, times those rounds): a taxi
+        it spends now is one it will miss where only taxis run."""
+        return tickets.taxi < self.horizon * self.taxi_share
 
     def two_moves(self, station: Station, tickets: Tickets) -> bool:
         """Whether a detective on ``station`` holding ``tickets`` can still make two moves in a

@@ -193,6 +193,63 @@ def test_never_strands_a_detective_when_it_can_be_avoided(london):
     assert adv.moves[0].warning and "last resort" in adv.moves[0].warning
 
 
+def test_a_detective_short_of_taxis_rides_the_bus_when_that_is_as_likely_to_catch_him(london):
+    """Red at 122 with Mr. X's set four or five hops away: no move can catch him next turn, and
+    the taxi to 95 closes in a little more than the bus to 123. Holding two taxis with 20 rounds
+    to come (its share: 10 of 22 tickets dealt are taxis, so about 9), Red keeps its taxi for the
+    taxi-only corners and rides the bus; with ten taxis at round 10 (fourteen rounds to come,
+    about 6) it takes the taxi."""
+    where = [112, 1, 33]
+
+    def advice(taxi, move):
+        pos = Position(london, RULES, ("Red",), (122,), (Tickets(taxi=taxi, bus=6),), frozenset(),
+                       Tickets(taxi=4, bus=3, underground=3), None, move, move, 0, 1)
+        return advise_detectives(pos, where, time_limit=10)
+
+    short = advice(2, 4)
+    assert short.moves[0].move.tickets == (Ticket.BUS,) and short.moves[0].move.to == 123
+    plenty = advice(10, 10)
+    assert plenty.moves[0].move.tickets == (Ticket.TAXI,) and plenty.moves[0].move.to == 95
+    assert short.catch == plenty.catch == 0.0
+
+
+def test_keeping_taxis_never_costs_catch_odds(london, monkeypatch):
+    """On generated positions (:func:`_set_and_detectives`) where the detectives are short of
+    taxis (one to three each, at Mr. X's 4th to 10th move), the advice catches him as surely as the same search that does not
+    count taxis: the taxis kept decide only among joint moves as likely to catch him."""
+    dist = distances(london)
+    rng = random.Random(5)
+    stations = sorted(london.stations)
+    cases = []
+    for _ in range(20):
+        where, dets = _set_and_detectives(rng, dist, stations)
+        tickets = tuple(Tickets(taxi=rng.randint(1, 3), bus=rng.randint(2, 6), underground=rng.randint(0, 3))
+                        for _ in range(5))
+        move = rng.randint(4, 10)
+        pos = Position(london, RULES, NAMES, tuple(dets), tickets, frozenset(),
+                       Tickets(taxi=4, bus=3, underground=3, black=2, double=1), None, move, move, 0, 1)
+        cases.append((pos, where, advise_detectives(pos, where, time_limit=30)))
+    monkeypatch.setattr("sy_tools.solvers.belief._JointMoveScorer.short_of_taxis", lambda self, tickets: False)
+    differ = 0
+    for pos, where, kept in cases:
+        plain = advise_detectives(pos, where, time_limit=30)
+        assert round(kept.catch, 3) == round(plain.catch, 3)
+        taxis = [sum(a.move.tickets == (Ticket.TAXI,) for a in adv.moves if a.move) for adv in (kept, plain)]
+        assert taxis[0] <= taxis[1]
+        differ += taxis[0] < taxis[1]
+    assert differ >= 3, differ
+
+
+def _set_and_detectives(rng, dist, stations):
+    """A generated position's parts: Mr. X's set (3-8 stations within two hops of one) and five
+    detectives one to three hops from it."""
+    c = rng.choice(stations)
+    near = [x for x in stations if dist[c][x] <= 2]
+    where = rng.sample(near, min(len(near), rng.randint(3, 8)))
+    pool = [x for x in stations if x not in where and 1 <= min(dist[x][w] for w in where) <= 3]
+    return where, rng.sample(pool, 5)
+
+
 def _moves_left(board, station, tickets, depth=2):
     """Brute force: can a lone detective make ``depth`` moves in a row from ``station``?"""
     if depth == 0:
@@ -624,11 +681,7 @@ def test_the_beam_finds_the_widest_searchs_catch_odds_on_most_positions(london):
     stations = sorted(london.stations)
     reached = 0
     for _ in range(25):
-        c = rng.choice(stations)
-        near = [x for x in stations if dist[c][x] <= 2]
-        where = rng.sample(near, min(len(near), rng.randint(3, 8)))
-        pool = [x for x in stations if x not in where and 1 <= min(dist[x][w] for w in where) <= 3]
-        dets = rng.sample(pool, 5)
+        where, dets = _set_and_detectives(rng, dist, stations)
         pos = Position(london, RULES, NAMES, tuple(dets), (Tickets(taxi=8, bus=6, underground=3),) * 5, frozenset(),
                        Tickets(taxi=4, bus=3, underground=3, black=2), None, 10, 10, 0, 1)
         beam = advise_detectives(pos, where, time_limit=30, max_candidates=27)

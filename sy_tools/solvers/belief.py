@@ -162,8 +162,8 @@ class _JointMoveScorer:
         self._reach: dict[tuple[Station, int], StationMask] = {}
         self.root_tickets = root.tickets
         dealt = self.rules.detective_tickets
-        total = sum(dealt.get(t, 0) for t in ("taxi", "bus", "underground"))
-        self.taxi_share = dealt.get("taxi", 0) / total if total else 0.0
+        total = sum(dealt.get(t.value, 0) for t in DETECTIVE_TICKETS)
+        self.taxi_share = dealt.get(Ticket.TAXI.value, 0) / total if total else 0.0
         self.names = root.names
         self.came_from: Mapping[str, Station] = {}
         self.back_at: tuple[Station, ...] = ()
@@ -284,12 +284,14 @@ class _JointMoveScorer:
         p_mean = caught + trapped_w + rest * mean
         stranded = []
         soon = []
+        short = 0  # taxis spent by detectives short of them (:meth:`short_of_taxis`)
         for m in moves:
             i = pos.names.index(m.piece)
             if self.stuck_at(pos.stations[i], pos.tickets[i]):
                 stranded.append(m.piece)
             elif not self.two_moves(pos.stations[i], pos.tickets[i]):
                 soon.append(m.piece)
+            short += m.tickets[0] == Ticket.TAXI and self.short_of_taxis(pos.tickets[i])
         wins = sure or p_worst >= 0.9999
         wasted = 0 if wins else self.wasted(pos)
         cover = self._cover_dist(pos.stations, occ)
@@ -299,16 +301,15 @@ class _JointMoveScorer:
             t = m.tickets[0]
             have = start.tickets[start.names.index(m.piece)][t]
             cost += {Ticket.TAXI: 0.2, Ticket.BUS: 0.5, Ticket.UNDERGROUND: 1.0}.get(t, 1.0) + 1.0 / max(have, 1)
-        # a detective short of taxis rides a bus or the underground where that is as likely to
-        # catch him (his taxi-only corners need the taxis it keeps)
-        short = 0 if wins else sum(1 for m in moves if m.tickets[0] == Ticket.TAXI
-                                   and self.short_of_taxis(pos.tickets[pos.names.index(m.piece)]))
         back = self.came_from
         backs = tuple(m.piece for m in moves if back.get(m.piece, -1) == m.to) if back else ()
         # (straight back where it came from only for the capture odds or a detective's mobility: the
         # lines then say so; on a tie in those, another move)
         odds = p_worst - STRANDED_MOVE * wasted * (1.0 - p_worst)
-        key = (1.0 if wins else 0.0, -len(stranded) if not wins else 0.0, round(odds, 3), -short, round(p_mean, 3),
+        # (a detective short of taxis rides a bus or the underground where that is as likely to
+        # catch him: his taxi-only corners need the taxis it keeps)
+        key = (1.0 if wins else 0.0, -len(stranded) if not wins else 0.0, round(odds, 3), -short if not wins else 0,
+               round(p_mean, 3),
                -len(soon) if not wins else 0.0, -len(backs), -round(nxt_mean, 1), -round(cover, 2),
                -round(pull, 2), -cost)
         return _ScoredJointMove(moves, pos, key, sure, p_worst, p_mean, tuple(stranded), nxt_mean, tuple(soon),

@@ -224,6 +224,19 @@ def detective_reach(board: Board, station: Station, tickets: Tickets) -> Station
     return m
 
 
+def detective_reach_two(board: Board, station: Station, tickets: Tickets) -> StationMask:
+    """Where a detective on ``station`` holding ``tickets`` may stand after two moves in a row,
+    each paid for (others ignored; stations it can only reach in one move are not in it unless
+    it can also come back to them)."""
+    m = 0
+    for t in DETECTIVE_TICKETS:
+        if tickets[t] > 0:
+            left = tickets.spend(t)
+            for d in stations_of(board.neighbours[t][station]):
+                m |= detective_reach(board, d, left)
+    return m
+
+
 #: :func:`moves_left` looks at most this many moves ahead (a rules file may deal thousands of tickets)
 MOVES_AHEAD = 24
 

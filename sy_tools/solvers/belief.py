@@ -30,6 +30,7 @@ from .advice import (
     DetectiveAdvice,
     advice_header,
     detective_reach,
+    detective_reach_two,
     max_matching,
     moves_left,
 )
@@ -56,6 +57,11 @@ STRANDED_MOVE = 0.05
 #: detective can reach next, against 1 for one none can reach: he sees the detectives and keeps
 #: out of their reach when he can (1.0: his station uniform over the set).
 WARY = 0.3
+
+#: When he is shown on his next move: the chance the detectives catch him later at a station of
+#: his next set that none of them can reach next but one can reach in two moves (a chase from
+#: close by), against 0 further away.  It weighs where the detectives stand when he is shown.
+NEAR_REVEAL = 0.3
 
 
 def _normalise(possible: StationMask, weights: Weights | None) -> dict[Station, float]:
@@ -160,6 +166,7 @@ class _JointMoveScorer:
         self._two: dict[tuple[Station, Tickets], bool] = {}
         self._stuck: dict[tuple[Station, Tickets], bool] = {}
         self._reach: dict[tuple[Station, int], StationMask] = {}
+        self._reach_two: dict[tuple[Station, Tickets], StationMask] = {}
         self.root_tickets = root.tickets
         dealt = self.rules.detective_tickets
         total = sum(dealt.get(t.value, 0) for t in DETECTIVE_TICKETS)
@@ -274,13 +281,14 @@ class _JointMoveScorer:
         trapped_w = sum(self.w.get(s, 0.0) for s in stations_of(trapped))
         left = S1 & ~trapped
         sure = not left
-        worst = mean = 0.0
+        worst = ranked = mean = 0.0
         nxt_mean = 0.0
         if left and not over:
             dets = [(s, t) for n, s, t in zip(pos.names, pos.stations, pos.tickets) if n not in pos.out]
-            worst, mean, nxt_mean = self._catch(left, occ, dets, mt, pos.move, pos.doubles, depth - 1)
+            worst, nxt_mean, ranked, mean = self._catch(left, occ, dets, mt, pos.move, pos.doubles, depth - 1)
         rest = max(0.0, 1.0 - caught - trapped_w)
         p_worst = caught + trapped_w + rest * worst
+        p_ranked = caught + trapped_w + rest * ranked
         p_mean = caught + trapped_w + rest * mean
         stranded = []
         soon = []
@@ -305,7 +313,7 @@ class _JointMoveScorer:
         backs = tuple(m.piece for m in moves if back.get(m.piece, -1) == m.to) if back else ()
         # (straight back where it came from only for the capture odds or a detective's mobility: the
         # lines then say so; on a tie in those, another move)
-        odds = p_worst - STRANDED_MOVE * wasted * (1.0 - p_worst)
+        odds = p_ranked - STRANDED_MOVE * wasted * (1.0 - p_ranked)
         # (a detective short of taxis rides a bus or the underground where that is as likely to
         # catch him: his taxi-only corners need the taxis it keeps)
         key = (1.0 if wins else 0.0, -len(stranded) if not wins else 0.0, round(odds, 3), -short if not wins else 0,
@@ -352,6 +360,17 @@ class _JointMoveScorer:
             got = self._stuck[key] = not any(True for _ in detective_hops(self.board, station, tickets))
         return got
 
+    def near_two(self, dets: Sequence[tuple[Station, Tickets]]) -> StationMask:
+        """Where some detective of ``dets`` may stand after two moves in a row
+        (:func:`~sy_tools.solvers.advice.detective_reach_two`)."""
+        m = 0
+        for key in dets:
+            r = self._reach_two.get(key)
+            if r is None:
+                r = self._reach_two[key] = detective_reach_two(self.board, key[0], key[1])
+            m |= r
+        return m
+
     def short_of_taxis(self, tickets: Tickets) -> bool:
         """Whether a detective holding ``tickets`` has fewer taxi tickets than its share of the
         rounds sure to come (the taxis dealt over all tickets dealt, times those rounds): a taxi
@@ -370,21 +389,22 @@ class _JointMoveScorer:
         return got
 
     def _catch(self, S: StationMask, occ: StationMask, dets: list[tuple[Station, Tickets]], mt: Tickets,
-               move: int, doubles: int, depth: int) -> tuple[float, float, float]:
-        """(worst, mean) probability the detectives catch him within ``depth`` more turns of
+               move: int, doubles: int, depth: int) -> tuple[float, float, float, float]:
+        """The worst-case probability the detectives catch him within ``depth`` more turns of
         theirs, over what he may show next (his station over what he may reach, wary of the
-        detectives' reach: :func:`catch_odds`), and the mean size of his possible set after his
-        next move."""
+        detectives' reach: :func:`catch_odds`), the mean size of his possible set after his next
+        move, and the worst case and mean of the odds the search ranks by: the same with a chase
+        from close by after he is shown (:data:`NEAR_REVEAL`)."""
         board, rules = self.board, self.rules
         can_double = double_allowed(rules, mt.double, doubles, move)
         options = _mrx_options(board, rules, S, occ, mt, move, can_double)
         if not options:  # trapped, or every move of his lands on a detective ("caught")
-            return (1.0, 1.0, 0.0) if rules.trapped_loses or rules.mrx_onto_detective == "caught" else \
-                (0.0, 0.0, float(S.bit_count()))
+            return (1.0, 0.0, 1.0, 1.0) if rules.trapped_loses or rules.mrx_onto_detective == "caught" else \
+                (0.0, float(S.bit_count()), 0.0, 0.0)
         singles = [o for o in options if len(o[0]) == 1]
         nxt_mean = sum(o[1].bit_count() for o in singles) / len(singles) if singles else 0.0
         if depth <= 0:
-            return 0.0, 0.0, nxt_mean
+            return 0.0, nxt_mean, 0.0, 0.0
         reach = [detective_reach(board, s, t) for s, t in dets]
         # a voluntary reveal: each option with each ticket he may take (those that change a
         # detective's reach; one that changes none is the option with the detectives intact)
@@ -399,7 +419,7 @@ class _JointMoveScorer:
                                     if r != reach[j] else (reach, dets))
             paid = list({tuple(r): (r, d) for r, d in paid}.values())
             plays += [(o, r, d) for o in _reveal_options(board, rules, S, occ, mt, move, can_double) for r, d in paid]
-        worst, total = 1.0, 0.0
+        worst, ranked, total = 1.0, 1.0, 0.0
         for (tks, S2, revealed), reach, dets2 in plays:
             self.check_time()
             n = S2.bit_count()
@@ -408,19 +428,26 @@ class _JointMoveScorer:
                 anyone |= r
             covered = (S2 & anyone).bit_count()
             if revealed:  # he is shown at a station of his choosing: covered if any detective reaches it
-                p = catch_odds(n, covered, covered)
+                p = q = catch_odds(n, covered, covered)
+                if n > covered and NEAR_REVEAL:  # shown where a detective is two moves away: a chase from close by
+                    near = (S2 & ~anyone & self.near_two(dets2)).bit_count()
+                    q += (1.0 - q) * NEAR_REVEAL * near / (n - covered)
             else:
-                p = catch_odds(n, covered, max_matching([stations_of(S2 & r) for r in reach]))
+                p = q = catch_odds(n, covered, max_matching([stations_of(S2 & r) for r in reach]))
             if depth > 1 and p < 1.0:
-                p = p + (1.0 - p) * self._deeper(S2, occ, dets2, mt, tks, move, doubles, depth - 1)
+                dp, dq = self._deeper(S2, occ, dets2, mt, tks, move, doubles, depth - 1)
+                p += (1.0 - p) * dp
+                q += (1.0 - q) * dq
             worst = min(worst, p)
-            total += p
-        return worst, total / len(plays), nxt_mean
+            ranked = min(ranked, q)
+            total += q
+        return worst, nxt_mean, ranked, total / len(plays)
 
     def _deeper(self, S2: StationMask, occ: StationMask, dets: list[tuple[Station, Tickets]], mt: Tickets,
-                tks: tuple[Ticket, ...], move: int, doubles: int, depth: int) -> float:
+                tks: tuple[Ticket, ...], move: int, doubles: int, depth: int) -> tuple[float, float]:
         """After he showed ``tks``: the detectives' greedy reply (each in turn to the free hop
-        nearest the set), then the worst case of what he shows next."""
+        nearest the set), then the worst case of what he shows next (the catch odds, and the
+        odds the search ranks by: :meth:`_catch`)."""
         board = self.board
         taken = occ
         new = []
@@ -444,15 +471,15 @@ class _JointMoveScorer:
             occ2 |= 1 << s
         S3 = S2 & ~occ2
         if not S3:
-            return 1.0
+            return 1.0, 1.0
         mt2 = mt
         for tk in tks:
             mt2 = mt2.spend(tk)
         dbl = doubles + (1 if len(tks) == 2 else 0)
         if len(tks) == 2:
             mt2 = mt2.spend("double")
-        worst, _, _ = self._catch(S3, occ2, new, mt2, move + len(tks), dbl, depth)
-        return worst
+        worst, _, ranked, _ = self._catch(S3, occ2, new, mt2, move + len(tks), dbl, depth)
+        return worst, ranked
 
 
 def catch_odds(n: int, covered: int, caught: int, wary: float | None = None) -> float:

@@ -22,7 +22,7 @@ from sy_tools.engine.observations import DetectiveObservation, MrXObservation
 from sy_tools.engine.position import Position
 from sy_tools.engine.rules import PRESETS
 from sy_tools.engine.stations import mask_of, stations_of
-from sy_tools.engine.tickets import Ticket, Tickets
+from sy_tools.engine.tickets import MRX_MOVE_TICKETS, Ticket, Tickets
 from sy_tools.errors import AnalysisError
 from sy_tools.selfplay.policies import detective_policy, mrx_policy
 from sy_tools.solvers.advise import advise_mrx, advise_puzzle
@@ -238,6 +238,99 @@ def test_keeping_taxis_never_costs_catch_odds(london, monkeypatch):
         assert taxis[0] <= taxis[1]
         differ += taxis[0] < taxis[1]
     assert differ >= 3, differ
+
+
+def _two_moves(board, station, tickets):
+    """Brute force: where a lone detective stands after two moves in a row, each paid for."""
+    return {to2 for t, to in detective_hops(board, station, tickets)
+            for _, to2 in detective_hops(board, to, tickets.spend(t))}
+
+
+def test_detective_reach_two_is_where_two_paid_moves_lead(london):
+    """Every station, a random hand of 0-2 of each ticket: the second move is paid from what the
+    first left (a lone taxi makes one move, not two)."""
+    from sy_tools.solvers.advice import detective_reach, detective_reach_two
+
+    rng = random.Random(9)
+    spent = 0
+    for station in sorted(london.stations):
+        tickets = Tickets(taxi=rng.randint(0, 2), bus=rng.randint(0, 2), underground=rng.randint(0, 1))
+        want = _two_moves(london, station, tickets)
+        assert set(stations_of(detective_reach_two(london, station, tickets))) == want, (station, tickets)
+        unpaid = set()
+        for to in stations_of(detective_reach(london, station, tickets)):
+            unpaid |= set(stations_of(detective_reach(london, to, tickets)))
+        spent += unpaid != want
+    assert spent >= 20, spent  # (hands where paying for the first move changes the second were met)
+
+
+def _near_reveal(pos, where, advice):
+    """After the advised joint move: of the stations he may reach next (any ticket he holds, the
+    detectives' stations aside), those a detective can reach next, and those one can reach only
+    in two moves (brute force over the engine's hops)."""
+    from sy_tools.engine.hops import mrx_targets
+
+    stations, tickets = list(pos.stations), list(pos.tickets)
+    for a in advice.moves:
+        if a.move is not None:
+            i = pos.names.index(a.name)
+            stations[i], tickets[i] = a.move.to, tickets[i].spend(a.move.tickets[0])
+    occ = mask_of(stations)
+    nxt = 0
+    for t in pos.mrx_tickets.held(MRX_MOVE_TICKETS):
+        nxt |= mrx_targets(pos.board, mask_of(where) & ~occ, t, occ, RULES)
+    one = {to for s, tk in zip(stations, tickets) for _, to in detective_hops(pos.board, s, tk)}
+    two = set().union(*(_two_moves(pos.board, s, tk) for s, tk in zip(stations, tickets))) - one
+    return len(set(stations_of(nxt)) & one), len(set(stations_of(nxt)) & two)
+
+
+def test_before_a_reveal_the_detectives_stand_near_where_he_may_be_shown(london, monkeypatch):
+    """His next move is his 18th, a reveal. Two joint moves are as likely to catch him next turn
+    (31%): Blue (two taxis, two buses, an underground) to 100 and Black (six taxis, three buses)
+    to 82, or the other way round. Both leave as many of the stations he may reach within a
+    detective's next move, but with Blue on 100 and Black on 82 (their tickets differ) one more
+    of them is two moves from a detective, so that if he is shown there the chase starts close
+    by. The advice takes that one; without the term (``NEAR_REVEAL`` 0) it is the other."""
+    pos = Position(london, RULES, NAMES, (21, 81, 172, 79, 101),
+                   (Tickets(taxi=3, bus=3, underground=3), Tickets(taxi=2, bus=2, underground=1),
+                    Tickets(taxi=6, bus=4, underground=2), Tickets(taxi=2, bus=6, underground=2), Tickets(taxi=6, bus=3)),
+                   frozenset(), Tickets(taxi=4, bus=3, underground=3, black=2, double=1), None, 17, 17, 0, 1)
+    assert RULES.is_reveal(18)
+    where = [22, 34, 36, 82]
+    near = advise_detectives(pos, where, time_limit=30)
+    monkeypatch.setattr("sy_tools.solvers.belief.NEAR_REVEAL", 0.0)
+    plain = advise_detectives(pos, where, time_limit=30)
+    moves = [{a.name: a.move.to for a in adv.moves if a.move} for adv in (near, plain)]
+    assert (moves[0]["Blue"], moves[0]["Black"]) == (100, 82)
+    assert (moves[1]["Blue"], moves[1]["Black"]) == (82, 100)
+    assert near.catch == plain.catch and round(near.catch, 2) == 0.31
+    (one, two), (one_plain, two_plain) = _near_reveal(pos, where, near), _near_reveal(pos, where, plain)
+    assert one == one_plain and two == two_plain + 1
+
+
+def test_the_reveal_term_changes_nothing_when_he_is_not_shown_next(london, monkeypatch):
+    """On generated positions (:func:`_set_and_detectives`) where neither his next move nor the
+    second leg of a double move is a reveal, the advice is the same with the chase after a
+    reveal counted or not: it weighs only where he may be shown."""
+    dist = distances(london)
+    rng = random.Random(3)
+    stations = sorted(london.stations)
+    cases = []
+    while len(cases) < 20:
+        where, dets = _set_and_detectives(rng, dist, stations)
+        move = rng.randint(1, 20)
+        if RULES.is_reveal(move + 1) or RULES.is_reveal(move + 2):
+            continue
+        tickets = tuple(Tickets(taxi=rng.randint(2, 6), bus=rng.randint(2, 6), underground=rng.randint(0, 3))
+                        for _ in range(5))
+        pos = Position(london, RULES, NAMES, tuple(dets), tickets, frozenset(),
+                       Tickets(taxi=4, bus=3, underground=3, black=2, double=1), None, move, move, 0, 1)
+        cases.append((pos, where, advise_detectives(pos, where, time_limit=30)))
+    monkeypatch.setattr("sy_tools.solvers.belief.NEAR_REVEAL", 0.0)
+    for pos, where, adv in cases:
+        plain = advise_detectives(pos, where, time_limit=30)
+        assert [a.move for a in adv.moves] == [a.move for a in plain.moves]
+        assert adv.catch == plain.catch
 
 
 def _set_and_detectives(rng, dist, stations):

@@ -226,8 +226,8 @@ def detective_reach(board: Board, station: Station, tickets: Tickets) -> Station
 
 def detective_reach_two(board: Board, station: Station, tickets: Tickets) -> StationMask:
     """Where a detective on ``station`` holding ``tickets`` may stand after two moves in a row,
-    each paid for (others ignored; stations it can only reach in one move are not in it unless
-    it can also come back to them)."""
+    the second paid from what the first left (others ignored): a station one move away is in it
+    only if two moves also lead there, ``station`` itself if it can go and come back."""
     m = 0
     for t in DETECTIVE_TICKETS:
         if tickets[t] > 0:

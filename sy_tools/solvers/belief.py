@@ -559,8 +559,9 @@ def advise_detectives(position: Position, possible: StationMask | Iterable[Stati
     ``time_limit`` bounds the whole search; ``max_candidates`` the joint moves weighed (at most
     :data:`MAX_CANDIDATES`).
     ``came_from``: where each detective stood before its last move; a move straight back there
-    is played only when every joint move weighed without it catches him less surely or leaves a
-    detective less mobile, and its line says so."""
+    is played only when every joint move weighed without it ranks lower for the capture (the
+    catch odds, the chase after a reveal included) or leaves a detective less mobile, and its line
+    says so."""
     t0 = time.monotonic()
     max_candidates = max(1, min(max_candidates, MAX_CANDIDATES))
     while position.ended is None and position.turn != 0 and not position.legal_moves:
@@ -709,8 +710,8 @@ def _detective_lines(pos: Position, best: _ScoredJointMove, S: StationMask, w: d
             only = len({s for _, s in detective_hops(board, origin, pos.tickets[i]) if not pos.occupied >> s & 1}) == 1
             parts.append(f"back to {to}, where it came from: " + (
                 "its only move" if only else
-                "every joint move weighed without that return catches him less surely or leaves a detective "
-                "less mobile"))
+                "every joint move weighed without that return is less likely to catch him (now or after he is "
+                "shown) or leaves a detective less mobile"))
         warning = None
         if name in best.stranded:
             warning = f"leaves {name} with no move from {to}: out for the rest of the game (last resort)"

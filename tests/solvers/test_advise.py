@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import random
 
 import pytest
@@ -217,12 +218,8 @@ def test_keeping_taxis_never_costs_catch_odds(london, monkeypatch):
     """On generated positions (:func:`_set_and_detectives`) where the detectives are short of
     taxis (one to three each, at Mr. X's 4th to 10th move), the advice catches him as surely as the same search that does not
     count taxis: the taxis kept decide only among joint moves as likely to catch him."""
-    dist = distances(london)
-    rng = random.Random(5)
-    stations = sorted(london.stations)
     cases = []
-    for _ in range(20):
-        where, dets = _set_and_detectives(rng, dist, stations)
+    for rng, where, dets in _generated(london, 5, 20):
         tickets = tuple(Tickets(taxi=rng.randint(1, 3), bus=rng.randint(2, 6), underground=rng.randint(0, 3))
                         for _ in range(5))
         move = rng.randint(4, 10)
@@ -247,8 +244,8 @@ def _two_moves(board, station, tickets):
 
 
 def test_detective_reach_two_is_where_two_paid_moves_lead(london):
-    """Every station, a random hand of 0-2 of each ticket: the second move is paid from what the
-    first left (a lone taxi makes one move, not two)."""
+    """Every station, a random hand of 0-2 taxis and buses and 0-1 underground: the second move
+    is paid from what the first left (a lone taxi makes one move, not two)."""
     from sy_tools.solvers.advice import detective_reach, detective_reach_two
 
     rng = random.Random(9)
@@ -312,25 +309,71 @@ def test_the_reveal_term_changes_nothing_when_he_is_not_shown_next(london, monke
     """On generated positions (:func:`_set_and_detectives`) where neither his next move nor the
     second leg of a double move is a reveal, the advice is the same with the chase after a
     reveal counted or not: it weighs only where he may be shown."""
-    dist = distances(london)
-    rng = random.Random(3)
-    stations = sorted(london.stations)
     cases = []
-    while len(cases) < 20:
-        where, dets = _set_and_detectives(rng, dist, stations)
+    for rng, where, dets in _generated(london, 3):
         move = rng.randint(1, 20)
         if RULES.is_reveal(move + 1) or RULES.is_reveal(move + 2):
             continue
-        tickets = tuple(Tickets(taxi=rng.randint(2, 6), bus=rng.randint(2, 6), underground=rng.randint(0, 3))
-                        for _ in range(5))
-        pos = Position(london, RULES, NAMES, tuple(dets), tickets, frozenset(),
-                       Tickets(taxi=4, bus=3, underground=3, black=2, double=1), None, move, move, 0, 1)
+        pos = _with_tickets(rng, london, RULES, dets, move)
         cases.append((pos, where, advise_detectives(pos, where, time_limit=30)))
+        if len(cases) == 20:
+            break
     monkeypatch.setattr("sy_tools.solvers.belief.NEAR_REVEAL", 0.0)
     for pos, where, adv in cases:
         plain = advise_detectives(pos, where, time_limit=30)
         assert [a.move for a in adv.moves] == [a.move for a in plain.moves]
         assert adv.catch == plain.catch
+
+
+@pytest.mark.parametrize("voluntary", [False, True])
+def test_the_chase_after_a_reveal_never_changes_the_printed_catch_odds(london, monkeypatch, voluntary):
+    """The chase after a reveal ranks joint moves but is no probability: on generated positions
+    before a reveal, with voluntary reveals allowed or not, at depths 2 and 3, every joint move
+    the beam keeps has the same catch odds (the figure printed) with the term on or off, and the
+    odds it is ranked by are never lower with it (higher for some)."""
+    import time
+
+    from sy_tools.solvers import belief
+
+    rules = dataclasses.replace(RULES, voluntary_reveal=voluntary)
+    raised = 0
+    for rng, where, dets in _generated(london, 8, 6):
+        pos = _with_tickets(rng, london, rules, dets, None)
+        S = mask_of(where)
+        for depth in (2, 3):
+            scorer = belief._JointMoveScorer(pos, S, belief._normalise(S, None), time.monotonic() + 60)
+            for moves, after in belief._joint_moves(pos, 9, scorer)[0]:
+                monkeypatch.setattr(belief, "NEAR_REVEAL", 0.3)
+                on = scorer.score(pos, moves, after, depth)
+                monkeypatch.setattr(belief, "NEAR_REVEAL", 0.0)
+                off = scorer.score(pos, moves, after, depth)
+                assert on.p_worst == off.p_worst, (moves, depth)
+                assert on.key[2] >= off.key[2]
+                raised += on.key[2] > off.key[2]
+    assert raised >= 10, raised
+
+
+def _generated(board, seed, n=None):
+    """``n`` generated positions' parts (:func:`_set_and_detectives`; endless when None), each
+    with the ``random.Random(seed)`` that drew them, for the caller to draw more from."""
+    dist = distances(board)
+    rng = random.Random(seed)
+    stations = sorted(board.stations)
+    for _ in itertools.count() if n is None else range(n):
+        where, dets = _set_and_detectives(rng, dist, stations)
+        yield rng, where, dets
+
+
+def _with_tickets(rng, board, rules, dets, move):
+    """Five detectives on ``dets`` with 2-6 taxis and buses and 0-3 underground each, at Mr. X's
+    ``move`` (None: one before a reveal, drawn after the tickets), his hand four taxis, three
+    buses, three underground, two black tickets and a double move."""
+    tickets = tuple(Tickets(taxi=rng.randint(2, 6), bus=rng.randint(2, 6), underground=rng.randint(0, 3))
+                    for _ in range(5))
+    if move is None:
+        move = rng.choice([2, 7, 12, 17])
+    return Position(board, rules, NAMES, tuple(dets), tickets, frozenset(),
+                    Tickets(taxi=4, bus=3, underground=3, black=2, double=1), None, move, move, 0, 1)
 
 
 def _set_and_detectives(rng, dist, stations):
@@ -769,12 +812,8 @@ def test_the_beam_finds_the_widest_searchs_catch_odds_on_most_positions(london):
     partial joint moves by cheap catch odds (what they land on of his set, then the odds over
     the stations one move from it, those within the detectives' reach counted caught); ordered
     by what they land on alone it reached them in 17."""
-    dist = distances(london)
-    rng = random.Random(1)
-    stations = sorted(london.stations)
     reached = 0
-    for _ in range(25):
-        where, dets = _set_and_detectives(rng, dist, stations)
+    for _, where, dets in _generated(london, 1, 25):
         pos = Position(london, RULES, NAMES, tuple(dets), (Tickets(taxi=8, bus=6, underground=3),) * 5, frozenset(),
                        Tickets(taxi=4, bus=3, underground=3, black=2), None, 10, 10, 0, 1)
         beam = advise_detectives(pos, where, time_limit=30, max_candidates=27)

@@ -10,7 +10,7 @@ import operator
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..analysis.distances import distances
 from ..engine.board import Board
@@ -130,6 +130,18 @@ def _reveal_options(board: Board, rules: Rules, S: StationMask, occ: StationMask
                     if s2:
                         out.append(((t1, t2), s2, fixed2))
     return out
+
+
+class _Odds(NamedTuple):
+    """What :meth:`_JointMoveScorer._catch` finds over what he may show next."""
+
+    #: the worst-case catch odds (the figure the advice prints)
+    worst: float
+    #: the mean size of his possible set after his next move
+    next_mean: float
+    #: the worst case and the mean of the odds the search ranks by (with the chase after a reveal)
+    ranked: float
+    mean: float
 
 
 class _OutOfTime(Exception):
@@ -389,22 +401,21 @@ class _JointMoveScorer:
         return got
 
     def _catch(self, S: StationMask, occ: StationMask, dets: list[tuple[Station, Tickets]], mt: Tickets,
-               move: int, doubles: int, depth: int) -> tuple[float, float, float, float]:
-        """The worst-case probability the detectives catch him within ``depth`` more turns of
-        theirs, over what he may show next (his station over what he may reach, wary of the
-        detectives' reach: :func:`catch_odds`), the mean size of his possible set after his next
-        move, and the worst case and mean of the odds the search ranks by: the same with a chase
-        from close by after he is shown (:data:`NEAR_REVEAL`)."""
+               move: int, doubles: int, depth: int) -> _Odds:
+        """The probability the detectives catch him within ``depth`` more turns of theirs, over
+        what he may show next (his station over what he may reach, wary of the detectives' reach:
+        :func:`catch_odds`), and the odds the search ranks by: the same with a chase from close
+        by after he is shown (:data:`NEAR_REVEAL`)."""
         board, rules = self.board, self.rules
         can_double = double_allowed(rules, mt.double, doubles, move)
         options = _mrx_options(board, rules, S, occ, mt, move, can_double)
         if not options:  # trapped, or every move of his lands on a detective ("caught")
-            return (1.0, 0.0, 1.0, 1.0) if rules.trapped_loses or rules.mrx_onto_detective == "caught" else \
-                (0.0, float(S.bit_count()), 0.0, 0.0)
+            return _Odds(1.0, 0.0, 1.0, 1.0) if rules.trapped_loses or rules.mrx_onto_detective == "caught" else \
+                _Odds(0.0, float(S.bit_count()), 0.0, 0.0)
         singles = [o for o in options if len(o[0]) == 1]
         nxt_mean = sum(o[1].bit_count() for o in singles) / len(singles) if singles else 0.0
         if depth <= 0:
-            return 0.0, nxt_mean, 0.0, 0.0
+            return _Odds(0.0, nxt_mean, 0.0, 0.0)
         reach = [detective_reach(board, s, t) for s, t in dets]
         # a voluntary reveal: each option with each ticket he may take (those that change a
         # detective's reach; one that changes none is the option with the detectives intact)
@@ -441,7 +452,7 @@ class _JointMoveScorer:
             worst = min(worst, p)
             ranked = min(ranked, q)
             total += q
-        return worst, nxt_mean, ranked, total / len(plays)
+        return _Odds(worst, nxt_mean, ranked, total / len(plays))
 
     def _deeper(self, S2: StationMask, occ: StationMask, dets: list[tuple[Station, Tickets]], mt: Tickets,
                 tks: tuple[Ticket, ...], move: int, doubles: int, depth: int) -> tuple[float, float]:
@@ -478,8 +489,8 @@ class _JointMoveScorer:
         dbl = doubles + (1 if len(tks) == 2 else 0)
         if len(tks) == 2:
             mt2 = mt2.spend("double")
-        worst, _, ranked, _ = self._catch(S3, occ2, new, mt2, move + len(tks), dbl, depth)
-        return worst, ranked
+        odds = self._catch(S3, occ2, new, mt2, move + len(tks), dbl, depth)
+        return odds.worst, odds.ranked
 
 
 def catch_odds(n: int, covered: int, caught: int, wary: float | None = None) -> float:

@@ -8,6 +8,7 @@ import click
 
 from ..errors import InputError
 from ..selfplay.budgets import ADVISE_CANDIDATES, MRX_ADVISE_CANDIDATES, MRX_ADVISE_ITERATIONS
+from ..solvers.beam import SMALL_SET, SMALL_SET_WIDTH
 from .app import main
 from .common import load_game, load_puzzle_board
 from .options import (
@@ -27,8 +28,8 @@ from .options import (
 @click.option("--depth", type=click.IntRange(min=1, max=4), default=2, show_default=True,
               help="Detective turns to look ahead.")
 @click.option("--candidates", type=click.IntRange(min=1), default=ADVISE_CANDIDATES, show_default=True,
-              help="Detectives: joint moves weighed at most (the self-play policy's budget by default; more "
-                   "take longer).")
+              help=f"Detectives: joint moves weighed at most, {SMALL_SET_WIDTH} times as many when his possible set "
+                   f"has at most {SMALL_SET} stations (the self-play policy's budget by default; more take longer).")
 @click.option("--top", type=click.IntRange(min=1), default=5, show_default=True, help="Mr. X: how many moves to show.")
 @click.option("--playouts", type=click.IntRange(min=0), default=MRX_ADVISE_ITERATIONS, show_default=True,
               help=f"Mr. X: tree-search playouts among his {MRX_ADVISE_CANDIDATES} best sound moves "

@@ -24,7 +24,8 @@ MRX_ADVISE_CANDIDATES = 4
 MRX_ADVISE_ITERATIONS = 300
 
 #: Joint moves the advise detectives weigh per round in self-play: a fixed cap (not a time budget)
-#: keeps games reproducible whatever the machine's speed or load.
+#: keeps games reproducible whatever the machine's speed or load (the search weighs nine times as
+#: many where his possible set is small: :data:`sy_tools.solvers.beam.SMALL_SET_WIDTH`).
 ADVISE_CANDIDATES = 27
 
 #: A seed is a 64-bit signed integer (results keep it so, parquet included).

@@ -304,7 +304,8 @@ def sound_candidates(ranked: Any, k: int) -> list[Any]:
 
 def _advise_detective(obs: DetectiveObservation, rng: Any) -> Move:
     """The registry's "advise" detectives: :func:`detective_policy` weighing at most
-    :data:`ADVISE_CANDIDATES` joint moves two turns ahead (a fixed cap, not a time budget)."""
+    :data:`ADVISE_CANDIDATES` joint moves two turns ahead (a fixed cap, not a time budget; nine
+    times as many where his possible set is small: :data:`~sy_tools.solvers.beam.SMALL_SET_WIDTH`)."""
     obs.memo.setdefault("advise_candidates", ADVISE_CANDIDATES)
     obs.memo.setdefault("advise_time_limit", 60.0)
     return detective_policy(obs, rng)

@@ -34,6 +34,7 @@ from .advice import (
     max_matching,
     moves_left,
 )
+from .beam import MAX_CANDIDATES, SMALL_SET, SMALL_SET_WIDTH
 from .forced_hook import ForcedHook
 from .forced_hook import solve_hook as solve_hook  # cli.advise imports it from here
 
@@ -41,9 +42,6 @@ Weights = Mapping[Station, float]
 
 #: The default per-decision budget of the self-play policies (seconds).
 POLICY_TIME_LIMIT = 0.25
-
-#: At most this many joint moves are fully evaluated (memory and time bound).
-MAX_CANDIDATES = 4000
 
 #: Stations of the possible set used for distances (the most likely ones).
 MASS_STATIONS = 32
@@ -567,14 +565,14 @@ def advise_detectives(position: Position, possible: StationMask | Iterable[Stati
 
     ``position`` has a detective to move; Mr. X's station in it, if any, is never looked at.
     ``possible`` is his possible set, ``weights`` its probabilities (default: uniform).
-    ``time_limit`` bounds the whole search; ``max_candidates`` the joint moves weighed (at most
-    :data:`MAX_CANDIDATES`).
+    ``time_limit`` bounds the whole search; ``max_candidates`` the joint moves weighed,
+    :data:`SMALL_SET_WIDTH` times as many when his possible set has at most :data:`SMALL_SET`
+    stations (at most :data:`MAX_CANDIDATES`).
     ``came_from``: where each detective stood before its last move; a move straight back there
     is played only when every joint move weighed without it ranks lower for the capture (the
     catch odds, the chase after a reveal included) or leaves a detective less mobile, and its line
     says so."""
     t0 = time.monotonic()
-    max_candidates = max(1, min(max_candidates, MAX_CANDIDATES))
     while position.ended is None and position.turn != 0 and not position.legal_moves:
         position = position.pass_turn()  # a stuck detective is out (a typed-in puzzle may start so)
     if position.ended is not None:
@@ -588,6 +586,9 @@ def advise_detectives(position: Position, possible: StationMask | Iterable[Stati
     if not S:
         raise AnalysisError("Mr. X has no possible station")
     w = _normalise(S, weights)
+    if S.bit_count() <= SMALL_SET:
+        max_candidates *= SMALL_SET_WIDTH
+    max_candidates = max(1, min(max_candidates, MAX_CANDIDATES))
     deadline = deadline_within(time_limit)
     scorer = _JointMoveScorer(pos, S, w, deadline)
     scorer.set_came_from(came_from or {})

@@ -27,6 +27,7 @@ from sy_tools.engine.tickets import MRX_MOVE_TICKETS, Ticket, Tickets
 from sy_tools.errors import AnalysisError
 from sy_tools.selfplay.policies import detective_policy, mrx_policy
 from sy_tools.solvers.advise import advise_mrx, advise_puzzle
+from sy_tools.solvers.beam import SMALL_SET, SMALL_SET_WIDTH
 from sy_tools.solvers.belief import advise_detectives
 
 RULES = PRESETS["classic"]
@@ -781,9 +782,10 @@ def test_a_likely_catch_is_not_given_up_to_keep_tickets(london):
 def test_the_beam_strands_no_detective_where_the_widest_search_does_not(london):
     """Generated positions where a detective could land on one of his possible stations only by
     spending its last taxi onto a taxi-only station (left with no move: the full key's last
-    resort): the default 27 joint moves never strand a detective where the widest search (up to
-    2,187 joint moves, the same key) strands none. The beam once ranked the landing first and
-    filled with joint moves that all stranded it (an advise self-play game, seed 7, game 2)."""
+    resort): 27 joint moves (``SMALL_SET_WIDTH`` times 3: his set is small) never strand a
+    detective where the widest search (up to 2,187 joint moves, the same key) strands none. The
+    beam once ranked the landing first and filled with joint moves that all stranded it (an
+    advise self-play game, seed 7, game 2)."""
     dist = distances(london)
     rng = random.Random(5)
     stations = sorted(london.stations)
@@ -798,7 +800,7 @@ def test_the_beam_strands_no_detective_where_the_widest_search_does_not(london):
                         for d, hand in zip(dets, hands) for t, to in detective_hops(london, d, hand))
         pos = Position(london, RULES, NAMES, tuple(dets), hands, frozenset(),
                        Tickets(taxi=4, bus=3, underground=3, black=2), None, 10, 10, 0, 1)
-        beam = advise_detectives(pos, where, time_limit=30, max_candidates=27)
+        beam = advise_detectives(pos, where, time_limit=30, max_candidates=27 // SMALL_SET_WIDTH)
         widest = advise_detectives(pos, where, time_limit=30, max_candidates=4000)
         if not any(a.warning and "no move from" in a.warning for a in widest.moves):
             assert not any(a.warning and "no move from" in a.warning for a in beam.moves), (dets, hands, where)
@@ -807,8 +809,9 @@ def test_the_beam_strands_no_detective_where_the_widest_search_does_not(london):
 
 def test_the_beam_finds_the_widest_searchs_catch_odds_on_most_positions(london):
     """Generated positions (his set of 3-8 stations within two hops of one, five detectives one
-    to three hops from it): the default 27 joint moves reach the catch odds of the widest search
-    (up to 2,187 joint moves, the same key) in at least 21 of 25 (23 now). The beam orders
+    to three hops from it): 27 joint moves (``SMALL_SET_WIDTH`` times 3: his set is small) reach
+    the catch odds of the widest search (up to 2,187 joint moves, the same key) in at least 21 of
+    25 (23 now). The beam orders
     partial joint moves by cheap catch odds (what they land on of his set, then the odds over
     the stations one move from it, those within the detectives' reach counted caught); ordered
     by what they land on alone it reached them in 17."""
@@ -816,8 +819,35 @@ def test_the_beam_finds_the_widest_searchs_catch_odds_on_most_positions(london):
     for _, where, dets in _generated(london, 1, 25):
         pos = Position(london, RULES, NAMES, tuple(dets), (Tickets(taxi=8, bus=6, underground=3),) * 5, frozenset(),
                        Tickets(taxi=4, bus=3, underground=3, black=2), None, 10, 10, 0, 1)
-        beam = advise_detectives(pos, where, time_limit=30, max_candidates=27)
+        beam = advise_detectives(pos, where, time_limit=30, max_candidates=27 // SMALL_SET_WIDTH)
         widest = advise_detectives(pos, where, time_limit=30, max_candidates=4000)
         assert beam.catch <= widest.catch + 1e-9
         reached += beam.catch >= widest.catch - 1e-9
     assert reached >= 21, reached
+
+
+def test_a_small_set_widens_the_search(london):
+    """Where his possible set has at most ``SMALL_SET`` stations (the rounds after he is shown,
+    where the catches come) the search weighs ``SMALL_SET_WIDTH`` times the joint moves it is
+    given; on a larger set, as many as given (the beam's widths 3, 9, 27 each weighed once: at
+    most 39). Generated positions: his set within two hops of one station."""
+    dist = distances(london)
+    rng = random.Random(11)
+    stations = sorted(london.stations)
+    for size in (1, SMALL_SET, SMALL_SET + 1, 2 * SMALL_SET):
+        for _ in range(3):
+            c = rng.choice(stations)
+            near = [x for x in stations if dist[c][x] <= 2]
+            while len(near) < size:
+                c = rng.choice(stations)
+                near = [x for x in stations if dist[c][x] <= 2]
+            where = rng.sample(near, size)
+            pool = [x for x in stations if x not in where and 1 <= min(dist[x][w] for w in where) <= 3]
+            pos = Position(london, RULES, NAMES, tuple(rng.sample(pool, 5)), (Tickets(taxi=8, bus=6, underground=3),) * 5,
+                           frozenset(), Tickets(taxi=4, bus=3, underground=3, black=2), None, 10, 10, 0, 1)
+            adv = advise_detectives(pos, where, time_limit=60, max_candidates=27)
+            if size <= SMALL_SET:
+                assert adv.status == "exhaustive" or adv.candidates >= 27 * SMALL_SET_WIDTH, (size, adv.candidates)
+                assert adv.candidates > 39, (size, adv.candidates)
+            else:
+                assert adv.status == "searched" and adv.candidates <= 39, (size, adv.candidates)

@@ -1,0 +1,14 @@
+"""How wide the detectives' search may go: a light module, so the CLI can say it in its help
+without importing the search (:mod:`sy_tools.solvers.belief`)."""
+
+from __future__ import annotations
+
+#: At most this many joint moves are fully evaluated (memory and time bound).
+MAX_CANDIDATES = 4000
+
+#: A possible set of at most this many stations (he was shown this round or the last) is cheap
+#: to score, and the catches come there: the search weighs :data:`SMALL_SET_WIDTH` times the
+#: joint moves it is given (measured: docs/benchmarks.md, "A wider search where his set is
+#: small").
+SMALL_SET = 8
+SMALL_SET_WIDTH = 9

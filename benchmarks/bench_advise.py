@@ -37,6 +37,7 @@ from sy_tools.engine.stations import Station, mask_of, stations_of
 from sy_tools.engine.tickets import Ticket
 from sy_tools.formats.map_load import load_board
 from sy_tools.selfplay.policies import detective_policy, mrx_policy
+from sy_tools.solvers.beam import SMALL_SET, SMALL_SET_WIDTH
 
 #: games per pair in ``make bench`` (keep it short: the lead re-runs it through ``simulate``)
 GAMES = 60
@@ -181,7 +182,8 @@ def run(games: int | None = None) -> list[str]:
     """The comparisons (``BENCH_ADVISE_GAMES`` sets the games per pair)."""
     games = games or int(os.environ.get("BENCH_ADVISE_GAMES", GAMES))
     lines = [f"advise: {games} seeded games per pair, classic rules, 5 detectives; advise detectives weigh "
-             f"{CANDIDATES} joint moves per round (depth 2); Wilson 95% intervals"]
+             f"{CANDIDATES} joint moves per round ({SMALL_SET_WIDTH} times as many where his possible set has at most "
+             f"{SMALL_SET} stations; depth 2); Wilson 95% intervals"]
     cache: dict[tuple[str, str], tuple[int, int, float, float, float]] = {}
     mrxs: dict[str, Policy] = {"random": random_mrx, "greedy": greedy_mrx, "advise": advise_mrx}
     dets: dict[str, Policy] = {"greedy": greedy_detective, "advise": advise_detective}

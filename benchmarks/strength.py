@@ -19,6 +19,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sy_tools.selfplay.game import GameSpec
 from sy_tools.selfplay.runner import simulate
@@ -79,6 +80,11 @@ def budgets() -> list[str]:
     """The budgets the policies play with, as printed above the table."""
     from sy_tools.selfplay import mcts, policies
 
+    beam: Any
+    try:
+        from sy_tools.solvers import beam
+    except ImportError:  # (older code, measured beside the new: no wider search on small sets)
+        beam = None
     return [
         f"  mcts: Mr. X {mcts.MRX_ITERATIONS} iterations a move, detectives {mcts.DETECTIVE_ITERATIONS} a "
         f"detective move; playouts cut after {mcts.MRX_HORIZON} rounds (Mr. X) or {mcts.DETECTIVE_HORIZON} "
@@ -86,6 +92,8 @@ def budgets() -> list[str]:
         f"{mcts.EXPLORATION}, coalition reduction {mcts.COALITION_REDUCTION}, location weights by hops to the "
         f"nearest detective {list(mcts.CATEGORY_WEIGHTS[1:])}",
         f"  advise: detectives weigh {policies.ADVISE_CANDIDATES} joint moves per round (depth 2)"
+        + (f" ({beam.SMALL_SET_WIDTH} times as many where his possible set has at most {beam.SMALL_SET} stations)"
+           if beam is not None else "")
         + (f", forced-win search {policies.DETECTIVE_SOLVE_TURNS} turns within {policies.DETECTIVE_SOLVE_NODES} nodes"
            if hasattr(policies, "DETECTIVE_SOLVE_NODES") else "") + "; Mr. X ranks every move (double moves when needed), then "
         + (f"an mcts search of {policies.MRX_ADVISE_ITERATIONS} iterations chooses among the best "

@@ -369,7 +369,8 @@ def _possible_now(record: Record) -> Any:
 def detective_choice(public: Record, think: float, memo: dict[str, Any], rng: random.Random | None = None) -> Move:
     """The computer detectives' move at the end of ``public``, the detectives' record (it holds
     nothing they did not see): the advise detectives' plan for the round (kept in ``memo``),
-    weighing at most the self-play cap of joint moves within ``think`` seconds."""
+    weighing at most the self-play cap of joint moves (more where his possible set is small) within
+    ``think`` seconds."""
     from ..engine.observations import DetectiveObservation
     from ..engine.stations import mask_of
     from ..selfplay.policies import ADVISE_CANDIDATES, detective_policy

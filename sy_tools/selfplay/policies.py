@@ -179,7 +179,8 @@ def detective_policy(obs: DetectiveObservation | Any, rng: Any = None) -> Move:
     a part no longer legal is re-planned.  Budget: ``memo["advise_time_limit"]`` (or
     ``memo["time_limit"]``) seconds, default :data:`POLICY_TIME_LIMIT`; ``memo["advise_depth"]``
     (default 2); ``memo["advise_candidates"]`` caps the joint moves weighed (a fixed cap makes
-    games reproducible whatever the machine's speed); a forced win within
+    games reproducible whatever the machine's speed; more where his possible set is small:
+    :func:`~sy_tools.solvers.belief.advise_detectives`); a forced win within
     ``memo["advise_solve_turns"]`` turns (default :data:`DETECTIVE_SOLVE_TURNS`) that ``solve``
     finds within ``memo["advise_solve_nodes"]`` nodes (default :data:`DETECTIVE_SOLVE_NODES`;
     0: no search) is played.  ``obs`` may also be ``simulate``'s

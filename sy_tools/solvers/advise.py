@@ -219,7 +219,8 @@ def advise_record(record: Record, side: str | None = None, at: Station | None = 
                   choose: MrXChooser | None = None, candidates: int = MAX_CANDIDATES) -> Advice:
     """Advice for the side to move at the end of ``record`` (``side`` must be that side when
     given).  Mr. X's advice needs his station: a full record, or ``at``; ``choose``: see
-    :func:`advise_mrx`; ``candidates`` caps the detectives' joint moves weighed."""
+    :func:`advise_mrx`; ``candidates`` caps the detectives' joint moves weighed (more where his
+    possible set is small: :func:`~sy_tools.solvers.belief.advise_detectives`)."""
     from ..analysis.possible import possible
     from ..analysis.record_position import record_position
 
@@ -282,7 +283,8 @@ def advise_puzzle(board: Board, around: Sequence[Station] | None, at: Station | 
                   choose: MrXChooser | None = None, candidates: int = MAX_CANDIDATES) -> Advice:
     """Advice in puzzle mode (see :func:`advise_puzzle_position`; ``rules`` default classic); ``side``
     defaults to Mr. X when his station ``at`` is given, else the detectives; ``choose``: see
-    :func:`advise_mrx`; ``candidates`` caps the detectives' joint moves weighed."""
+    :func:`advise_mrx`; ``candidates`` caps the detectives' joint moves weighed (more where his
+    possible set is small: :func:`~sy_tools.solvers.belief.advise_detectives`)."""
     side = side or ("mrx" if at is not None and not around else "detectives")
     pos, S = advise_puzzle_position(board, around, at, detectives, side, detective_tickets, mrx_tickets, move_number, rules)
     ctx: dict[str, Any] = {"around": stations_of(S), "move_number": move_number}

@@ -170,3 +170,16 @@ def test_a_command_loads_only_its_own_module():
                        capture_output=True, text=True)
     assert "LOADED ['sy_tools.cli.app', 'sy_tools.cli.options', 'sy_tools.cli.possible']" in r.stdout, \
         r.stdout[-500:] + r.stderr
+
+
+def test_the_help_does_not_import_the_search():
+    """`sy-tools --help` imports every command's module, but none of the searches: the advise
+    command's help reads its widths from the light ``sy_tools.solvers.beam``."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from sy_tools.cli import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print('LOADED', sorted(m for m in sys.modules if m.startswith('sy_tools.solvers.')))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "LOADED ['sy_tools.solvers.beam']" in r.stdout, r.stdout[-500:] + r.stderr

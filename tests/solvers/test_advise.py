@@ -786,6 +786,7 @@ def test_the_beam_strands_no_detective_where_the_widest_search_does_not(london):
     detective where the widest search (up to 2,187 joint moves, the same key) strands none. The
     beam once ranked the landing first and filled with joint moves that all stranded it (an
     advise self-play game, seed 7, game 2)."""
+    assert 3 * SMALL_SET_WIDTH == 27  # (the beam's widths 3, 9, 27 on these small sets)
     dist = distances(london)
     rng = random.Random(5)
     stations = sorted(london.stations)
@@ -800,7 +801,7 @@ def test_the_beam_strands_no_detective_where_the_widest_search_does_not(london):
                         for d, hand in zip(dets, hands) for t, to in detective_hops(london, d, hand))
         pos = Position(london, RULES, NAMES, tuple(dets), hands, frozenset(),
                        Tickets(taxi=4, bus=3, underground=3, black=2), None, 10, 10, 0, 1)
-        beam = advise_detectives(pos, where, time_limit=30, max_candidates=27 // SMALL_SET_WIDTH)
+        beam = advise_detectives(pos, where, time_limit=30, max_candidates=3)
         widest = advise_detectives(pos, where, time_limit=30, max_candidates=4000)
         if not any(a.warning and "no move from" in a.warning for a in widest.moves):
             assert not any(a.warning and "no move from" in a.warning for a in beam.moves), (dets, hands, where)
@@ -815,11 +816,12 @@ def test_the_beam_finds_the_widest_searchs_catch_odds_on_most_positions(london):
     partial joint moves by cheap catch odds (what they land on of his set, then the odds over
     the stations one move from it, those within the detectives' reach counted caught); ordered
     by what they land on alone it reached them in 17."""
+    assert 3 * SMALL_SET_WIDTH == 27  # (the beam's widths 3, 9, 27 on these small sets)
     reached = 0
     for _, where, dets in _generated(london, 1, 25):
         pos = Position(london, RULES, NAMES, tuple(dets), (Tickets(taxi=8, bus=6, underground=3),) * 5, frozenset(),
                        Tickets(taxi=4, bus=3, underground=3, black=2), None, 10, 10, 0, 1)
-        beam = advise_detectives(pos, where, time_limit=30, max_candidates=27 // SMALL_SET_WIDTH)
+        beam = advise_detectives(pos, where, time_limit=30, max_candidates=3)
         widest = advise_detectives(pos, where, time_limit=30, max_candidates=4000)
         assert beam.catch <= widest.catch + 1e-9
         reached += beam.catch >= widest.catch - 1e-9
@@ -829,25 +831,26 @@ def test_the_beam_finds_the_widest_searchs_catch_odds_on_most_positions(london):
 def test_a_small_set_widens_the_search(london):
     """Where his possible set has at most ``SMALL_SET`` stations (the rounds after he is shown,
     where the catches come) the search weighs ``SMALL_SET_WIDTH`` times the joint moves it is
-    given; on a larger set, as many as given (the beam's widths 3, 9, 27 each weighed once: at
-    most 39). Generated positions: his set within two hops of one station."""
+    given; on a larger set, as many as given (the beam's widths 3, 9, 27 are nested: 27 weighed).
+    The set counts the stations no detective stands on: one more station under a detective still
+    widens. Generated positions: his set within two hops of one station."""
     dist = distances(london)
     rng = random.Random(11)
     stations = sorted(london.stations)
-    for size in (1, SMALL_SET, SMALL_SET + 1, 2 * SMALL_SET):
+    for size, under in ((1, 0), (SMALL_SET, 0), (SMALL_SET, 1), (SMALL_SET + 1, 0), (2 * SMALL_SET, 0)):
         for _ in range(3):
-            c = rng.choice(stations)
-            near = [x for x in stations if dist[c][x] <= 2]
-            while len(near) < size:
+            near: list[int] = []
+            while len(near) < size + under:
                 c = rng.choice(stations)
                 near = [x for x in stations if dist[c][x] <= 2]
-            where = rng.sample(near, size)
+            where = rng.sample(near, size + under)
             pool = [x for x in stations if x not in where and 1 <= min(dist[x][w] for w in where) <= 3]
-            pos = Position(london, RULES, NAMES, tuple(rng.sample(pool, 5)), (Tickets(taxi=8, bus=6, underground=3),) * 5,
+            dets = tuple(where[:under]) + tuple(rng.sample(pool, 5 - under))
+            pos = Position(london, RULES, NAMES, dets, (Tickets(taxi=8, bus=6, underground=3),) * 5,
                            frozenset(), Tickets(taxi=4, bus=3, underground=3, black=2), None, 10, 10, 0, 1)
             adv = advise_detectives(pos, where, time_limit=60, max_candidates=27)
             if size <= SMALL_SET:
                 assert adv.status == "exhaustive" or adv.candidates >= 27 * SMALL_SET_WIDTH, (size, adv.candidates)
-                assert adv.candidates > 39, (size, adv.candidates)
+                assert adv.candidates > 27, (size, under, adv.candidates)
             else:
-                assert adv.status == "searched" and adv.candidates <= 39, (size, adv.candidates)
+                assert adv.status == "searched" and adv.candidates <= 27, (size, adv.candidates)

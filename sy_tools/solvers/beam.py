@@ -6,7 +6,7 @@ from __future__ import annotations
 #: At most this many joint moves are fully evaluated (memory and time bound).
 MAX_CANDIDATES = 4000
 
-#: A possible set of at most this many stations (he was shown this round or the last) is cheap
+#: A possible set of at most this many stations (as in the rounds after he is shown) is cheap
 #: to score, and the catches come there: the search weighs :data:`SMALL_SET_WIDTH` times the
 #: joint moves it is given (measured: docs/benchmarks.md, "A wider search where his set is
 #: small").

@@ -12,7 +12,7 @@ from test_advise import _mrx_positions
 
 from sy_tools.engine.board import Board
 from sy_tools.engine.position import Position
-from sy_tools.engine.stations import mask_of
+from sy_tools.engine.stations import mask_of, stations_of
 from sy_tools.engine.tickets import MRX_MOVE_TICKETS, Ticket
 from sy_tools.solvers.advise import advise_mrx
 
@@ -30,9 +30,8 @@ def _hops_within(board: Board, start: int, k: int) -> set[int]:
             continue
         for t in (Ticket.TAXI, Ticket.BUS, Ticket.UNDERGROUND):
             for tr in t.transports:
-                m = board.transport_neighbours.get(tr, {}).get(s, 0)
-                for x in board.stations:
-                    if m >> x & 1 and x not in seen:
+                for x in stations_of(board.transport_neighbours.get(tr, {}).get(s, 0)):
+                    if x not in seen:
                         seen.add(x)
                         todo.append((x, d + 1))
     return seen
@@ -48,8 +47,7 @@ def _room_oracle(after: Position) -> int:
     for t in MRX_MOVE_TICKETS:
         if getattr(after.mrx_tickets, t.value) > 0:
             for tr in t.transports:
-                m = after.board.transport_neighbours.get(tr, {}).get(at, 0)
-                exits |= {x for x in after.board.stations if m >> x & 1}
+                exits.update(stations_of(after.board.transport_neighbours.get(tr, {}).get(at, 0)))
     exits -= set(after.stations)
     near: set[int] = set()
     for n, s in zip(after.names, after.stations):

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 import click
 
 from ..engine.tickets import MRX_MOVE_TICKETS
+from ..formats.play_header import MAX_SECONDS as PLAY_MAX_SECONDS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -43,27 +44,33 @@ def format_option(*choices: str, default: str = "text") -> Callable[[F], F]:
     return click.option("--format", "fmt", type=AliasChoice(choices, FORMAT_ALIASES), default=default,
                         show_default=True, help="Output format.")
 
-#: The longest time limit accepted (a day).
-MAX_SECONDS = 86_400.0
+#: The longest time limit accepted (a day; also what a record's ``play`` header holds).
+MAX_SECONDS = PLAY_MAX_SECONDS
 
 
 class Seconds(click.ParamType):
-    """A time limit: a finite positive number of seconds, at most a day (nan, inf and 1e309
-    are refused, each with one line naming the option)."""
+    """A time limit: a finite positive number of seconds (``zero=True``: or 0), at most a day
+    (nan, inf and 1e309 are refused, each with one line naming the option)."""
 
     name = "seconds"
+
+    def __init__(self, zero: bool = False) -> None:
+        self.zero = zero
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
         try:
             t = value if isinstance(value, float) else float(str(value))
         except (TypeError, ValueError, OverflowError):
             t = math.nan
-        if not math.isfinite(t) or t <= 0 or t > MAX_SECONDS:
-            self.fail(f"expected a positive number of seconds up to {MAX_SECONDS:g}, got {str(value)[:40]!r}",
-                      param, ctx)
+        if not math.isfinite(t) or t < 0 or (t == 0 and not self.zero) or t > MAX_SECONDS:
+            what = "0 or a positive number" if self.zero else "a positive number"
+            self.fail(f"expected {what} of seconds up to {MAX_SECONDS:g}, got {str(value)[:40]!r}", param, ctx)
         return t
 
 SECONDS = Seconds()
+
+#: A pause that may be none (``--pace``).
+SECONDS_OR_ZERO = Seconds(zero=True)
 
 
 class AsciiInt(click.IntRange):

@@ -16,6 +16,7 @@ from ..engine.tickets import MRX_TICKET_KINDS, Ticket
 from ..errors import InputError
 from . import jsonutil
 from .jsonutil import json_type_name
+from .play_header import read_play_header
 from .record import (
     TICKETS,
     Detective,
@@ -30,7 +31,7 @@ from .record import (
     record_map_path,
 )
 
-_TOP_KEYS = {"version", "map", "rules", "detectives", "mrx", "rounds", "comment"}
+_TOP_KEYS = {"version", "map", "rules", "detectives", "mrx", "rounds", "comment", "play"}
 
 
 def parse_record(doc: Any, file: str | None = None, places: Mapping[str, str] | None = None,
@@ -50,6 +51,9 @@ def parse_record(doc: Any, file: str | None = None, places: Mapping[str, str] | 
     n_listed = len(doc["detectives"]) if isinstance(doc.get("detectives"), list) else 0
     candidates, cand_spec, mrx_start, mrx_tickets = _mrx_part(doc.get("mrx", {}), board, rules, dets, n_listed, shape)
     rounds = _rounds(doc.get("rounds", []), names, shape)
+    extra = {k: doc[k] for k in ("rules", "comment") if k in doc}
+    if "play" in doc:
+        extra["play"] = read_play_header(doc["play"], "play", shape.bad)
     if shape.probs:
         raise RecordErrors(shape.probs, file, places)
     return Record(
@@ -63,7 +67,7 @@ def parse_record(doc: Any, file: str | None = None, places: Mapping[str, str] | 
         file=file,
         map_spec=map_spec,
         candidates_spec=cand_spec,
-        extra={k: doc[k] for k in ("rules", "comment") if k in doc},
+        extra=extra,
         places=places,
     )
 
@@ -365,6 +369,8 @@ def record_to_json(rec: Record, dest: str | os.PathLike[str] | None = None) -> d
         doc["rules"] = rules
     if "comment" in rec.extra:
         doc["comment"] = rec.extra["comment"]
+    if rec.extra.get("play") is not None:
+        doc["play"] = dict(rec.extra["play"])
     dets = []
     for d in rec.detectives:
         e: dict[str, Any] = {"name": d.name, "start": d.start}

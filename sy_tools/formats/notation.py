@@ -33,7 +33,7 @@ _PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9_.'-]*", re.ASCII)
 
 _PLAIN_PATH = re.compile(r"[A-Za-z0-9_./-]+", re.ASCII)
 
-_KEYWORDS = {"map", "rules", "rule", "comment", "start", "tickets", "x"}
+_KEYWORDS = {"map", "rules", "rule", "comment", "play", "start", "tickets", "x"}
 
 #: longest station number or count the notation reads (anything longer is a typo)
 _MAX_DIGITS = 18
@@ -171,6 +171,13 @@ def _notation_line(st: _Notation, line: str, n: int) -> None:
         st.overrides[name] = _rule_value(name, args[1:])
         st.places[f"rules.{name}"] = f"line {n}"
         st.rules_line = st.rules_line or n
+    elif key == "play" and len(args) == 2 and not args[0][0]:
+        from .play_header import notation_value
+
+        name = args[0][1]
+        st.once(f"play {name}", n)
+        st.doc.setdefault("play", {})[name] = notation_value(name, args[1][1])
+        st.places[f"play.{name}"] = f"line {n}"
     elif key == "start" and [a for _, a in args] == ["any"]:
         st.once(key, n)
         st.doc.setdefault("mrx", {})["start_candidates"] = "any"
@@ -181,7 +188,7 @@ def _notation_line(st: _Notation, line: str, n: int) -> None:
         st.places["mrx.start_candidates"] = f"line {n}"
     else:
         raise ValueError(f"cannot read {jsonutil.clip(line, 60)!r}; expected map NAME, rules PRESET, rule NAME VALUE, "
-                         "comment TEXT, start STATIONS, tickets WHO: COUNTS, X: ... or NAME START: ...")
+                         "comment TEXT, play NAME VALUE, start STATIONS, tickets WHO: COUNTS, X: ... or NAME START: ...")
 
 
 def _piece_line(st: _Notation, head: list[tuple[bool, str]], entries: list[str], written: str, n: int) -> None:
@@ -424,6 +431,12 @@ def to_notation(rec: Record, dest: str | os.PathLike[str] | None = None) -> str:
         lines += [f"rule {k} {_rule_text(v)}" for k, v in over.items()]
     if "comment" in rec.extra:
         lines.append(f"comment {json.dumps(rec.extra['comment'], ensure_ascii=False)}")
+    if rec.extra.get("play") is not None:
+        from .play_header import notation_text
+
+        for k, v in rec.extra["play"].items():
+            text = notation_text(v)
+            lines.append(f"play {k} {text if _PLAIN_PATH.fullmatch(text) else json.dumps(text, ensure_ascii=False)}")
     if rec.candidates_spec == "any":
         lines.append("start any")
     elif rec.candidates_spec is not None:

@@ -141,7 +141,12 @@ class Record:
                 seen = self.rules.is_reveal(n) or m.shown
                 xs.append(m if seen or m.to is None else m._replace(to=None))
             rounds.append(rnd._replace(mrx=tuple(xs)))
-        return replace(self, rounds=tuple(rounds), mrx_start=None)
+        extra = self.extra
+        if extra.get("play") is not None:
+            from .play_header import public_header
+
+            extra = {**extra, "play": public_header(extra["play"])}
+        return replace(self, rounds=tuple(rounds), mrx_start=None, extra=extra)
 
 
 class RecordErrors(RecordError):

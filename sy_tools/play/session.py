@@ -28,26 +28,31 @@ from ..engine.stations import Station
 from ..engine.tickets import DETECTIVE_TICKETS, TICKET_LETTERS, Ticket
 from ..errors import AnalysisError, InputError
 from ..formats.files import atomic_write_many
+from ..formats.play_header import PLAY_LEVELS
 from ..formats.record import DetectiveMove, MrXMove, Record, Round
 from ..formats.record_io import record_text
-from .settings import COMPUTER_SIDES, DEFAULT_THINK
+from .files import GameLock, Watched
+from .settings import COMPUTER_SIDES, DEFAULT_LEVEL, DEFAULT_PACE, DEFAULT_THINK
 
 #: The refusals only a session can give (``check`` has no code for them): a move out of turn,
 #: words it can't read, a hidden station with no log to keep it (or a logged move without one),
 #: an inferred ticket that could be either of two, undo or redo with nothing to do.
-SESSION_CODES = frozenset({"turn", "unreadable", "secret", "ambiguous", "game-over", "undo", "redo"})
+SESSION_CODES = frozenset({"turn", "unreadable", "secret", "ambiguous", "game-over", "undo", "redo",
+                           "mrx-log", "unsaved", "changed", "private"})
 
 
 
 class Refused(Exception):
     """A typed move the session does not accept: ``code`` is ``check``'s code for the problem
-    (or ``turn``, ``unreadable``, ``secret``, ``ambiguous`` for what only a session can get
-    wrong) and ``message`` says why in ``check``'s words."""
+    (or one of :data:`SESSION_CODES` for what only a session can get wrong) and ``message`` says
+    why in ``check``'s words.  ``private``: the reason for Mr. X's eyes only, when the message
+    may not say it (his move does not fit his log: the shared screen is told no more)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, private: str | None = None) -> None:
         super().__init__(f"{message} [{code}]")
         self.code = code
         self.message = message
+        self.private = private
 
 
 @dataclass(frozen=True)
@@ -113,7 +118,15 @@ class Session:
     """A game being played: the set-up, the turns so far and the turns undone.
 
     ``log`` is the path of Mr. X's secret log (None: only the public record is kept, and his
-    hidden stations are known to nobody here); ``computer`` the side the computer plays."""
+    hidden stations are known to nobody here); ``computer`` the side the computer plays
+    (``mrx``, ``detectives``, ``both`` or None) at ``level``; ``seed`` the computer's own seed
+    (kept in the log only).  The set-up is written into both files (the record's ``play``
+    header), so a plain resume plays the same game.
+
+    Files: every accepted move is saved at once; a move that cannot be saved is taken back
+    (:class:`Refused` with the code ``unsaved``) and :attr:`save_failed` is set; a file changed
+    on disk behind the session is never overwritten (the code ``changed``; the session then
+    takes no more moves: :attr:`stopped`)."""
 
     setup: Record
     path: str
@@ -123,6 +136,12 @@ class Session:
     seed: int = 0
     plies: list[Ply] = field(default_factory=list)
     undone: list[Ply] = field(default_factory=list)
+    level: str = DEFAULT_LEVEL
+    pace: float = DEFAULT_PACE
+    lock: GameLock | None = None
+    stopped: str | None = None
+    save_failed: bool = False
+    watched: Watched = field(default_factory=Watched, repr=False)
     _checked: tuple[int, tuple[Ply, ...], CheckResult] | None = field(default=None, repr=False)
     _memo: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -131,23 +150,44 @@ class Session:
             raise ValueError(f"computer side {self.computer!r}: expected one of {', '.join(COMPUTER_SIDES)}")
         if self.computer is not None and self.log is None:
             raise ValueError("a game against the computer keeps Mr. X's log")
+        if self.level not in PLAY_LEVELS:
+            raise ValueError(f"level {self.level!r}: expected one of {', '.join(PLAY_LEVELS)}")
         self.setup = replace(self.setup, rounds=())
 
     # ---- the game as it stands --------------------------------------------------------------
 
     @property
     def secret(self) -> bool:
-        """Whether Mr. X's true stations are kept (in his log)."""
+        """Whether Mr. X's true stations are kept (in his log): then nothing the shared screen
+        shows may depend on them."""
         return self.log is not None
+
+    def header(self, public: bool) -> dict[str, Any]:
+        """The ``play`` header the files hold: the public record's (with the log's path, without
+        the computer's seed) or the log's (with the seed)."""
+        head: dict[str, Any] = {}
+        if self.computer is not None:
+            head["computer"] = self.computer
+            head["level"] = self.level
+        if public and self.log is not None:
+            head["mrx_log"] = os.path.relpath(os.path.abspath(self.log), os.path.dirname(os.path.abspath(self.path)))
+        head["think"] = self.think
+        if self.computer == "both":
+            head["pace"] = self.pace
+        if not public and self.log is not None:
+            head["seed"] = self.seed
+        return head
 
     def record(self, plies: Sequence[Ply] | None = None) -> Record:
         """The game so far as the session knows it: the whole game when Mr. X's log is kept,
         else the detectives' record."""
-        return replace(self.setup, rounds=rounds_of(self.plies if plies is None else plies))
+        extra = {**self.setup.extra, "play": self.header(public=self.log is None)}
+        return replace(self.setup, rounds=rounds_of(self.plies if plies is None else plies), extra=extra)
 
-    def public(self) -> Record:
-        """The record as the detectives keep it: no hidden station, no true start."""
-        return self.record().detectives_view()
+    def public(self, plies: Sequence[Ply] | None = None) -> Record:
+        """The record as the detectives keep it: no hidden station, no true start, no seed."""
+        view = self.record(plies).detectives_view()
+        return replace(view, extra={**view.extra, "play": self.header(public=True)})
 
     def result(self) -> CheckResult:
         """``check`` of :meth:`record` (cached until the turns change)."""
@@ -174,9 +214,13 @@ class Session:
     def computer_to_move(self) -> bool:
         """Whether it is the computer's turn."""
         who = self.to_move
-        if who is None or self.computer is None:
+        if who is None or self.computer is None or self.stopped is not None:
             return False
-        return (who == MRX) == (self.computer == "mrx")
+        return self.computer == "both" or (who == MRX) == (self.computer == "mrx")
+
+    def human_mrx(self) -> bool:
+        """Whether a person plays Mr. X with his log kept (his moves are typed unseen)."""
+        return self.secret and self.computer not in ("mrx", "both")
 
     def status_line(self) -> str:
         """The game's status in ``check``'s words, as its last line says it."""
@@ -193,6 +237,8 @@ class Session:
         return ply
 
     def _typed(self, piece: str, entry: str) -> Ply:
+        if self.stopped is not None:
+            raise Refused("changed", self.stopped)
         pos = self.position
         if pos.outcome.over:
             raise Refused("game-over", f"the game is over ({pos.outcome.describe()})")
@@ -228,7 +274,7 @@ class Session:
                                         "Mr. X's stations, play with --mrx-log FILE")
             if not seen and m.to is None and self.secret:
                 raise Refused("secret", f"move {n}: give Mr. X's station too, e.g. 'X {letter} 46' (it goes to "
-                                        f"his log {self.log}, never to the record)")
+                                        "his log, never to the record)")
         return Ply(MRX, hops)
 
     def _detective_ply(self, pos: Position, name: str, entry: str) -> Ply:
@@ -242,8 +288,8 @@ class Session:
             raise Refused("unreadable", f"a detective's move needs its station, e.g. '{name} T 23'")
         if ticket is None:
             ticket = self._inferred_ticket(pos, name, to)
-        if self.secret and pos.mrx_at is not None and to == pos.mrx_at:
-            capture = True  # his log says he is there: the move catches him
+        if self.secret:
+            capture = pos.mrx_at is not None and to == pos.mrx_at  # his log says whether the move catches him
         return Ply(name, detective=DetectiveMove(name, ticket, to, "", capture))
 
     def _inferred_ticket(self, pos: Position, name: str, to: Station) -> Ticket:
@@ -270,78 +316,127 @@ class Session:
         result = check(self.record(plies))
         if not result.legal:
             first = result.errors[0]
+            if self.secret:
+                raise self._public_refusal(plies, first.code, first.message)
             raise Refused(first.code, first.message)
+        before = (self.plies, self._checked, list(self.undone))
         self.plies = plies
         self._checked = (len(plies), tuple(plies), result)
         self.undone.clear()
-        self.save()
+        try:
+            self.save()
+        except Refused:
+            self.plies, self._checked, self.undone = before
+            raise
+
+    def _public_refusal(self, plies: list[Ply], code: str, message: str) -> Refused:
+        """The refusal the shared screen may read when the whole game (with his log) rules a
+        move out: the public record's own verdict when it rules the move out too (it knows no
+        hidden station), else only that the move does not fit his log (the reason is his)."""
+        public = check(self.public(plies))
+        if not public.legal:
+            first = public.errors[0]
+            return Refused(first.code, first.message)
+        return Refused("mrx-log", "not a move that fits Mr. X's log; the reason is his to see ('private')",
+                       private=f"{message} [{code}]")
 
     def _human(self, ply: Ply) -> bool:
         if self.computer is None:
             return True
+        if self.computer == "both":
+            return False
         return (ply.piece == MRX) != (self.computer == "mrx")
 
     def undo(self, n: int = 1) -> list[Ply]:
         """Take back the last ``n`` turns of the humans (with the computer's replies to them);
-        the turns taken back, latest first."""
+        the turns taken back, latest first.  Under ``computer both`` every turn counts."""
+        before = (list(self.plies), list(self.undone))
         taken: list[Ply] = []
         for _ in range(n):
-            if not any(self._human(p) for p in self.plies):
+            if self.computer != "both" and not any(self._human(p) for p in self.plies):
                 break
             while self.plies:
                 p = self.plies.pop()
                 self.undone.append(p)
                 taken.append(p)
-                if self._human(p):
+                if self._human(p) or self.computer == "both":
                     break
         if taken:
-            self.save()
+            self._save_or_restore(before)
         return taken
 
     def redo(self, n: int = 1) -> list[Ply]:
         """Play again the last ``n`` human turns undone (and the computer's replies that
         followed them); the turns played again."""
+        before = (list(self.plies), list(self.undone))
         done: list[Ply] = []
         for _ in range(n):
             if not self.undone:
                 break
             self.plies.append(self.undone.pop())
             done.append(self.plies[-1])
-            while self.undone and not self._human(self.undone[-1]):
+            while self.computer != "both" and self.undone and not self._human(self.undone[-1]):
                 self.plies.append(self.undone.pop())
                 done.append(self.plies[-1])
         if done:
-            self.save()
+            self._save_or_restore(before)
         return done
+
+    def _save_or_restore(self, before: tuple[list[Ply], list[Ply]]) -> None:
+        try:
+            self.save()
+        except Refused:
+            self.plies, self.undone = before
+            raise
 
     # ---- the computer -----------------------------------------------------------------------
 
     def computer_move(self) -> Ply:
-        """The computer's turn, played (and the files written)."""
+        """The computer's turn, played (and the files written).  Its choice depends only on the
+        game so far (the detectives' on the public record since the round began), so a game
+        stopped anywhere and resumed plays on exactly as it would have."""
         pos = self.position
         rng = random.Random(self.seed * 1_000_003 + len(self.plies))
         if pos.turn == 0:
             ply = self._computer_mrx(pos, rng)
         else:
-            ply = Ply(pos.to_move or "", detective=self._as_detective_move(detective_choice(
-                self.public(), self.think, self._memo, rng)))
+            ply = Ply(pos.to_move or "", detective=self._as_detective_move(self._computer_detective()))
         self._play(ply)
         return ply
 
     def _computer_mrx(self, pos: Position, rng: random.Random) -> Ply:
         from ..engine.observations import MrXObservation
         from ..engine.stations import mask_of
-        from ..selfplay.policies import mrx_policy
 
         if not pos.legal_moves:
             return Ply(MRX, ())
         where = _possible_now(self.public())
-        move = mrx_policy(MrXObservation(pos, mask_of(where.stations), {"time_limit": self.think}), rng)
+        policy = computer_policy("mrx", self.level)
+        move = policy(MrXObservation(pos, mask_of(where.stations), {"time_limit": self.think}), rng)
         hops = []
         for j, (t, s) in enumerate(zip(move.tickets, move.stations)):
             shown = move.shown == j
             hops.append(MrXMove(t, s, "", shown, move.took if shown else None))
         return Ply(MRX, tuple(hops))
+
+    def _computer_detective(self) -> Move:
+        """The computer detectives' move: each round's decisions are made afresh from the
+        round's start (a memo per round), and on a resume in the middle of a round the
+        detectives who already moved decide again first, so the memo is what it would have been."""
+        round_start = len(self.plies)
+        while round_start and self.plies[round_start - 1].piece != MRX:
+            round_start -= 1
+        if self._memo.get("round_start") != round_start:
+            self._memo = {"round_start": round_start, "memo": {}, "decided": round_start}
+        memo = self._memo["memo"]
+        while True:
+            at = self._memo["decided"]
+            public = self.public(self.plies[:at])
+            rng = random.Random(self.seed * 1_000_003 + at)
+            move = detective_choice(public, self.think, memo, rng, self.level)
+            self._memo["decided"] = at + 1
+            if at == len(self.plies):
+                return move
 
     def _as_detective_move(self, move: Move) -> DetectiveMove:
         to = move.stations[0]
@@ -351,13 +446,36 @@ class Session:
 
     # ---- files ------------------------------------------------------------------------------
 
+    def files(self) -> list[tuple[str, bytes]]:
+        """What the session's files hold now: the public record (and Mr. X's log)."""
+        out: list[tuple[str, bytes]] = [(self.path, record_text(self.public(), self.path).encode())]
+        if self.log is not None:
+            out.append((self.log, record_text(self.record(), self.log).encode()))
+        return out
+
     def save(self) -> None:
         """Write the public record (and Mr. X's log) atomically: a crash leaves the last turn's
-        files whole."""
-        files: list[tuple[str, bytes]] = [(self.path, record_text(self.public(), self.path).encode())]
-        if self.log is not None:
-            files.append((self.log, record_text(self.record(), self.log).encode()))
-        atomic_write_many(files)
+        files whole.  :class:`Refused` (``changed``) when a file no longer holds what this
+        session last wrote (nothing is written, and the session takes no more moves), or
+        (``unsaved``) when the files cannot be written."""
+        if self.stopped is not None:
+            raise Refused("changed", self.stopped)
+        changed = self.watched.changed()
+        if changed:
+            self.stopped = (f"{', '.join(changed)} changed on disk behind this session (another program or "
+                            "session?): nothing was overwritten, and this session takes no more moves; quit, "
+                            "and resume to play on from what the files hold")
+            raise Refused("changed", self.stopped)
+        files = self.files()
+        try:
+            atomic_write_many(files)
+        except OSError as e:
+            self.save_failed = True
+            where = e.filename if isinstance(e.filename, str) else self.path
+            raise Refused("unsaved", f"could not save {where}: {e.strerror or e}; the move was taken back, "
+                                     "the files hold the game as before") from None
+        for path, data in files:
+            self.watched.remember(path, data)
 
 
 def _possible_now(record: Record) -> Any:
@@ -366,14 +484,23 @@ def _possible_now(record: Record) -> Any:
     return possible(record)
 
 
-def detective_choice(public: Record, think: float, memo: dict[str, Any], rng: random.Random | None = None) -> Move:
+def computer_policy(side: str, level: str) -> Any:
+    """The self-play policy the computer plays ``side`` (``mrx`` or ``detectives``) with at
+    ``level``."""
+    from ..selfplay.policies import DETECTIVE_POLICIES, MRX_POLICIES, mrx_policy
+
+    if side == "mrx":
+        return MRX_POLICIES["greedy"] if level == "easy" else mrx_policy
+    return DETECTIVE_POLICIES["greedy" if level == "easy" else "advise"]
+
+
+def detective_choice(public: Record, think: float, memo: dict[str, Any], rng: random.Random | None = None,
+                     level: str = DEFAULT_LEVEL) -> Move:
     """The computer detectives' move at the end of ``public``, the detectives' record (it holds
-    nothing they did not see): the advise detectives' plan for the round (kept in ``memo``),
-    weighing at most the self-play cap of joint moves (more where his possible set is small) within
-    ``think`` seconds."""
+    nothing they did not see): the policy of ``level`` (:func:`computer_policy`), which may plan
+    the round's joint move once (kept in ``memo``), within ``think`` seconds."""
     from ..engine.observations import DetectiveObservation
     from ..engine.stations import mask_of
-    from ..selfplay.policies import ADVISE_CANDIDATES, detective_policy
     from ..solvers.advise import came_from
 
     result = check(public)
@@ -387,11 +514,10 @@ def detective_choice(public: Record, think: float, memo: dict[str, Any], rng: ra
             shown.append(m.ticket)
             if m.to is not None:
                 reveals[len(shown)] = m.to
-    memo.setdefault("advise_candidates", ADVISE_CANDIDATES)
     memo["advise_time_limit"] = think
     memo["came_from"] = came_from(public)  # (from the record: a resumed game plays as one never stopped)
     obs = DetectiveObservation.of(pos, mask_of(where.stations), tuple(shown), reveals, where.probabilities, memo)
-    return detective_policy(obs, rng)
+    return computer_policy("detectives", level)(obs, rng)  # type: ignore[no-any-return]
 
 
 def refuse_resume_options(given: Sequence[str]) -> None:

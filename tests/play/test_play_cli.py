@@ -13,7 +13,8 @@ from sy_tools.analysis.distances import distances
 from sy_tools.engine.position import Position
 
 STARTS = [("Red", 13), ("Blue", 26), ("Green", 94)]
-NEW = ["--new", "--detectives", ",".join(f"{n}={s}" for n, s in STARTS), "--mrx-start", "50", "--seed", "3"]
+NEW = ["--new", "--detectives", ",".join(f"{n}={s}" for n, s in STARTS), "--mrx-start", "50", "--seed", "3",
+       "--secret-seed", "3"]
 
 
 def scripted_game(seed: int = 5) -> list[str]:
@@ -113,15 +114,25 @@ def test_new_refuses_to_replace_a_record(cli, tmp_path, monkeypatch):
     assert (tmp_path / "g.txt").read_text() == "precious\n"
 
 
-def test_dealt_start_cards_follow_the_seed(cli, tmp_path, monkeypatch):
+def test_the_seed_deals_the_detectives_cards_and_nothing_only_mrx_may_know(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     a = cli("play", "a.txt", "--new", "--detective-count", "3", "--seed", "11", "--mrx-log", "ax.txt", input="")
     b = cli("play", "b.txt", "--new", "--detective-count", "3", "--seed", "11", input="")
     assert a.stdout.splitlines()[0] == b.stdout.splitlines()[0]
-    assert a.stdout.splitlines()[0].startswith("start cards dealt with seed 11: Red ")
-    assert (tmp_path / "a.txt").read_text() == (tmp_path / "b.txt").read_text()
-    x_line = next(ln for ln in (tmp_path / "ax.txt").read_text().splitlines() if ln.startswith("X"))
-    assert x_line.split(":")[0].split()[1].isdigit()  # his dealt card, in his log only
+    assert a.stdout.splitlines()[0].startswith("start cards dealt: Red ")  # (given, so not printed back)
+    strip = [ln for ln in (tmp_path / "a.txt").read_text().splitlines() if not ln.startswith("play")]
+    assert strip == [ln for ln in (tmp_path / "b.txt").read_text().splitlines() if not ln.startswith("play")]
+    c = cli("play", "c.txt", "--new", "--detective-count", "3", input="")
+    assert c.stdout.splitlines()[0].startswith("start cards dealt with seed ")  # drawn: printed
+    starts = {}
+    for i in range(12):  # the same public seed: his card comes from the secret seed alone
+        cli("play", f"d{i}.txt", "--new", "--detective-count", "3", "--seed", "11", "--mrx-log", f"dx{i}.txt",
+            "--secret-seed", str(i % 6), input="")
+        x_line = next(ln for ln in (tmp_path / f"dx{i}.txt").read_text().splitlines() if ln.startswith("X"))
+        starts.setdefault(i % 6, set()).add(int(x_line.split(":")[0].split()[1]))
+        assert "seed" not in (tmp_path / f"d{i}.txt").read_text()  # the secret seed is in his log only
+    assert all(len(v) == 1 for v in starts.values())
+    assert len(set().union(*starts.values())) > 1
 
 
 def test_record_convert_view_detectives_strips_what_only_mrx_knows(cli, tmp_path):

@@ -1,0 +1,190 @@
+"""The files of a game at the table, guarded: one session per record, nothing written over
+another of the session's files, a record changed behind the session's back never overwritten.
+
+* :class:`GameLock`: ``GAME.lock`` beside the record, created exclusively and held with
+  ``flock`` while the session runs.  A second session on the same record (on this machine, or on
+  another through a shared folder) is refused with one line naming the holder; a lock left by a
+  session that died on this machine (its ``flock`` is gone with it) is taken over.
+* :func:`distinct_targets`: the record, Mr. X's log, the lock and any picture must be different
+  files, also through symbolic links, and none of them a device or a folder.
+* :class:`Watched`: the bytes the session last wrote (or read) for each file; a save first checks
+  that the files still hold them.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shlex
+import socket
+import stat
+import time
+from collections.abc import Sequence
+
+from ..errors import InputError
+from ..formats.files import file_type_name, write_target
+
+#: The lock file's name beside the record: ``game.txt`` -> ``game.txt.lock``.
+LOCK_SUFFIX = ".lock"
+
+
+def lock_path(game: str) -> str:
+    """Where the lock of the record ``game`` lives."""
+    return game + LOCK_SUFFIX
+
+
+def target_of(path: str) -> str:
+    """The file a write to ``path`` changes (symbolic links followed, also dangling ones), as an
+    absolute path; :class:`InputError` for a folder, a device, a pipe or a socket."""
+    try:
+        target, st = write_target(path)
+    except OSError as e:
+        raise InputError(e.strerror or str(e), path) from None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise InputError(f"is {file_type_name(st.st_mode)}, not a file: play writes only regular files", path)
+    return os.path.realpath(os.path.abspath(target))
+
+
+def distinct_targets(files: Sequence[tuple[str, str]]) -> None:
+    """``files``: (what, path) pairs the session writes.  :class:`InputError` when two of them
+    are the same file (directly or through links), or one is not a regular file."""
+    seen: dict[str, tuple[str, str]] = {}
+    for what, path in files:
+        t = target_of(path)
+        if t in seen:
+            other, other_path = seen[t]
+            same = "is" if other_path == path else f"is the same file as {other_path}, which is"
+            raise InputError(f"{same} {other}: {what} must be another file", path)
+        seen[t] = (what, path)
+
+
+def resume_command(game: str) -> str:
+    """The command that resumes ``game``."""
+    return f"sy-tools play {shlex.quote(game)}"
+
+
+class GameLock:
+    """The session's hold on a record: acquire with :meth:`acquire`, give back with
+    :meth:`release` (also at exit: a process that dies leaves the file, which the next session
+    on this machine takes over)."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.path = lock_path(game)
+        self.fd: int | None = None
+
+    def _holder_text(self, fd: int) -> str:
+        try:
+            raw = os.pread(fd, 4096, 0)
+            info = json.loads(raw.decode("utf-8"))
+            return (f"{info.get('program', 'a session')} (process {int(info['pid'])} on {info['host']}, "
+                    f"since {info['since']})")
+        except (OSError, ValueError, KeyError, TypeError):
+            return "another session"
+
+    def _host_of(self, fd: int) -> str | None:
+        try:
+            info = json.loads(os.pread(fd, 4096, 0).decode("utf-8"))
+            host = info.get("host")
+            return host if isinstance(host, str) else None
+        except (OSError, ValueError, AttributeError):
+            return None
+
+    def _write_info(self, fd: int, program: str) -> None:
+        info = {"program": program, "pid": os.getpid(), "host": socket.gethostname(),
+                "since": time.strftime("%Y-%m-%d %H:%M:%S")}
+        data = (json.dumps(info) + "\n").encode()
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, data, 0)
+        os.fsync(fd)
+
+    def acquire(self, program: str = "sy-tools play") -> None:
+        """Hold the record, or :class:`InputError` naming who does."""
+        import fcntl
+
+        for _ in range(5):
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
+            except FileExistsError:
+                try:
+                    fd = os.open(self.path, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
+                except FileNotFoundError:
+                    continue  # given back meanwhile: try again
+                except OSError as e:
+                    raise InputError(f"cannot open the lock {self.path}: {e.strerror}", self.game) from None
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError as e:
+                    holder = self._holder_text(fd)
+                    os.close(fd)
+                    if e.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                        raise InputError(f"the game is open in another session: {holder}; one session at a "
+                                         "time plays a record", self.game) from None
+                    raise InputError(f"cannot lock {self.path}: {e.strerror}", self.game) from None
+                host = self._host_of(fd)
+                if host is not None and host != socket.gethostname():
+                    holder = self._holder_text(fd)
+                    os.close(fd)
+                    raise InputError(f"the game is open in another session: {holder}; one session at a time "
+                                     f"plays a record (if that session is gone, delete {self.path})",
+                                     self.game) from None
+                if not os.path.exists(self.path) or not os.path.samestat(os.fstat(fd), os.stat(self.path)):
+                    os.close(fd)  # replaced under us: start again
+                    continue
+                self._write_info(fd, program)  # a session that died here: taken over
+                self.fd = fd
+                return
+            except OSError as e:
+                raise InputError(f"cannot create the lock {self.path}: {e.strerror}", self.game) from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                self._write_info(fd, program)
+            except OSError as e:
+                os.close(fd)
+                raise InputError(f"cannot lock {self.path}: {e.strerror}", self.game) from None
+            self.fd = fd
+            return
+        raise InputError(f"cannot take the lock {self.path}: it keeps changing", self.game)
+
+    def release(self) -> None:
+        """Give the record back (the lock file is removed)."""
+        if self.fd is None:
+            return
+        try:
+            if os.path.exists(self.path) and os.path.samestat(os.fstat(self.fd), os.stat(self.path)):
+                os.unlink(self.path)
+        except OSError:
+            pass
+        os.close(self.fd)
+        self.fd = None
+
+
+class Watched:
+    """What each of the session's files held when the session last read or wrote it."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, bytes | None] = {}
+
+    def remember(self, path: str, data: bytes | None) -> None:
+        self.last[path] = data
+
+    def read_now(self, path: str) -> bytes | None:
+        try:
+            with open(path, "rb") as f:
+                return f.read()
+        except FileNotFoundError:
+            return None
+
+    def changed(self) -> list[str]:
+        """The files that no longer hold what the session last saw."""
+        out = []
+        for path, data in self.last.items():
+            try:
+                now = self.read_now(path)
+            except OSError:
+                now = None
+            if now != data:
+                out.append(path)
+        return out
+

@@ -19,6 +19,13 @@ _SETUP = {"dets": "--detectives", "count": "--detective-count", "seed": "--seed"
 _KEPT = ("computer", "level", "think", "pace")
 
 
+def _once(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> str | None:
+    """An option given at most once: a second one is refused rather than silently winning."""
+    if len(value) > 1:
+        raise click.BadParameter(f"given {len(value)} times ({', '.join(value)}): give it once", ctx, param)
+    return value[0] if value else None
+
+
 @main.command("play", short_help="Play a game at the table, move by move, or against the computer.")
 @click.argument("game")
 @click.option("--new", "new", is_flag=True, help="Start a new game in GAME (which must not exist); else resume it.")
@@ -38,9 +45,9 @@ _KEPT = ("computer", "level", "think", "pace")
                    "(default with --computer: beside GAME, e.g. game.mrx.txt). Kept in GAME for resuming.")
 @click.option("--mrx-start", type=click.IntRange(min=0), default=None,
               help="New game: Mr. X's start station, kept in his log (default: dealt).")
-@click.option("--computer", type=click.Choice(COMPUTER_SIDES), default=None,
+@click.option("--computer", type=click.Choice(COMPUTER_SIDES), multiple=True, callback=_once,
               help="The side the computer plays: mrx, detectives, or both (a game to watch). Default: none.")
-@click.option("--level", type=click.Choice(LEVELS), default=None,
+@click.option("--level", type=click.Choice(LEVELS), multiple=True, callback=_once,
               help=f"The computer's strength (default {DEFAULT_LEVEL}; see 'sy-tools play --help' in docs/play.md).")
 @click.option("--think", type=SECONDS, default=None,
               help=f"Seconds the computer may think per move at most, and advise, solve, cordon take "

@@ -148,3 +148,11 @@ def test_record_convert_view_detectives_strips_what_only_mrx_knows(cli, tmp_path
     stations = [m.to for rnd in seen.rounds for m in rnd.mrx]
     assert [i + 1 for i, s in enumerate(stations) if s is not None] == [3, 8, 13]  # only reveals name a station
     assert cli("check", str(out)).stdout.splitlines()[-1].endswith("Yellow caught Mr. X at 155 in round 14")
+
+
+def test_the_computer_side_and_level_are_given_once(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for flag, a, b in (("--computer", "mrx", "detectives"), ("--level", "easy", "hard")):
+        r = cli("play", "g.txt", "--new", "--detective-count", "2", flag, a, flag, b, input="")
+        assert r.exit_code == 2 and "give it once" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+        assert not (tmp_path / "g.txt").exists()

@@ -121,18 +121,26 @@ class Plain:
             return
         self.next_detective(self.names.index(name) + 1)
 
+    def rides(self, name):
+        """Whether a ticket ``name`` holds rides a line from its station (other pieces aside)."""
+        return any(self.tk[name][t] > 0 and self.adj.get((self.pos[name], t)) for t in ("taxi", "bus", "underground"))
+
     def next_detective(self, i):
+        """The turn passes to the next detective with a move.  One without a move skips its
+        turn; it is out for the rest of the game under ``blocked_detective: out``, and under
+        ``waits`` only when no ticket it holds rides a line from its station (docs/rules.md)."""
         for name in self.names[i:]:
             if name in self.out:
                 continue
             if self.det_moves(name):
                 self.turn = name
                 return
-            self.out.add(name)
+            if self.rules.blocked_detective == "out" or not self.rides(name):
+                self.out.add(name)
         self.turn = None
         if self.moves >= self.rules.log_length:
             self.result = "log-full"
-        elif all(not self.det_moves(n) for n in self.names):
+        elif all(n in self.out or not self.det_moves(n) for n in self.names):
             self.result = "detectives-stuck"
         elif self.rules.trapped_loses and not self.x_moves():
             self.result = "trapped"

@@ -32,7 +32,8 @@ The rules, as implemented (docs/rules.md says the same):
 * The game ends when a detective moves onto Mr. X (capture); when Mr. X is to move and has no
   legal move (trapped: the detectives win under ``rules.trapped_loses``, otherwise he passes);
   after the round in which his log filled (log full: Mr. X wins); or when no detective can move
-  any more (Mr. X wins).
+  any more (Mr. X wins).  A pass says he had no legal move: it is illegal under
+  ``rules.trapped_loses``, and :meth:`Position.trapped_stations` is where he may have passed.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from .hops import MRX, detective_hops, mrx_targets
 from .movegen import LegalMoveView, count_moves, move_at, single_moves
 from .moves import Illegal, Move, Outcome, OutcomeKind, Stuck, plain_move, when_text
 from .rules import Rules
-from .stations import Station, StationMask
+from .stations import Station, StationMask, StationSet
 from .tickets import (
     DETECTIVE_KINDS,
     DETECTIVE_TICKETS,
@@ -175,6 +176,16 @@ class Position:
         first leg, so single moves decide it)."""
         return self.move < self.rules.log_length and bool(self.mrx_exits(station))
 
+    def trapped_stations(self, mask: StationMask) -> StationMask:
+        """The stations of ``mask`` where Mr. X, standing there now, would have no legal move:
+        where he may be after a pass (the detectives' view narrows to them; the referee, the
+        possible-set filter and the simulator all ask this)."""
+        out = 0
+        for s in StationSet(mask):
+            if not self.mrx_can_move_from(s):
+                out |= 1 << s
+        return out
+
     def stuck(self, name: str) -> Stuck | None:
         """Why detective ``name`` cannot move now, the others where they stand (None when it
         has a legal move and is not out): no ticket it holds rides a line from its station, or
@@ -269,7 +280,10 @@ class Position:
         probs: list[Illegal] = []
         r = self.rules
         if move.is_pass:
-            if self.mrx_at is not None and (r.trapped_loses or self.mrx_can_move_from(self.mrx_at)):
+            if r.trapped_loses:
+                probs.append(Illegal("mrx-pass", "Mr. X may not pass: with no legal move he is trapped and loses "
+                                     "(trapped_loses: true)"))
+            elif self.mrx_at is not None and self.mrx_can_move_from(self.mrx_at):
                 probs.append(Illegal("mrx-pass", "Mr. X must move: he has a legal move"))
             return probs
         if len(move.tickets) != len(move.stations) or len(move.tickets) > 2:

@@ -142,7 +142,7 @@ def vouched_final_state(board: Board, rules: Rules, detectives: Sequence[Any], d
             i = names.get(dm.name, -1)
             if i < nxt:
                 return None
-            if i > nxt:  # the ones skipped pass, and are out for good if they could not move
+            if i > nxt:  # the ones skipped pass, and may be out for good if they could not move
                 _pass(out, range(nxt, i), tks, stations, tables, rules)
             if out and i in out:
                 return None

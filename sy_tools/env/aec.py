@@ -3,8 +3,8 @@
 Agents are ``mrx`` and ``det_0`` .. ``det_{D-1}`` (the detectives Red, Blue, Green, Yellow,
 Black in turn order, as ``simulate`` names them).  Turns are the engine's
 (:class:`~sy_tools.engine.position.Position`): Mr. X, then each detective that can move; a
-detective with no legal move is out for good and never selected again (it stays in ``agents``
-and shares the team's reward at the end).  A double move is one action of Mr. X.  Actions are
+detective with no legal move is skipped, and once out for good (``rules.blocked_detective``)
+never selected again (it stays in ``agents`` and shares the team's reward at the end).  A double move is one action of Mr. X.  Actions are
 :mod:`sy_tools.env.actions`' numbering, observations :mod:`sy_tools.env.observe`'s; docs/env.md
 describes both.
 

@@ -191,7 +191,10 @@ class Position:
         has a legal move and is not out): no ticket it holds rides a line from its station, or
         every station it could reach is held by another detective (:attr:`Stuck.blockers`);
         and whether that puts it out for the rest of the game or it waits for a move to open up
-        (``rules.blocked_detective``).  :meth:`Stuck.describe` is the sentence a player reads."""
+        (``rules.blocked_detective``).  :meth:`Stuck.describe` is the sentence a player reads.
+        ``ValueError`` when ``name`` is not a detective of this game."""
+        if name not in self.names:
+            raise ValueError(f"no detective {name!r} in this game (its detectives: {', '.join(self.names)})")
         i = self.names.index(name)
         if name not in self.out and self._detective_hops(i):
             return None

@@ -447,3 +447,10 @@ def test_the_tree_search_sim_follows_the_engine_on_stuck_detectives():
                 if not s.over:
                     assert s.out == [n in now.out for n in now.names] and s.turn == now.turn
     assert stepped > 1000, stepped
+
+
+def test_stuck_names_the_detectives_for_an_unknown_name(london):
+    """Position.stuck of a name that is no detective of the game: one line naming them."""
+    pos = Position.start(london, "classic", [("Red", 13), ("Blue", 26)], mrx_at=1)
+    with pytest.raises(ValueError, match=r"^no detective 'Green' in this game \(its detectives: Red, Blue\)$"):
+        pos.stuck("Green")

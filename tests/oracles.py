@@ -121,18 +121,26 @@ class Plain:
             return
         self.next_detective(self.names.index(name) + 1)
 
+    def rides(self, name):
+        """Whether a ticket ``name`` holds rides a line from its station (other pieces aside)."""
+        return any(self.tk[name][t] > 0 and self.adj.get((self.pos[name], t)) for t in ("taxi", "bus", "underground"))
+
     def next_detective(self, i):
+        """The turn passes to the next detective with a move.  One without a move skips its
+        turn; it is out for the rest of the game under ``blocked_detective: out``, and under
+        ``waits`` only when no ticket it holds rides a line from its station (docs/rules.md)."""
         for name in self.names[i:]:
             if name in self.out:
                 continue
             if self.det_moves(name):
                 self.turn = name
                 return
-            self.out.add(name)
+            if self.rules.blocked_detective == "out" or not self.rides(name):
+                self.out.add(name)
         self.turn = None
         if self.moves >= self.rules.log_length:
             self.result = "log-full"
-        elif all(not self.det_moves(n) for n in self.names):
+        elif all(n in self.out or not self.det_moves(n) for n in self.names):
             self.result = "detectives-stuck"
         elif self.rules.trapped_loses and not self.x_moves():
             self.result = "trapped"
@@ -154,29 +162,72 @@ def closed_connections(board: Board, occ: set[int]) -> set[tuple[int, int, str]]
             if any(mask >> x & 1 for x in occ)}
 
 
+def mrx_tickets_before(record: Record, n_rounds: int) -> Counter:
+    """Mr. X's tickets when his turn of round ``n_rounds + 1`` comes, counted from the record:
+    his start tickets, less each ticket and double ticket he used, plus (``tickets_to_mrx``)
+    every ticket the detectives used and each one he took by a voluntary reveal."""
+    xt = Counter(record.mrx_tickets)
+    to_mrx = record.rules.tickets_to_mrx
+    for rnd in record.rounds[:n_rounds]:
+        if len(rnd.mrx) == 2:
+            xt["double"] -= 1
+        for m in rnd.mrx:
+            xt[m.ticket.value] -= 1
+            if m.took is not None and to_mrx:
+                xt[m.took[1].value] += 1
+        for dm in rnd.detectives:
+            if to_mrx:
+                xt[dm.ticket.value] += 1
+    return xt
+
+
+def trapped_at(g: nx.MultiGraph, board: Board, rules: Any, s: int, occ: set[int], xt: Counter, moves: int) -> bool:
+    """Whether Mr. X on ``s`` has no legal move (docs/rules.md, "How a game ends"): his log is
+    full, or no ticket he holds rides a connection from ``s`` that is open (the cut-off escape)
+    to a station no detective holds (under ``mrx_onto_detective: caught`` a detective's station
+    is a move too)."""
+    if moves >= rules.log_length:
+        return True
+    closed = closed_connections(board, occ) if rules.cutoff_escape else set()
+    caught = rules.mrx_onto_detective == "caught"
+    return not any(caught or d not in occ for t in RIDES if xt[t] > 0 for d in neighbours(g, s, t, closed))
+
+
 def oracle_routes(record: Record, limit: int = 60_000) -> list[tuple[int, ...]] | None:
     """Every route of Mr. X consistent with what the detectives saw (None if more than
-    ``limit`` partial routes would have to be explored)."""
+    ``limit`` partial routes would have to be explored).  A pass (a round without his move)
+    says he had no legal move where he stood (:func:`trapped_at`, the detectives and his
+    tickets as they were then)."""
     g = record.board.to_networkx()
     rules = record.rules
     pos = {d.name: d.start for d in record.detectives}
-    # per move: ticket, stations occupied when he moved, required station (reveal/capture), and
-    # stations detectives stepped on before his next move
-    steps: list[dict[str, Any]] = []
+    # per move: ticket, stations occupied when he moved, required station (reveal/capture),
+    # stations detectives stepped on before his next move, and his passes before it (the
+    # detectives' stations and his tickets at each); step 0 is his start
+    steps: list[dict[str, Any]] = [{"stepped": set(), "passes": [], "must": None}]
     n = 0
-    for rnd in record.rounds:
+    for r_i, rnd in enumerate(record.rounds):
         occ = set(pos.values())
+        if not rnd.mrx:
+            steps[-1]["passes"].append((occ, mrx_tickets_before(record, r_i), n))
         for m in rnd.mrx:
             n += 1
             steps.append({"ticket": m.ticket.value, "occ": occ, "must": m.to if rules.is_reveal(n) or m.took is not None else None,
-                          "stepped": set()})
+                          "stepped": set(), "passes": []})
         for dm in rnd.detectives:
             pos[dm.name] = dm.to
             if dm.capture:
                 steps[-1]["must"] = dm.to
                 break
             steps[-1]["stepped"].add(dm.to)
-    starts = [s for s in record.start_candidates if s not in {d.start for d in record.detectives}]
+
+    def fits(i: int, s: int) -> bool:
+        """Whether standing on ``s`` after step ``i`` fits what came before his next move."""
+        st = steps[i]
+        return (s not in st["stepped"] and (st["must"] is None or s == st["must"])
+                and all(trapped_at(g, record.board, rules, s, occ, xt, k) for occ, xt, k in st["passes"]))
+
+    starts = [s for s in record.start_candidates if s not in {d.start for d in record.detectives} and fits(0, s)]
     routes: list[tuple[int, ...]] = []
     explored = 0
     stack = [(s,) for s in starts]
@@ -185,18 +236,15 @@ def oracle_routes(record: Record, limit: int = 60_000) -> list[tuple[int, ...]] 
         explored += 1
         if explored > limit:
             return None
-        i = len(route) - 1
+        i = len(route)
         if i == len(steps):
             routes.append(route)
             continue
         st = steps[i]
         closed = closed_connections(record.board, st["occ"]) if rules.cutoff_escape else set()
         for d in neighbours(g, route[-1], st["ticket"], closed):
-            if d in st["occ"] or d in st["stepped"]:
-                continue
-            if st["must"] is not None and d != st["must"]:
-                continue
-            stack.append(route + (d,))
+            if d not in st["occ"] and fits(i, d):
+                stack.append(route + (d,))
     return routes
 
 

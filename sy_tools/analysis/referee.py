@@ -224,8 +224,7 @@ def _mrx_turn(rp: _Replay, step: Step) -> None:
     move = step.move
     assert move is not None
     if move.is_pass:
-        for code, msg, _ in pos.problems(move):
-            rp.error(code, f"{rnd.where}.mrx", msg)
+        _mrx_pass(rp, step, f"{rnd.where}.mrx")
         return
     for code, msg, hop in pos.problems(move):
         if code == "double-allowance":
@@ -256,6 +255,25 @@ def _mrx_turn(rp: _Replay, step: Step) -> None:
         if not rp.possible:
             rp.lost_track(m.where, f"the record contradicts itself at move {n} (round {step.round}): no station "
                           "is left for Mr. X")
+
+
+def _mrx_pass(rp: _Replay, step: Step, where: str) -> None:
+    """Mr. X passes: the engine's verdict (never under ``trapped_loses``; not where his known
+    station has a move); then he had no legal move, so he is at a station of his possible set
+    where he has none (:meth:`Position.trapped_stations`), and there must be one."""
+    pos, move = step.before, step.move
+    assert move is not None
+    problems = pos.problems(move)
+    for code, msg, _ in problems:
+        rp.error(code, where, msg)
+    if problems:
+        return
+    trapped = pos.trapped_stations(rp.possible)
+    if not trapped:
+        rp.error("mrx-pass", where, f"Mr. X passes in round {step.round}, but he has a legal move at every "
+                 "station he may be at")
+        return
+    rp.possible = trapped
 
 
 def _detective_step(rp: _Replay, step: Step) -> None:

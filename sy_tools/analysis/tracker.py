@@ -9,6 +9,9 @@ Semantics (the detectives' point of view; ``to`` on hidden moves is never eviden
   each leg of a double move is a move, blocked by the same detective positions;
 * a reveal move, or a voluntary reveal (``"shown": true``): ``S`` becomes the shown station
   (inconsistent if it isn't in ``S``);
+* a pass (a round without a Mr. X move) says he had no legal move: ``S`` keeps the stations
+  where he had none, the detectives' stations and his tickets as they were
+  (:meth:`~sy_tools.engine.position.Position.trapped_stations`);
 * a detective move onto a station removes it (no capture was announced); a move marked
   ``"capture": true`` ends the game with Mr. X there;
 * an empty set means the record contradicts the map or the rules (:class:`InconsistentRecord`).
@@ -111,10 +114,18 @@ def trace(record: Record) -> Trace:
                                  0, 0, None)
     S = start
     n = 0
+    passes = _before_passes(record)
     for r_i, rnd in enumerate(record.rounds, 1):
         if r_i & 255 == 0:
             check_time()  # (a command's --time-limit covers the filter on a long record)
         tr.round = r_i
+        if not rnd.mrx and r_i in passes:  # he had no legal move
+            S = passes[r_i].trapped_stations(S)
+            if not S:
+                raise InconsistentRecord(f"the record is inconsistent at round {r_i}: Mr. X passes, but he has a "
+                                         "legal move at every station he may be at", record.file, f"{rnd.where}.mrx",
+                                         n, r_i, None)
+            _set_current(tr, S)
         for leg, m in enumerate(rnd.mrx, 1):
             n += 1
             if _onto_detective(record, m, occupied):  # (rules: caught) he steps onto one, in the open
@@ -164,6 +175,18 @@ def trace(record: Record) -> Trace:
             _set_current(tr, S)
     tr.round = len(record.rounds)
     return tr
+
+
+def _before_passes(record: Record) -> dict[int, Any]:
+    """Round -> the engine's position before Mr. X's pass in it, for each round of ``record``
+    where he passes (the rules engine replays the record: his tickets then, the detectives'
+    stations; nothing is replayed for a record without a pass)."""
+    if all(rnd.mrx for rnd in record.rounds):
+        return {}
+    from ..engine.game import Game, StepKind
+
+    return {step.round: step.before for step in Game.replay(record)
+            if step.kind is StepKind.MRX and step.move is not None and step.move.is_pass}
 
 
 def _onto_detective(record: Record, m: MrXMove, occupied: StationMask) -> bool:
@@ -220,7 +243,7 @@ def final_state_of_parts(board: Board, rules: Rules, detectives: Iterable[Any], 
     ``detectives``: moves with ``name``, ``to``, ``capture``; a missing list false), so that a
     batch can filter its decoded records without building them.  ``slow()`` is called wherever
     the filter needs the move-by-move trace (an inconsistent record, which it raises; a capture
-    by Mr. X's own move, which it returns)."""
+    by Mr. X's own move or a pass, which it returns)."""
     reveals = rules.reveal_moves
     caught = rules.mrx_onto_detective == "caught"
     bits, clears = board.bits, board.clears
@@ -235,6 +258,8 @@ def final_state_of_parts(board: Board, rules: Rules, detectives: Iterable[Any], 
     for r_i, rnd in enumerate(rounds, 1):
         if r_i & 255 == 0:
             check_time()
+        if not rnd.mrx:  # a pass: where he had no legal move, which the move-by-move trace says
+            return _final_state_of_trace(slow())
         for m in rnd.mrx:
             n += 1
             if caught and m.to is not None and occupied >> m.to & 1:  # (_onto_detective, inlined: hot path)

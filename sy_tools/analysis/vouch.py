@@ -38,7 +38,8 @@ def vouched_final_state(board: Board, rules: Rules, detectives: Sequence[Any], d
     voluntary reveal; a detectives' record with stations on the reveal moves alone, or a full
     one (Mr. X's start and every station, each hop on the board's bit tables, never onto a
     detective); the detectives moving in turn order, once a round (one it skips passes, and is
-    out for good if it could not move: never to move again); every ticket held (Mr. X's counting the detectives' used ones from his
+    out for good if it could not move and the rules say so, :meth:`Rules.stuck_is_out`: never
+    to move again); every ticket held (Mr. X's counting the detectives' used ones from his
     next move); double moves within the allowance; every detective hop on the bit tables, onto a
     free station; nothing after the end (a capture is the record's last move, onto Mr. X where
     his station is known; no round after the log filled or every detective was stuck).  What a detectives' record leaves open,
@@ -115,7 +116,7 @@ def vouched_final_state(board: Board, rules: Rules, detectives: Sequence[Any], d
                                    for k in range(n_det)):
                 return None  # every detective was stuck: the game ended before this round
             if r_i < last:
-                _pass(out, range(n_det), tks, stations, tables)
+                _pass(out, range(n_det), tks, stations, tables, rules)
             continue
         moved = 0  # (the round's stations, cleared from S at once)
         if len(dms) == n_det and not out:  # everyone moves, in turn order (the commonest round)
@@ -141,8 +142,8 @@ def vouched_final_state(board: Board, rules: Rules, detectives: Sequence[Any], d
             i = names.get(dm.name, -1)
             if i < nxt:
                 return None
-            if i > nxt:  # the ones skipped pass, and are out for good if they could not move
-                _pass(out, range(nxt, i), tks, stations, tables)
+            if i > nxt:  # the ones skipped pass, and may be out for good if they could not move
+                _pass(out, range(nxt, i), tks, stations, tables, rules)
             if out and i in out:
                 return None
             nxt = i + 1
@@ -160,7 +161,7 @@ def vouched_final_state(board: Board, rules: Rules, detectives: Sequence[Any], d
             moved |= bits[to]
         S &= ~moved
         if nxt < n_det and r_i < last:  # the rest pass at the round's end
-            _pass(out, range(nxt, n_det), tks, stations, tables)
+            _pass(out, range(nxt, n_det), tks, stations, tables, rules)
         if not S:
             slow()
     return FinalState(S, n, r_i, {d.name: s for d, s in zip(detectives, stations)}, last_reveal, None)
@@ -206,11 +207,15 @@ def _tables(board: Board, rules: Rules) -> tuple[Any, ...]:
 
 
 def _pass(out: set[int], skipped: Iterable[int], tks: list[dict[Ticket, int]], stations: list[Station],
-          tables: Mapping[Ticket, Mapping[Station, StationMask]]) -> None:
-    """The detectives ``skipped`` pass: the ones not out yet that could not move are out for good."""
+          tables: Mapping[Ticket, Mapping[Station, StationMask]], rules: Rules) -> None:
+    """The detectives ``skipped`` pass: the ones not out yet that could not move are out for good
+    where the rules say so (:meth:`Rules.stuck_is_out`: told whether a ticket it holds rides a
+    line from its station)."""
     for k in skipped:
         if k not in out and not _can_move(tks[k], stations[k], stations, tables):
-            out.add(k)
+            at = stations[k]
+            if rules.stuck_is_out(any(c > 0 and tables[t].get(at, 0) for t, c in tks[k].items())):
+                out.add(k)
 
 
 def _can_move(tickets: dict[Ticket, int], at: Station, stations: list[Station],

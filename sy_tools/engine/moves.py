@@ -236,3 +236,63 @@ class Outcome:
                 "to_move": None if self.kind is not OutcomeKind.IN_PROGRESS else
                 "mrx" if self.to_move == MRX else self.to_move,
                 "by": self.by, "station": self.station, "text": self.describe()}
+
+
+@dataclass(frozen=True)
+class Stuck:
+    """Why a detective cannot move (:meth:`Position.stuck <sy_tools.engine.position.Position.stuck>`).
+
+    ``tickets`` are the taxi, bus and underground tickets it holds; ``lines`` the detectives'
+    transports that leave its station; ``blockers`` the detectives, with their stations, on every
+    station a ticket it holds would take it to (empty: no ticket it holds rides a line from
+    there); ``out`` whether it is out for the rest of the game (else it waits: it skips its turns
+    until a move opens up); ``earlier`` that it is out since an earlier turn although it could
+    move now (``blocked_detective: out``); ``rule`` the ``blocked_detective`` rule."""
+
+    name: str
+    station: Station
+    tickets: dict[str, int]
+    lines: tuple[str, ...]
+    blockers: tuple[tuple[str, Station], ...]
+    out: bool
+    earlier: bool = False
+    rule: str = "waits"
+
+    @property
+    def reason(self) -> str:
+        """``blocked`` (other detectives hold every station it could reach), ``no-ticket`` (no
+        ticket it holds rides a line from its station) or ``out-earlier``."""
+        return "out-earlier" if self.earlier else "blocked" if self.blockers else "no-ticket"
+
+    def describe(self) -> str:
+        """The sentence a player reads, e.g. "Green cannot move from 108: every station it can
+        reach is held by Blue (105) or Red (89); it waits, and moves again once a move opens up
+        (blocked_detective: waits)"."""
+        if self.earlier:
+            return (f"{self.name} is out for the rest of the game: it had no legal move on an earlier turn "
+                    f"(blocked_detective: {self.rule})")
+        head = f"{self.name} cannot move from {self.station}: "
+        if self.blockers:
+            who = _listed([f"{n} ({s})" for n, s in self.blockers], "or")
+            why = f"every station it can reach is held by {who}"
+            if self.out:
+                return f"{head}{why}; out for the rest of the game (blocked_detective: {self.rule})"
+            return f"{head}{why}; it waits, and moves again once a move opens up (blocked_detective: {self.rule})"
+        held = ", ".join(f"{k} {n}" for k, n in self.tickets.items() if n > 0)
+        if not held:
+            why = "it has no tickets left"
+        elif not self.lines:
+            why = f"no taxi, bus or underground line leaves {self.station}"
+        else:
+            why = f"only {_listed(self.lines, 'and')} lines leave {self.station}, and it holds no such ticket (it holds {held})"
+        return f"{head}{why}; out for the rest of the game"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: the fields, ``reason`` and ``text`` (:meth:`describe`)."""
+        return {"name": self.name, "station": self.station, "reason": self.reason, "out": self.out,
+                "blockers": [{"name": n, "station": s} for n, s in self.blockers], "text": self.describe()}
+
+
+def _listed(words: tuple[str, ...] | list[str], last: str) -> str:
+    """``a``, ``a and b``, ``a, b and c`` (``last``: the word before the last one)."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"

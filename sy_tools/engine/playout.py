@@ -170,7 +170,8 @@ def random_playout(start: Position, rng: Any) -> Playout:
                     if k < 0:
                         break
         rnd += 1
-        # ---- the detectives, in turn order; one with no move when its turn comes is out
+        # ---- the detectives, in turn order; one with no move when its turn comes skips it, and
+        # is out for good where the rules say so (Rules.stuck_is_out)
         for i in dets:
             if out[i]:
                 continue
@@ -183,7 +184,7 @@ def random_playout(start: Position, rng: Any) -> Playout:
             c0, c1 = m0.bit_count(), m1.bit_count()
             n = c0 + c1 + m2.bit_count()
             if not n:
-                out[i] = True
+                out[i] = rules.stuck_is_out(bool((t3[0] and nb_t[s]) or (t3[1] and nb_b[s]) or (t3[2] and nb_u[s])))
                 continue
             k = int(rand() * n)
             if k < c0:

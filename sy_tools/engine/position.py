@@ -24,12 +24,16 @@ The rules, as implemented (docs/rules.md says the same):
   ``rules.double_moves_per_round >= 1``, he holds a double ticket, fewer than
   ``rules.double_moves_per_game`` were used, and his log has room for both entries.
 * A detective moves with its own taxi, bus or underground ticket, never onto another detective.
-  A detective with no such move when its turn comes is stuck and out for good.  Used detective
-  tickets pass to Mr. X when ``rules.tickets_to_mrx``; he may use them from his next move on.
+  A detective with no such move when its turn comes is stuck: it skips the turn, and is out for
+  good when :meth:`Rules.stuck_is_out` says so (``rules.blocked_detective``: always under
+  ``out``; under ``waits`` only when no ticket it holds rides a line from its station).
+  :meth:`Position.stuck` says why a detective cannot move.  Used detective tickets pass to Mr. X
+  when ``rules.tickets_to_mrx``; he may use them from his next move on.
 * The game ends when a detective moves onto Mr. X (capture); when Mr. X is to move and has no
   legal move (trapped: the detectives win under ``rules.trapped_loses``, otherwise he passes);
   after the round in which his log filled (log full: Mr. X wins); or when no detective can move
-  any more (Mr. X wins).
+  any more (Mr. X wins).  A pass says he had no legal move: it is illegal under
+  ``rules.trapped_loses``, and :meth:`Position.trapped_stations` is where he may have passed.
 """
 
 from __future__ import annotations
@@ -41,9 +45,9 @@ from typing import Any
 from .board import Board
 from .hops import MRX, detective_hops, mrx_targets
 from .movegen import LegalMoveView, count_moves, move_at, single_moves
-from .moves import Illegal, Move, Outcome, OutcomeKind, plain_move, when_text
+from .moves import Illegal, Move, Outcome, OutcomeKind, Stuck, plain_move, when_text
 from .rules import Rules
-from .stations import Station, StationMask
+from .stations import Station, StationMask, StationSet
 from .tickets import (
     DETECTIVE_KINDS,
     DETECTIVE_TICKETS,
@@ -172,6 +176,43 @@ class Position:
         first leg, so single moves decide it)."""
         return self.move < self.rules.log_length and bool(self.mrx_exits(station))
 
+    def trapped_stations(self, mask: StationMask) -> StationMask:
+        """The stations of ``mask`` where Mr. X, standing there now, would have no legal move:
+        where he may be after a pass (the detectives' view narrows to them; the referee, the
+        possible-set filter and the simulator all ask this)."""
+        out = 0
+        for s in StationSet(mask):
+            if not self.mrx_can_move_from(s):
+                out |= 1 << s
+        return out
+
+    def stuck(self, name: str) -> Stuck | None:
+        """Why detective ``name`` cannot move now, the others where they stand (None when it
+        has a legal move and is not out): no ticket it holds rides a line from its station, or
+        every station it could reach is held by another detective (:attr:`Stuck.blockers`);
+        and whether that puts it out for the rest of the game or it waits for a move to open up
+        (``rules.blocked_detective``).  :meth:`Stuck.describe` is the sentence a player reads.
+        ``ValueError`` when ``name`` is not a detective of this game."""
+        if name not in self.names:
+            raise ValueError(f"no detective {name!r} in this game (its detectives: {', '.join(self.names)})")
+        i = self.names.index(name)
+        if name not in self.out and self._detective_hops(i):
+            return None
+        here, held = self.stations[i], self.tickets[i]
+        reach = {d for _, d in detective_hops(self.board, here, held)}
+        lines = tuple(t.value for t in DETECTIVE_TICKETS if self.board.destinations(here, t))
+        blockers = tuple((n, s) for n, s in zip(self.names, self.stations) if s in reach and n != name)
+        return Stuck(name, here, held.to_dict(DETECTIVE_KINDS), lines, blockers,
+                     name in self.out or self.rules.stuck_is_out(bool(reach)),
+                     name in self.out and bool(self._detective_hops(i)), self.rules.blocked_detective)
+
+    def stuck_reason(self, name: str) -> str | None:
+        """:meth:`stuck`'s sentence for detective ``name`` (None when it can move): e.g. "Green
+        cannot move from 108: every station it can reach is held by Blue (105) or Red (89); it
+        waits, and moves again once a move opens up (blocked_detective: waits)"."""
+        why = self.stuck(name)
+        return None if why is None else why.describe()
+
     # ---- legal moves ------------------------------------------------------------------------
 
     @property
@@ -242,7 +283,10 @@ class Position:
         probs: list[Illegal] = []
         r = self.rules
         if move.is_pass:
-            if self.mrx_at is not None and (r.trapped_loses or self.mrx_can_move_from(self.mrx_at)):
+            if r.trapped_loses:
+                probs.append(Illegal("mrx-pass", "Mr. X may not pass: with no legal move he is trapped and loses "
+                                     "(trapped_loses: true)"))
+            elif self.mrx_at is not None and self.mrx_can_move_from(self.mrx_at):
                 probs.append(Illegal("mrx-pass", "Mr. X must move: he has a legal move"))
             return probs
         if len(move.tickets) != len(move.stations) or len(move.tickets) > 2:
@@ -391,9 +435,9 @@ class Position:
             mt = mt.gain(t)
         caught = capture if capture is not None else self.mrx_at == to
         out = self.out
-        if advance and self.turn >= 1 and i + 1 > self.turn:  # skipped detectives pass; stuck ones are out
+        if advance and self.turn >= 1 and i + 1 > self.turn:  # skipped detectives pass; stuck ones may be out
             out = out | {n for j, n in enumerate(self.names[self.turn - 1:i], self.turn - 1)
-                         if not self._detective_hops(j)}
+                         if not self._detective_hops(j) and self._stuck_is_out(j)}
         nxt = self._with(stations=tuple(stations), tickets=tuple(tickets), mrx_tickets=mt, out=out)
         if caught:
             end = Outcome(OutcomeKind.CAPTURE, self.round, self.move, by=move.piece, station=to)
@@ -405,18 +449,25 @@ class Position:
     def pass_turn(self) -> Position:
         """The position after the piece to move passes: a detective that could not (or, in a
         record, did not) move, or a trapped Mr. X under rules that let him pass.  A detective
-        without a legal move is out for good."""
+        without a legal move is out for good where :meth:`Rules.stuck_is_out` says so."""
         if self.ended is not None:
             return self
         if self.turn == 0:
             return self._with(round=self.round + 1)._next_detective(0)
         i = self.turn - 1
-        out = self.out | {self.names[i]} if not self._detective_hops(i) else self.out
+        out = self.out | {self.names[i]} if not self._detective_hops(i) and self._stuck_is_out(i) else self.out
         return self._with(out=out)._next_detective(i + 1)
 
+    def _stuck_is_out(self, i: int) -> bool:
+        """Whether detective ``i``, with no legal move on its turn, is out for good (the
+        ``blocked_detective`` rule: :meth:`Rules.stuck_is_out`, told whether a ticket it holds
+        rides a line from its station)."""
+        return self.rules.stuck_is_out(next(detective_hops(self.board, self.stations[i], self.tickets[i]), None)
+                                       is not None)
+
     def _next_detective(self, i: int) -> Position:
-        """Hand the turn to detective ``i`` or the next one that can move (stuck ones are out);
-        after the last, end the round."""
+        """Hand the turn to detective ``i`` or the next one that can move (a stuck one skips its
+        turn, and is out for good where the rules say so); after the last, end the round."""
         out = self.out
         n = len(self.names)
         while i < n:
@@ -424,7 +475,8 @@ class Position:
             if name not in out:
                 if self._detective_hops(i):
                     return self._with(turn=i + 1, out=out)
-                out = out | {name}
+                if self._stuck_is_out(i):
+                    out = out | {name}
             i += 1
         return self._with(out=out)._end_round()
 

@@ -16,7 +16,8 @@ from ..errors import InputError
 from .tickets import DETECTIVE_TICKET_KINDS, MRX_TICKET_KINDS
 
 #: The values of rule fields that take one of a few words.
-RULE_CHOICES: dict[str, tuple[str, ...]] = {"mrx_onto_detective": ("illegal", "caught")}
+RULE_CHOICES: dict[str, tuple[str, ...]] = {"mrx_onto_detective": ("illegal", "caught"),
+                                             "blocked_detective": ("waits", "out")}
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,10 @@ class Rules:
     detective_deck: str = "classic"
     #: Mr. X with no legal move loses (Japanese text, 2014); otherwise he passes
     trapped_loses: bool = True
+    #: a detective with no legal move when its turn comes: ``waits`` (the 1983 texts: it skips
+    #: the turn, and is out for good only when no ticket it holds rides a line from its station)
+    #: or ``out`` (out for the rest of the game whatever stopped it); :meth:`stuck_is_out`
+    blocked_detective: str = "waits"
     #: Mr. X moving onto a detective: ``illegal`` (classic) or ``caught`` (Serbian text: he may,
     #: and the detectives win at once)
     mrx_onto_detective: str = "illegal"
@@ -68,6 +73,15 @@ class Rules:
         """The first reveal move after ``move``, or None."""
         later = [m for m in self.reveal_moves if m > move]
         return min(later) if later else None
+
+    def stuck_is_out(self, can_ride: bool) -> bool:
+        """The ``blocked_detective`` rule, decided here only: whether a detective with no legal
+        move when its turn comes is out for the rest of the game.  ``can_ride``: some ticket it
+        holds rides a line from its station (it would have a move on an empty board, so only
+        other detectives stand in its way).  Under ``out`` it is out either way; under ``waits``
+        only when it cannot ride, since its station and tickets never change again; otherwise it
+        skips this turn and moves again once a move opens up."""
+        return self.blocked_detective == "out" or not can_ride
 
     def mrx_start_tickets(self, n_detectives: int) -> dict[str, int]:
         """Mr. X's tickets at the start of a game with ``n_detectives``."""
@@ -199,7 +213,7 @@ def _nat(v: Any) -> bool:
 COUNTED_RULE_FIELDS = frozenset({
     "name", "detective_tickets", "mrx_tickets", "black_per_detective", "tickets_to_mrx", "reveal_moves",
     "log_length", "double_moves_per_game", "double_moves_per_round", "mrx_deck", "detective_deck",
-    "trapped_loses"})
+    "trapped_loses", "blocked_detective"})
 
 _DEFAULT_RULES = Rules()
 

@@ -3,8 +3,8 @@
 Agents are ``mrx`` and ``det_0`` .. ``det_{D-1}`` (the detectives Red, Blue, Green, Yellow,
 Black in turn order, as ``simulate`` names them).  Turns are the engine's
 (:class:`~sy_tools.engine.position.Position`): Mr. X, then each detective that can move; a
-detective with no legal move is out for good and never selected again (it stays in ``agents``
-and shares the team's reward at the end).  A double move is one action of Mr. X.  Actions are
+detective with no legal move is skipped, and once out for good (``rules.blocked_detective``)
+never selected again (it stays in ``agents`` and shares the team's reward at the end).  A double move is one action of Mr. X.  Actions are
 :mod:`sy_tools.env.actions`' numbering, observations :mod:`sy_tools.env.observe`'s; docs/env.md
 describes both.
 
@@ -31,7 +31,7 @@ from ..engine.moves import Move
 from ..engine.observations import DetectiveObservation, MrXObservation, mrx_move_seen
 from ..engine.position import Position
 from ..engine.rules import Rules, preset
-from ..engine.stations import Station, mask_of, stations_of
+from ..engine.stations import Station, mask_of
 from ..engine.tickets import Ticket
 from ..errors import InputError
 from ..selfplay.budgets import SEED_MAX, SEED_MIN
@@ -238,7 +238,7 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         pos = self._pos
         if move.piece == MRX:
             if move.is_pass:
-                self._possible = mask_of(p for p in stations_of(self._possible) if not pos.mrx_can_move_from(p))
+                self._possible = pos.trapped_stations(self._possible)
             for leg, t, after, seen in mrx_move_seen(pos, self._possible, move):
                 self._shown.append(t)
                 if seen is not None:

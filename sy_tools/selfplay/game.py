@@ -307,7 +307,7 @@ def _play_policies(rt: _Runtime, pos: Position, candidates: Sequence[Station],
         assert isinstance(move, Move)
         if side == "mrx":
             if move.is_pass:
-                possible = mask_of(p for p in _stations(possible) if not pos.mrx_can_move_from(p))
+                possible = pos.trapped_stations(possible)
             for leg, t, after, seen in mrx_move_seen(pos, possible, move):
                 shown.append(t)
                 if seen is not None:
@@ -336,11 +336,6 @@ def _illegal(pos: Position, move: Any, legal: tuple[Move, ...]) -> str:
         return ""
     return "; ".join(p[1] for p in pos.problems(move)) or "not a legal move of the detective to move"
 
-
-def _stations(mask: int) -> list[Station]:
-    from ..engine.stations import stations_of
-
-    return stations_of(mask)
 
 
 def game_record(board: Board, rules: Rules, names: Sequence[str], det_starts: Sequence[Station],

@@ -227,6 +227,13 @@ class _Search:
         t3, nb = s.tk[i], self.nb
         return [(t, d) for t in range(3) if t3[t] for d in stations_of(nb[t][here] & free)]
 
+    def _can_move(self, s: _Sim, i: int) -> bool:
+        """Whether detective ``i`` has a legal move (:meth:`detective_options`, not listed)."""
+        here = s.st[i]
+        free = ~(s.occ & ~(1 << here))
+        t3, nb = s.tk[i], self.nb
+        return any(t3[t] and nb[t][here] & free for t in range(3))
+
     # ---- playing a move --------------------------------------------------------------------
 
     def play_mrx(self, s: _Sim, option: MrXOption) -> None:
@@ -266,19 +273,21 @@ class _Search:
         self._next_detective(s)
 
     def _next_detective(self, s: _Sim) -> None:
-        """Hand the turn to the next detective that can move (stuck ones are out), or end the
-        round: the log full, every detective out, Mr. X trapped, or the horizon reached."""
+        """Hand the turn to the next detective that can move (a stuck one skips its turn, and is
+        out for good where :meth:`Rules.stuck_is_out` says so), or end the round: the log full,
+        no detective able to move, Mr. X trapped, or the horizon reached."""
         n = len(s.st)
         i = s.turn - 1
         while i < n:
             if not s.out[i]:
-                if self.detective_options(s, i):
+                if self._can_move(s, i):
                     s.turn = i + 1
                     return
-                s.out[i] = True
+                t3, here = s.tk[i], s.st[i]
+                s.out[i] = self.rules.stuck_is_out(any(t3[t] and self.nb[t][here] for t in range(3)))
             i += 1
         s.turn = 0
-        if s.move >= self.rules.log_length or all(s.out):
+        if s.move >= self.rules.log_length or all(s.out[j] or not self._can_move(s, j) for j in range(n)):
             s.over, s.catcher, s.value = True, -1, 1.0
         elif s.rnd >= self.last_round:
             near = min(self.dist[s.at][x] for x in s.st)

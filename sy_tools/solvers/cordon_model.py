@@ -21,19 +21,21 @@ from .seal import SealExit, distances_to, expand, held_tickets, is_sealed, seal_
 
 
 def detective_options(board: Board, det: DetectiveState, k: int, others: int,
-                      takes: Sequence[int] = ()) -> list[Option]:
+                      takes: Sequence[int] = (), rules: Rules | None = None) -> list[Option]:
     """Every legal way for ``det`` to spend its next ``k`` turns with its own tickets (the
     engine's :func:`~sy_tools.engine.hops.detective_hops`), ignoring the other detectives except
     that a stay is kept only when at most ``others`` destinations would need blocking.
 
     A stay is the engine's "stuck": the detective has no legal move when its turn comes (every
-    destination occupied, or no ticket for any connection), and it is then out for good, so
-    every later turn of that option is a stay too.
+    destination occupied, or no ticket for any connection).  Where ``rules`` (default: classic)
+    make it out for good (:meth:`Rules.stuck_is_out`) every later turn of that option is a stay
+    too; otherwise (``blocked_detective: waits``) a later turn moves or stays blocked again.
 
     ``takes`` (voluntary reveal; :func:`reveal_takes`): per turn, how many tickets Mr. X may
     have taken before it; only options that survive any such takes are kept (:func:`robust`)."""
     Partial = tuple[tuple[Station, ...], tuple[Ticket | None, ...], tuple[StationMask | None, ...], Tickets, int,
                     bool]
+    stuck_is_out = (rules or PRESETS["classic"]).stuck_is_out
     opts: list[Partial] = [((det.station,), (), (), Tickets.of(det.tickets), 0, False)]
     for j in range(k):
         nxt: list[Partial] = []
@@ -48,7 +50,7 @@ def detective_options(board: Board, det: DetectiveState, k: int, others: int,
                 nxt.append((path + (d,), tks + (t,), blk + (None,), left.spend(t), cost + (t is not Ticket.TAXI),
                             False))
             if dests.bit_count() <= others:
-                nxt.append((path + (here,), tks + (None,), blk + (dests,), left, cost, True))
+                nxt.append((path + (here,), tks + (None,), blk + (dests,), left, cost, stuck_is_out(bool(dests))))
         opts = nxt
     start = Tickets.of(det.tickets)
     return [Option(p, t, b, c) for p, t, b, _, c, _ in opts if robust(start, t, takes)]
@@ -222,10 +224,12 @@ def check_time_limit(time_limit: float) -> float:
     return t
 
 
-def count_options(board: Board, det: DetectiveState, k: int, others: int) -> int:
+def count_options(board: Board, det: DetectiveState, k: int, others: int, rules: Rules | None = None) -> int:
     """How many options :func:`detective_options` gives ``det`` for ``k`` turns, counted by
     walking (station, out) states instead of listing them (an upper bound: ticket counts running
-    out are ignored, except kinds it holds none of).  A stay is "stuck": out for good."""
+    out are ignored, except kinds it holds none of).  A stay is "stuck": out for good where
+    ``rules`` say so, as there."""
+    stuck_is_out = (rules or PRESETS["classic"]).stuck_is_out
     held = Tickets.of(det.tickets)
     paths: dict[tuple[Station, bool], int] = {(det.station, False): 1}
     for j in range(k):
@@ -239,19 +243,20 @@ def count_options(board: Board, det: DetectiveState, k: int, others: int) -> int
                 dests |= 1 << d
                 nxt[d, False] = nxt.get((d, False), 0) + c
             if dests.bit_count() <= others:
-                nxt[here, True] = nxt.get((here, True), 0) + c
+                gone = stuck_is_out(bool(dests))
+                nxt[here, gone] = nxt.get((here, gone), 0) + c
         paths = nxt
     return sum(paths.values())
 
 
 def check_plan_size(board: Board, detectives: Sequence[DetectiveState], k: int,
-                    limit: int = MAX_PLAN_OPTIONS) -> int:
+                    limit: int = MAX_PLAN_OPTIONS, rules: Rules | None = None) -> int:
     """The estimated number of options a ``k``-turn plan weighs; :class:`InputError` (naming the
     most turns that fit) when it exceeds ``limit``."""
     n = len(detectives)
 
     def total(turns: int) -> int:
-        return sum(count_options(board, d, turns, n - 1) for d in detectives)
+        return sum(count_options(board, d, turns, n - 1, rules) for d in detectives)
 
     size = total(k)
     if size > limit:
@@ -390,7 +395,7 @@ def plan_cordon(
     The model's size is estimated first (:func:`check_plan_size`: too many options is an
     :class:`InputError`); ``deadline`` (``time.monotonic()``) bounds building and solving
     together: past it the status is ``unknown``."""
-    check_plan_size(board, detectives, k)
+    check_plan_size(board, detectives, k, rules=rules)
     try:
         plan = _PlanModel.build(board, detectives, target_weights, tickets, k, tickets_to_mrx, deadline, rules,
                                 tuple(takes) or (0,) * k)
@@ -427,7 +432,7 @@ class _PlanModel:
         lacking = [t for t in DETECTIVE_TICKETS if t not in tickets] if tickets_to_mrx else []
         options = []
         for det in detectives:
-            opts = detective_options(board, det, k, n - 1, takes)
+            opts = detective_options(board, det, k, n - 1, takes, rules)
             options.append(opts if any(takes) else undominated(opts, lacking, exact))
             _check_deadline(deadline)
         plan = cls(board, detectives, k, options, cp_model.CpModel())
@@ -621,7 +626,7 @@ def solve_cordon(
     t0 = time.perf_counter()
     deadline = min(time.monotonic() + time_limit, deadline if deadline is not None else math.inf)
     if detectives:
-        check_plan_size(board, detectives, moves)
+        check_plan_size(board, detectives, moves, rules=rules)
     if tickets_to_mrx is None:
         tickets_to_mrx = rules.tickets_to_mrx if rules is not None else True
     takes = reveal_takes(rules, moves, mrx_moves, mrx_first)

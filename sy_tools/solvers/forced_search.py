@@ -8,8 +8,9 @@ set ``S``.  Every movement rule comes from :mod:`sy_tools.engine` (:func:`detect
 :func:`mrx_targets`, :class:`Tickets`, :meth:`Position.can_double`).
 
 * Detectives' turn: each detective still to move, in order, makes a legal move (one with none is
-  stuck and out for good).  A move onto a station of ``S`` catches him only if he is there, so
-  ``S`` loses that station; when ``S`` is empty he is caught.  After the last detective: a full
+  stuck: it skips the turn, and is out for good where :meth:`Rules.stuck_is_out` says so).  A
+  move onto a station of ``S`` catches him only if he is there, so ``S`` loses that station;
+  when ``S`` is empty he is caught.  After the last detective: a full
   travel log, or no detective able to move, ends the game for Mr. X; otherwise, if he has no
   legal move from any station of ``S`` he is trapped (a win where ``rules.trapped_loses``).
 * Mr. X's turn: he shows a ticket he holds (two with a double move, each leg one log entry);
@@ -484,7 +485,7 @@ class Search:
                                         covers[:k_first] + [land | at] + covers[k_first + 1:],
                                         lands[:k_first] + [land] + lands[k_first + 1:], cap):
                 return True
-        return stuck  # stuck: out for good, and the turn goes on without it
+        return stuck  # stuck: it skips this turn, which the test cannot judge
 
     def _seals_every_ticket(self, S: StationMask, mt: Tickets, occ: StationMask, fixed: StationMask,
                             reach: StationMask, movers: int, covers: list[StationMask], lands: list[StationMask],
@@ -637,8 +638,9 @@ class Search:
         if i == self.n:
             return self.end_round(st, tk, out, S, mt, move, doubles, k, path, root)
         hops = self.legal_hops(i, st, tk)
-        if not hops:  # stuck: out for good
-            return self.detective(i + 1, st, tk, out | 1 << i, S, mt, move, doubles, k, path, info, root)
+        if not hops:  # stuck: it skips the turn, out for good where the rules say so
+            gone = 1 << i if self.rules.stuck_is_out(bool(self.hops(st[i], tk[i]))) else 0
+            return self.detective(i + 1, st, tk, out | gone, S, mt, move, doubles, k, path, info, root)
         gain = self.rules.tickets_to_mrx
         for t, d in self.candidates(i, hops, tk[i], S, k, info):
             self.tick()

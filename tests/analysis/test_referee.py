@@ -117,6 +117,26 @@ def test_stuck_detective_is_skipped_and_out():
     assert ("det-after-stuck", "rounds[1].detectives[0]") in codes(r)
 
 
+def test_a_blocked_detective_waits_or_is_out_as_blocked_detective_says():
+    # Red on 7 holds bus tickets only; 7's one bus stop, 42, is Blue's: Red cannot move in round
+    # 1.  Classic rules (blocked_detective: waits): it skips the turn and moves once Blue has
+    # left; under blocked_detective: out it is out for good (docs/rules.md)
+    from sy_tools.engine.position import Position
+
+    dets = [{"name": "Red", "start": 7, "tickets": {"taxi": 0, "bus": 2, "underground": 0}},
+            {"name": "Blue", "start": 42}]
+    rounds = [{"mrx": X("taxi"), "detectives": [D("Blue", "taxi", 29)]},
+              {"mrx": X("taxi"), "detectives": [D("Red", "bus", 42)]}]
+    r = game(rounds, dets, {"start_candidates": [194]})
+    assert r.legal and r.problems == ()
+    r = game(rounds, dets, {"start_candidates": [194]}, rules={"preset": "classic", "blocked_detective": "out"})
+    assert codes(r) == [("det-after-stuck", "rounds[1].detectives[0]")]
+    pos = Position.start(r.position.board, CLASSIC, [("Red", 7), ("Blue", 42)], mrx_at=194,
+                         detective_tickets={"Red": {"bus": 2}})
+    assert pos.stuck_reason("Red") == ("Red cannot move from 7: every station it can reach is held by Blue (42); "
+                                       "it waits, and moves again once a move opens up (blocked_detective: waits)")
+
+
 # ---- Mr. X -------------------------------------------------------------------------------------
 
 
@@ -237,6 +257,35 @@ def test_trapped_mrx_loses():
     # the trapped rule switched off: not a loss
     r = game([], dets, mrx, rules={"preset": "classic", "trapped_loses": False})
     assert r.status.state == "in-progress"
+
+
+def test_a_pass_is_illegal_where_a_trapped_mrx_loses():
+    # classic rules: a trapped Mr. X has lost, so a pass is never his, on a full record or the
+    # detectives', even where he may be trapped: on 194 (taxi and ferry only, no black ticket)
+    # with detectives on 192, 193 and 195, of [1, 194] (docs/rules.md, "How a game ends")
+    dets = [{"name": "A", "start": 192}, {"name": "B", "start": 193}, {"name": "C", "start": 195}]
+    for mrx in ({"start_candidates": [1, 194]}, {"start_candidates": [1, 194], "start": 1}):
+        r = game([{"mrx": [], "detectives": []}], dets, {**mrx, "tickets": {"black": 0}})
+        assert codes(r) == [("mrx-pass", "rounds[0].mrx")]
+        assert r.errors[0].message == ("Mr. X may not pass: with no legal move he is trapped and loses "
+                                       "(trapped_loses: true)")
+
+
+def test_a_pass_says_he_had_no_legal_move():
+    # trapped_loses false: on 194 (taxi and ferry only, no black ticket) with detectives on 192,
+    # 193 and 195 he has no move, on 1 he has: a pass keeps 194 of [1, 194]; of [1, 8] it keeps
+    # nothing, so it is illegal (docs/rules.md, "How a game ends")
+    from sy_tools.analysis.possible import possible
+
+    dets = [{"name": "A", "start": 192}, {"name": "B", "start": 193}, {"name": "C", "start": 195}]
+    rules = {"preset": "classic", "trapped_loses": False}
+    doc = {"detectives": dets, "rules": rules, "rounds": [{"mrx": [], "detectives": []}],
+           "mrx": {"start_candidates": [1, 194], "tickets": {"black": 0}}}
+    assert check(parse_record(doc)).legal
+    assert possible(parse_record(doc)).stations == (194,)
+    r = game([{"mrx": [], "detectives": []}], dets, {"start_candidates": [1, 8], "tickets": {"black": 0}}, rules)
+    assert codes(r) == [("mrx-pass", "rounds[0].mrx")]
+    assert r.errors[0].message == "Mr. X passes in round 1, but he has a legal move at every station he may be at"
 
 
 def test_log_full_mrx_wins():

@@ -364,6 +364,8 @@ def test_a_pass_before_his_first_move_then_a_detective_move():
     from sy_tools.formats.game_json import parse_record
 
     rec = parse_record({"map": "london", "rules": {"preset": "classic", "trapped_loses": False},
-                        "detectives": [{"name": "Red", "start": 13}], "mrx": {"start_candidates": [23, 46, 67]},
+                        "detectives": [{"name": "Red", "start": 13}],
+                        "mrx": {"start_candidates": [23, 46, 67],  # (no ticket: a pass where he may be)
+                                "tickets": {"taxi": 0, "bus": 0, "underground": 0, "black": 0, "double": 0}},
                         "rounds": [{"mrx": [], "detectives": [{"name": "Red", "ticket": "taxi", "to": 23}]}]})
     assert stations_of(trace(rec).current) == [46, 67]

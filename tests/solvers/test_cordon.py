@@ -20,7 +20,7 @@ from helpers import plan_problems, reveal_cuts, small_board
 from limited_cli import ROOT, run_limited
 
 from sy_tools.analysis.referee import check
-from sy_tools.engine.rules import PRESETS
+from sy_tools.engine.rules import PRESETS, rules_from_json
 from sy_tools.engine.stations import mask_of, stations_of
 from sy_tools.engine.tickets import DETECTIVE_TICKETS, Ticket
 from sy_tools.errors import InputError
@@ -150,7 +150,7 @@ def _assert_legal_plan(board, dets, plan, k):
     assert [p.name for p in plan] == [d.name for d in dets]
     pos = {d.name: d.station for d in dets}
     left = {d.name: Counter(d.tickets) for d in dets}
-    out = set()  # stuck once: out for good (docs/rules.md: "A stuck detective is out")
+    out = set()  # stuck with no ticket for a line from its station: out for good (docs/rules.md)
     for j in range(k):
         for d, p in zip(dets, plan):
             assert p.path[j] == pos[d.name]
@@ -164,7 +164,8 @@ def _assert_legal_plan(board, dets, plan, k):
             if t is None:
                 assert not legal, f"{d.name} stays although it could move: {legal}"
                 assert p.path[j + 1] == pos[d.name]
-                out.add(d.name)
+                if not any(left[d.name][k.value] > 0 and board.moves(pos[d.name], k) for k in DETECTIVE_TICKETS):
+                    out.add(d.name)  # (classic rules, blocked_detective: waits: a blocked one waits)
             else:
                 assert (t, p.path[j + 1]) in legal
                 left[d.name][t] -= 1
@@ -303,21 +304,24 @@ def test_timeout_returns_best_found_or_unknown(london):
         assert res.cordon_status != "optimal" and res.cordon == ()
 
 
-def test_a_blocked_detective_is_out_for_good_in_plans_as_in_check(london):
-    """Red on 7 holds only bus tickets; its one bus stop, 42, is Blue's.  Red is stuck, so out
-    for good (the referee's det-after-stuck): no plan may let it wait a turn and move on the
-    next (today's disagreement: Red 7 -> 7 -> 42 once Blue has left)."""
+@pytest.mark.parametrize("blocked", ["waits", "out"])
+def test_a_blocked_detective_waits_or_is_out_in_plans_as_in_check(london, blocked):
+    """Red on 7 holds only bus tickets; its one bus stop, 42, is Blue's.  Red is stuck.  Under
+    ``blocked_detective: out`` it is out for good (the referee's det-after-stuck): no plan may let
+    it wait a turn and move on the next.  Under ``waits`` (classic) it may: Red 7 -> 7 -> 42 once
+    Blue has left, and the referee takes that move (docs/rules.md)."""
+    rules = {"preset": "classic", "blocked_detective": blocked}
     red = DetectiveState("Red", 7, {"taxi": 0, "bus": 2, "underground": 0})
-    paths = {o.path for o in detective_options(london, red, 2, others=1)}
+    paths = {o.path for o in detective_options(london, red, 2, others=1, rules=rules_from_json(rules))}
     assert (7, 7, 7) in paths and (7, 42, 7) in paths
-    assert (7, 7, 42) not in paths
-    # and the referee agrees: Red moving in round 2 after being stuck in round 1 is illegal
-    doc = {"detectives": [{"name": "Red", "start": 7, "tickets": {"taxi": 0, "bus": 2, "underground": 0}},
-                          {"name": "Blue", "start": 42}],
+    assert ((7, 7, 42) in paths) is (blocked == "waits")
+    # and the referee agrees: Red moving in round 2 after being stuck in round 1
+    doc = {"rules": rules, "detectives": [{"name": "Red", "start": 7, "tickets": {"taxi": 0, "bus": 2, "underground": 0}},
+                                          {"name": "Blue", "start": 42}],
            "mrx": {"start_candidates": [194]},
            "rounds": [{"mrx": [{"ticket": "taxi"}], "detectives": [{"name": "Blue", "ticket": "taxi", "to": 29}]},
                       {"mrx": [{"ticket": "taxi"}], "detectives": [{"name": "Red", "ticket": "bus", "to": 42}]}]}
-    assert [p.code for p in check(parse_record(doc)).errors] == ["det-after-stuck"]
+    assert [p.code for p in check(parse_record(doc)).errors] == ([] if blocked == "waits" else ["det-after-stuck"])
 
 
 def test_the_record_replay_counts_against_the_time_limit(monkeypatch):

@@ -24,7 +24,8 @@ from sy_tools.solvers.seal import distances_to, held_tickets, is_sealed
 def _brute_objective(board, dets, probs, xt, k):
     """The best (sealed weight, -on duty, -bus/underground tickets, -distance) over every joint
     k-turn plan: detectives in turn order, each moving onto a free station with its own tickets,
-    or, with no such move, out for good."""
+    or, with no such move, skipping the turn: out for good when no ticket it holds rides a line
+    from its station (classic rules, ``blocked_detective: waits``; docs/rules.md)."""
     tickets = held_tickets(xt)
     w = {p: max(1, round(SCALE * probs[p])) for p in probs}
     near = distances_to(board, mask_of(probs))
@@ -54,7 +55,8 @@ def _brute_objective(board, dets, probs, xt, k):
         moves = [(t, x) for t in DETECTIVE_TICKETS if left[i][t.value] > 0 for x in board.moves(pos[i], t)
                  if x not in pos]
         if not moves:
-            go(turn, i + 1, pos, left, out | {i}, used, cost)
+            rides = any(left[i][t.value] > 0 and board.moves(pos[i], t) for t in DETECTIVE_TICKETS)
+            go(turn, i + 1, pos, left, out if rides else out | {i}, used, cost)
         for t, x in moves:
             spent = left[:i] + ({**left[i], t.value: left[i][t.value] - 1},) + left[i + 1:]
             go(turn, i + 1, pos[:i] + (x,) + pos[i + 1:], spent, out, used | {t}, cost + (t is not Ticket.TAXI))

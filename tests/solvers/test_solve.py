@@ -310,22 +310,27 @@ def test_a_trap_wins_and_only_where_the_rules_say_so():
     verify(pos3, S3, res3.strategy, 2)
 
 
-def test_a_double_move_escapes():
-    # a triangle 1-2-4 with a tail 2-3 and a hub 4-5, 4-6, 4-7: Mr. X at 1, Red 5, Blue 7
+@pytest.mark.parametrize("blocked", ["out", "waits"])
+def test_a_double_move_escapes(blocked):
+    # a triangle 1-2-4 with a tail 2-3 and a hub 4-5, 4-6, 4-7: Mr. X at 1, Red 5, Blue 7.  Blue
+    # is stuck once Red stands on 4: out for good under blocked_detective: out, and he escapes
+    # with a double move; under waits (classic) Blue moves to 4 once Red leaves it, and traps him
+    rules = dataclasses.replace(CLASSIC, blocked_detective=blocked)
     edges = [(1, 2), (1, 4), (2, 3), (2, 4), (4, 5), (4, 6), (4, 7)]
     board = Board.build("hub", range(1, 8), [Connection.of(a, b, "taxi") for a, b in edges])
     dets = [("Red", 5), ("Blue", 7)]
-    single = solve_puzzle(board, [1], dets, {"taxi": 3}, {"taxi": 4}, turns=2)
+    single = solve_puzzle(board, [1], dets, {"taxi": 3}, {"taxi": 4}, turns=2, rules=rules)
     assert single.forced and single.turns == 2
-    double = solve_puzzle(board, [1], dets, {"taxi": 3}, {"taxi": 4, "double": 1}, turns=2)
-    assert double.forced is False
-    assert double.refutation is not None and double.refutation.reply is not None
-    assert len(double.refutation.reply.tickets) == 2  # he escapes with a double move
+    double = solve_puzzle(board, [1], dets, {"taxi": 3}, {"taxi": 4, "double": 1}, turns=2, rules=rules)
+    assert double.forced is (blocked == "waits")
+    if blocked == "out":
+        assert double.refutation is not None and double.refutation.reply is not None
+        assert len(double.refutation.reply.tickets) == 2  # he escapes with a double move
     for res, mt in ((single, {"taxi": 4}), (double, {"taxi": 4, "double": 1})):
-        pos, S = puzzle_position(board, [1], dets, {"taxi": 3}, mt)
+        pos, S = puzzle_position(board, [1], dets, {"taxi": 3}, mt, rules=rules)
         assert oracle(pos, frozenset(stations_of(S)), 2) == res.forced
-    pos, S = puzzle_position(board, [1], dets, {"taxi": 3}, {"taxi": 4})
-    verify(pos, S, single.strategy, 2)
+        if res.forced:
+            verify(pos, S, res.strategy, 2)
 
 
 def test_a_reveal_in_the_middle(london):

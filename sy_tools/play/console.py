@@ -18,6 +18,7 @@ import re
 import shlex
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from ..engine.hops import MRX
 from ..errors import SyToolsError
@@ -247,14 +248,28 @@ class Console:
         s = self.session
         self.out(ply.public_text(s.setup.rules, moves_before) + note)
         pos = s.position
-        for name in sorted(pos.out - self._out_before):
-            self.out(f"{name} has no move left: out for the rest of the game")
+        for name in self._passed_over(ply, pos):
+            stuck = pos.stuck(name)
+            if stuck is not None and stuck.reason != "out-earlier":
+                self.out(stuck.describe())
         self._out_before = frozenset(pos.out)
         if s.over:
             self._end()
         elif s.to_move == MRX and ply.piece != MRX:
             self.out(round_block(s.public()))
             self._refresh_picture()
+
+    def _passed_over(self, ply: Ply, pos: Any) -> list[str]:
+        """The detectives whose turn came after ``ply`` and passed with no move (blocked or out):
+        those between the mover and the piece now to move."""
+        if ply.detective is not None and ply.detective.capture:
+            return []
+        names = list(pos.names)
+        first = 0 if ply.piece == MRX else names.index(ply.piece) + 1
+        end = names.index(pos.to_move) if pos.to_move in names else len(names)
+        if pos.to_move in names and end < first:  # (a new round began: the rest of this one passed)
+            end = len(names)
+        return [n for n in names[first:end] if n not in self._out_before or n not in pos.out]
 
     def _end(self) -> None:
         s = self.session

@@ -156,3 +156,19 @@ def test_the_computer_side_and_level_are_given_once(cli, tmp_path, monkeypatch):
         r = cli("play", "g.txt", "--new", "--detective-count", "2", flag, a, flag, b, input="")
         assert r.exit_code == 2 and "give it once" in r.stderr and len(r.stderr.strip().splitlines()) == 1
         assert not (tmp_path / "g.txt").exists()
+
+
+@pytest.mark.parametrize("rule", ["waits", "out"])
+def test_a_blocked_detective_is_told_why_and_what_the_rules_say(cli, tmp_path, monkeypatch, rule):
+    """Red at 2 (taxi lines to 10 and 20 only) with Blue on 10 and Green on 20 cannot move: the
+    table reads why, and whether it waits (classic) or is out (blocked_detective: out)."""
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r.json").write_text(json.dumps({"preset": "classic", "blocked_detective": rule}))
+    r = cli("play", "g.txt", "--new", "--detectives", "Red=2,Blue=10,Green=20", "--rules", "r.json",
+            input="X T\nBlue T 11\nGreen T 9\nX T\nRed T 10\n")
+    said = "Red cannot move from 2: every station it can reach is held by Blue (10) or Green (20); "
+    assert said + ("it waits, and moves again once a move opens up" if rule == "waits" else
+                   "out for the rest of the game") in r.stdout
+    assert ("Red: taxi to 10" in r.stdout) == (rule == "waits")

@@ -429,9 +429,16 @@ def read_bytes(path: str | os.PathLike[str], error: type[InputError] = InputErro
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise error(f"is larger than {limit // (1024 * 1024)} MiB, the most sy-tools reads from one file",
-                    file=spath)
+        raise error(f"is larger than {_size(limit)}, the most sy-tools reads from such a file", file=spath)
     return data
+
+
+def _size(n: int) -> str:
+    """A size limit in words: "64 MiB", "1 MiB", "512 KiB", "100 bytes"."""
+    for unit, name in ((1 << 20, "MiB"), (1 << 10, "KiB")):
+        if n >= unit and n % unit == 0:
+            return f"{n // unit} {name}"
+    return f"{n} bytes"
 
 
 def _read_fd(fd: int, size: int, limit: int) -> bytes:
@@ -449,10 +456,11 @@ def _read_fd(fd: int, size: int, limit: int) -> bytes:
     return b"".join(parts)
 
 
-def read_text(path: str | os.PathLike[str], error: type[InputError] = InputError) -> str:
-    """Read a UTF-8 text file (see :func:`read_bytes`); any failure becomes one clear
-    :class:`InputError` line."""
-    data = read_bytes(path, error)
+def read_text(path: str | os.PathLike[str], error: type[InputError] = InputError,
+              limit: int = MAX_READ_BYTES) -> str:
+    """Read a UTF-8 text file of at most ``limit`` bytes (see :func:`read_bytes`); any failure
+    becomes one clear :class:`InputError` line."""
+    data = read_bytes(path, error, limit)
     spath = os.fspath(path)
     if b"\x00" in data:
         raise error("is a binary file, expected text", file=spath)

@@ -410,7 +410,7 @@ def test_time_limit_must_be_finite_and_positive(cli, value):
 
 def test_solve_refuses_non_finite_time_limits(london):
     for bad in (float("nan"), float("inf"), 0.0):
-        with pytest.raises(InputError, match="--time-limit"):
+        with pytest.raises(InputError, match="time_limit must be a positive, finite number"):
             solve_cordon(london, {1: 1}, {"taxi": 1}, time_limit=bad)
 
 

@@ -47,7 +47,7 @@ from ..engine.tickets import DETECTIVE_KINDS, Ticket
 from ..errors import AnalysisError, InputError
 from ..formats.record import Record
 from .cordon_model import _check_deadline, _OutOfTime, solve_cordon
-from .cordon_result import CordonResult, DetectiveState
+from .cordon_result import CordonResult, CordonStatus, DetectiveState  # noqa: F401  (CordonStatus: named here too)
 from .puzzles import check_move_number, cordon_puzzle_inputs
 from .seal import expand
 

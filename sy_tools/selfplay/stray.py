@@ -32,10 +32,10 @@ def stray_output_marked() -> Iterator[IO[str]]:
     writes each line to stderr after :data:`MARK`; yields the stream the run's own output must
     go to: standard output as it was when the block began (a descriptor held from then on).
 
-    At the end what is left in the pipe is marked too.  In a process of its own (``sys.stdout``
-    was descriptor 1) descriptor 1 then stays on stderr, so a plug-in's thread that goes on
-    printing can't add to the output once it is written; otherwise (a test runner's stream stood
-    for stdout) it is put back."""
+    In a process of its own (``sys.stdout`` was descriptor 1) the pipe and its thread stay after
+    the block, to the process's end: a plug-in's thread that goes on printing is marked too, and
+    can't add to the output once it is written.  Otherwise (a test runner's stream stood for
+    stdout) descriptor 1 is put back and what is left in the pipe marked."""
     global _MARKING
     if _MARKING:
         yield sys.stdout
@@ -73,17 +73,15 @@ def stray_output_marked() -> Iterator[IO[str]]:
             sys.stdout.flush()
         with contextlib.suppress(OSError, ValueError):
             held.flush()
-        sys.stdout = ours
-        try:  # the pipe's last writer goes: the thread reads to its end
-            os.dup2(2 if own or saved < 0 else saved, 1)
-        except OSError:  # pragma: no cover - no stderr either
-            os.close(1)
-        if saved >= 0:
-            os.close(saved)
+        sys.stdout = ours  # (on descriptor 1: in a process of its own, still the pipe)
         if held is not ours:
             with contextlib.suppress(OSError, ValueError):
                 held.close()
-        reader.join(5.0)
+        if not own and saved >= 0:
+            os.dup2(saved, 1)  # the pipe's last writer goes: the thread reads to its end
+            reader.join(5.0)
+        if saved >= 0:
+            os.close(saved)
 
 
 def _mark_lines(fd: int, err: Any) -> None:

@@ -103,6 +103,10 @@ def test_time_limits_must_be_positive_and_finite(game, london, limit):
                  lambda: solve_puzzle(london, [83], [("Red", 100)], time_limit=limit)):
         with pytest.raises(ValueError, match=words):
             call()
+    from sy_tools.selfplay.game import GameSpec, check_spec
+
+    with pytest.raises(ValueError, match="cordon_" + words):  # (self-play's cordon detectives plan with it)
+        check_spec(GameSpec(cordon_time_limit=limit))
 
 
 def test_no_time_limit_is_none_and_documented(game):

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine.board import Board
+from ..engine.budget import check_time_limit
 from ..engine.hops import MRX
 from ..engine.moves import Move, plain_move
 from ..engine.observations import DetectiveObservation, MrXObservation, mrx_move_seen
@@ -158,6 +159,7 @@ class _Runtime:
 
         self.spec = spec
         check_seed(spec.seed)  # rows keep it as a 64-bit integer (parquet)
+        check_time_limit(spec.cordon_time_limit, "cordon_time_limit")
         self.board = load_board(spec.map)
         self.mrx_policy: Policy = load_policy(spec.mrx_policy, "mrx")
         self.detective_policy: Policy = load_policy(spec.detective_policy, "detectives")

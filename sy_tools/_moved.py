@@ -49,6 +49,8 @@ MOVED: dict[str, tuple[str, ...]] = {
 RENAMED: dict[tuple[str, str], tuple[str, str]] = {
     ("cordon", "solve"): ("solvers.cordon_model", "solve_cordon"),
     ("cordon", "puzzle"): ("solvers.cordon", "cordon_puzzle"),
+    ("cordon", "MAX_TIME_LIMIT"): ("engine.budget", "MAX_SECONDS"),
+    ("cordon", "check_time_limit"): ("engine.budget", "check_time_limit"),
     ("solve", "puzzle"): ("solvers.forced", "solve_puzzle"),
     ("advise", "puzzle_position"): ("solvers.advise", "advise_puzzle_position"),
     ("solve", "record_position"): ("solvers.forced", "solve_inputs"),

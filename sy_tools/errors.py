@@ -16,11 +16,16 @@ class SyToolsError(Exception):
         super().__init__(": ".join([p for p in (file, where) if p] + [message]))
 
 
-class InputError(SyToolsError):
+class InputError(SyToolsError, ValueError):
     """The input can't be used: a file that can't be read, a value of the wrong type or out of
-    range.  Exit code 2."""
+    range.  Exit code 2.  A :class:`ValueError` too, so a library caller may catch it as one."""
 
     exit_code = 2
+
+
+class ArgumentTypeError(InputError, TypeError):
+    """A library call's argument of the wrong type (a path where a record is expected, a float
+    where a station is): a :class:`TypeError` too, and an :class:`InputError` (exit code 2)."""
 
 
 class MapError(InputError):

@@ -4,16 +4,18 @@ import os
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
 from sy_tools.engine.board import Board
 from sy_tools.formats.map_load import load_board
 
-# CI replays the same examples every run (a red CI means a change broke something); locally each
-# run explores new ones.
-settings.register_profile("ci", derandomize=True)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+# No example has a time limit (hypothesis's default deadline is 200 ms, and a slow generator fails
+# a health check): a machine busy with other work is no regression.  CI replays the same examples
+# every run (a red CI means a change broke something); locally each run explores new ones.
+_UNTIMED = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+settings.register_profile("untimed", **_UNTIMED)
+settings.register_profile("ci", derandomize=True, **_UNTIMED)
+settings.load_profile("ci" if os.environ.get("CI") else "untimed")
 
 
 @pytest.fixture(scope="session")

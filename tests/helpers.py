@@ -3,6 +3,7 @@ oracles they are checked against live in oracles.py)."""
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -23,6 +24,33 @@ def default_signals() -> None:
 
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, signal.SIG_DFL)
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time process ``pid`` has used so far, all its threads (Linux's /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()  # (the name, in parentheses, may hold spaces)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_for_cpu(proc: Any, seconds: float, timeout: float = 120.0) -> None:
+    """Wait until the child ``proc`` (a :class:`subprocess.Popen`) has used ``seconds`` of CPU time
+    (so it has got as far as that much work takes, however busy the machine), or has ended, or
+    ``timeout`` seconds have passed (then the caller's checks say what went wrong).  Without
+    /proc: sleeps ``seconds``."""
+    import time
+
+    if not os.path.isdir(f"/proc/{proc.pid}"):
+        time.sleep(seconds)
+        return
+    end = time.monotonic() + timeout
+    while proc.poll() is None and time.monotonic() < end:
+        try:
+            if cpu_seconds(proc.pid) >= seconds:
+                return
+        except (OSError, ValueError, IndexError):
+            return
+        time.sleep(0.05)
 
 
 def small_board(rng: random.Random, n: int | None = None) -> Board:

@@ -27,6 +27,9 @@ def run_limited(args: list[str], timeout: float = 30, mem_mb: int = 1500, cwd: s
     import time
 
     def cap() -> None:
+        from helpers import default_signals
+
+        default_signals()  # (the same child whatever signal handling this run inherited)
         limit = mem_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
+from ..engine.args import instance_arg
 from ..engine.board import Board
 from ..engine.budget import check_time
 from ..engine.hops import mrx_sources
 from ..engine.rules import Rules
 from ..engine.stations import Station, StationMask, stations_of
 from ..formats.jsonutil import int_text
-from ..formats.record import Record
+from ..formats.record import RECORD_HINT, Record
 from .tracker import WEIGHTS, Capture, FinalState, Share, Trace, final_state, trace
 from .weights import COUNT_BITS, EXACT_BITS, _backward, _forward, _move_share, _normalise, _rescale, is_exact
 
@@ -220,6 +221,7 @@ def possible(record: Record, weights: str = "paths", history: bool = False) -> P
 
     Raises :class:`InconsistentRecord` (exit 1) if no route fits the record.
     """
+    instance_arg(record, Record, "record", RECORD_HINT)
     if weights not in WEIGHTS:
         raise ValueError(f"unknown weights {weights!r}, expected one of {', '.join(WEIGHTS)}")
     board = record.board

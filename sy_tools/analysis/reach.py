@@ -7,10 +7,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from ..engine.args import count_args, int_arg, station_args
 from ..engine.board import Board
 from ..engine.rules import Rules
 from ..engine.stations import Station, StationMask, StationSet
-from ..engine.tickets import DETECTIVE_TICKETS, Ticket
+from ..engine.tickets import DETECTIVE_TICKETS, TICKET_KINDS, Ticket
+from ..errors import InputError
 
 TicketVector = tuple[int, ...]
 
@@ -33,11 +35,15 @@ def reach_from(board: Board, starts: Iterable[Station], tickets: Mapping[str, in
     With ticket limits this is a breadth-first search over (station, tickets left) states that
     keeps, per station, only ticket vectors no earlier-or-equal state dominates (a state with at
     least as many of every kind, reached no later, reaches everything this one does, no later),
-    and stops once every station reachable without limits has been reached."""
-    starts = tuple(dict.fromkeys(starts))
+    and stops once every station reachable without limits has been reached.  Stations and counts
+    are integers (numpy's too), counts not negative: anything else is a :class:`TypeError` or
+    :class:`ValueError` naming the argument."""
+    starts = tuple(dict.fromkeys(station_args(starts, "starts")))
+    tickets = count_args(tickets, "tickets", TICKET_KINDS)
+    max_moves = int_arg(max_moves, "max_moves", 0)
     for s in starts:
         if s not in board:
-            raise ValueError(f"station {s} is not on the map {board.name!r}")
+            raise InputError(f"starts: station {s} is not on the map {board.name!r}")
     dist = {s: 0 for s in starts}
     frontier = 0
     for s in starts:

@@ -4,6 +4,7 @@ legal (the referee decides), and Mr. X may be placed on a station the record lea
 
 from __future__ import annotations
 
+from ..engine.args import int_arg
 from ..engine.position import Position
 from ..engine.stations import Station
 from ..errors import AnalysisError, InputError
@@ -26,7 +27,7 @@ def record_position(record: Record, at: Station | None = None, in_progress: bool
     pos = result.position
     assert pos is not None
     if at is not None:
-        pos = _placed(record, pos, at)
+        pos = _placed(record, pos, int_arg(at, "at", 0))
     if in_progress and pos.outcome.over:
         raise AnalysisError(f"the game is over: {pos.outcome.describe()}", record.file)
     return pos

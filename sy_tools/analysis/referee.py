@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..engine.args import instance_arg
 from ..engine.game import Game, Step, StepKind, extra_reveals
 from ..engine.hops import MRX, mrx_targets
 from ..engine.moves import Outcome
@@ -21,7 +22,7 @@ from ..engine.position import Position
 from ..engine.stations import Station, StationMask, StationSet, mask_of
 from ..errors import AnalysisError
 from ..findings import Finding, Level, Location
-from ..formats.record import DetectiveMove, Record, Round
+from ..formats.record import RECORD_HINT, DetectiveMove, Record, Round
 
 #: Where inside a Mr. X move each engine problem points.
 _MRX_PLACE = {"mrx-ticket": ".ticket", "mrx-connection": ".to", "mrx-ferry": ".to", "mrx-onto-detective": ".to",
@@ -153,6 +154,7 @@ def check(record: Record) -> CheckResult:
 
     The engine replays it (:meth:`Game.replay`, each move applied as written); this judges each
     step and follows the detectives' view of Mr. X alongside."""
+    instance_arg(record, Record, "record", RECORD_HINT)
     rp = _setup(record)
     for step in Game.replay(record, rp.pos):
         kind = step.kind

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+import time
+from contextvars import ContextVar
 from typing import Any
 
 import click
@@ -37,6 +39,15 @@ def _quiet_broken_pipe() -> None:
     sys.exit(EXIT_BROKEN_PIPE)
 
 
+_STARTED: ContextVar[float | None] = ContextVar("sy_tools_command_started", default=None)
+
+
+def command_started() -> float | None:
+    """When the running command began (``time.monotonic()``, before its module was imported and
+    its options read): a ``--time-limit`` counts from here."""
+    return _STARTED.get()
+
+
 #: Each command and the module that defines it: a command's module is imported when that command
 #: runs (or ``--help`` lists them all), so that ``sy-tools possible`` does not load ``advise``'s
 #: solvers and the rest first (start-up is a large share of a batch of small records).
@@ -68,6 +79,7 @@ class _Group(click.Group):
         if sys.stdout is None:  # started with stdout closed (>&-): nothing could be printed
             click.echo("error: standard output is closed; nothing could be printed", err=True)
             sys.exit(2)
+        token = _STARTED.set(time.monotonic())
         try:
             rv = self._main(args, prog_name, complete_var, standalone_mode, **extra)
             sys.stdout.flush()
@@ -80,6 +92,8 @@ class _Group(click.Group):
             raise
         except BrokenPipeError:
             _quiet_broken_pipe()
+        finally:
+            _STARTED.reset(token)
 
     def _main(self, args: Any, prog_name: str | None, complete_var: str | None, standalone_mode: bool,
               **extra: Any) -> Any:

@@ -56,6 +56,10 @@ def cordon_cmd(game: str | None, moves: int, after: str | None, round_: int | No
     if game is not None:
         rec = load_game(game, round_)
         result = run_cordon(rec, moves, Ticket(after) if after else None, time_limit, workers)
+        if not result.target:  # the replay took all the time (the library's answer: unknown, nothing to show)
+            from ..engine.budget import ran_out
+
+            raise ran_out()
     else:
         if after:
             raise InputError("--after needs a GAME record")

@@ -60,10 +60,9 @@ def heatmap_cmd(game: str | None, layer: str, out: str | None, round_: int | Non
       sy-tools heatmap --layer winrate results.csv                  # from sy-tools simulate
       sy-tools heatmap examples/capture.json --layer story --round 3 -o story.pdf  # rounds 1-3, a page each
     """
-    from pathlib import Path
 
     from ..formats.files import refuse_overwrite
-    from ..formats.values import IMAGE_FORMATS, check_pixels, figure_size, from_stations, parse_ticket_counts
+    from ..formats.values import check_pixels, figure_size, from_stations, parse_ticket_counts, picture_format
 
     if tickets is not None and tickets_alias is not None:
         raise InputError("give --piece-tickets once (--tickets is its old name)")
@@ -71,12 +70,7 @@ def heatmap_cmd(game: str | None, layer: str, out: str | None, round_: int | Non
     fig_size = figure_size(size)
     check_pixels(fig_size, dpi)
     out = out or ("story.gif" if layer == "story" else f"{layer}.png")
-    if layer == "story" and Path(out).suffix.lower() == ".gif":
-        pass  # (an animation: the story layer alone writes one)
-    elif Path(out).suffix.lower() not in IMAGE_FORMATS:
-        also = " (.gif with --layer story)" if Path(out).suffix.lower() == ".gif" else ""
-        raise InputError(f"unknown image format {Path(out).suffix or '(none)'!r}, expected .png, .svg or .pdf{also}",
-                         out)
+    picture_format(out, story=layer == "story")  # (an animation: the story layer alone writes one)
     from ..formats.map_write import source_files
 
     # never draw over an input (a record may be named game.svg; the map and a results file too)

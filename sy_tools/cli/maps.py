@@ -148,24 +148,43 @@ def map_convert(src: str, dst: str, input_format: str | None, to_fmt: str | None
 
 
 @map_group.command("neighbours")
-@click.argument("station", type=AsciiInt())
+@click.argument("first", metavar="[MAP]")
+@click.argument("second", metavar="STATION", required=False)
 @click.option("--ticket", type=click.Choice(TICKET_CHOICES), default=None,
               help="Only this ticket (default: every ticket).")
-@map_option()
+@map_option("The map, when MAP is not given")
+@input_format_option
 @format_option("text", "json")
-def map_neighbours(station: int, ticket: str | None, map_spec: str, fmt: str) -> None:
-    """Where a piece can go from STATION, by ticket.
+def map_neighbours(first: str, second: str | None, ticket: str | None, map_spec: str, input_format: str | None,
+                   fmt: str) -> None:
+    """Where a piece can go from STATION, by ticket.  MAP as in the other map commands (a
+    built-in name or a map file; london by default; --map says it too).
 
     \b
-    Example (where can I go from 67 by bus?):
+    Examples (where can I go from 67 by bus?):
       sy-tools map neighbours 67 --ticket bus
+      sy-tools map neighbours london 74
     """
+    from click.core import ParameterSource
+
     from ..analysis.legal import neighbours
     from ..engine.tickets import Ticket
     from ..formats.map_load import load_board
     from ..formats.output import dumps
 
-    result = neighbours(load_board(map_spec), station, Ticket(ticket) if ticket else None)
+    ctx = click.get_current_context()
+    if second is not None:  # MAP STATION
+        if ctx.get_parameter_source("map_spec") is not ParameterSource.DEFAULT:
+            raise InputError(f"the map is given twice ({first!r} and --map {map_spec!r}); give it once")
+        map_spec, station_text = first, second
+    elif not first.strip().isdigit():
+        raise InputError(f"expected [MAP] STATION (e.g. 'london 74', or '74' with --map), got only {first[:60]!r}")
+    else:
+        station_text = first
+    station = AsciiInt(min=0).convert(station_text, ctx.command.params[1], ctx)
+    with _format_hint("--input-format"):
+        board = load_board(map_spec, input_format)
+    result = neighbours(board, station, Ticket(ticket) if ticket else None)
     click.echo(dumps(result.to_dict()) if fmt == "json" else result.to_text())
 
 

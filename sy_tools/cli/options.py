@@ -11,8 +11,8 @@ from typing import Any, TypeVar
 
 import click
 
+from ..engine.budget import MAX_SECONDS
 from ..engine.tickets import MRX_MOVE_TICKETS
-from ..formats.play_header import MAX_SECONDS as PLAY_MAX_SECONDS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,8 +44,6 @@ def format_option(*choices: str, default: str = "text") -> Callable[[F], F]:
     return click.option("--format", "fmt", type=AliasChoice(choices, FORMAT_ALIASES), default=default,
                         show_default=True, help="Output format.")
 
-#: The longest time limit accepted (a day; also what a record's ``play`` header holds).
-MAX_SECONDS = PLAY_MAX_SECONDS
 
 
 class Seconds(click.ParamType):
@@ -85,8 +83,13 @@ class AsciiInt(click.IntRange):
 
 def time_limit_option(default: float = 10.0, what: str = "the whole command", whole: bool = False) -> Callable[[F], F]:
     """``--time-limit SECONDS``: a bound on ``what``, model building included; with ``whole``
-    the command runs under it as a :func:`~sy_tools.engine.budget.time_budget`, so reading and
-    replaying the record count too."""
+    the command runs under it as a :func:`~sy_tools.engine.budget.time_budget` counted from the
+    command's start (:func:`~sy_tools.cli.app.command_started`), so reading the files its options
+    name, replaying the record and loading the solver count too (the help then says so in one
+    wording for every such command, and ``what`` is not used)."""
+    if whole:  # (one wording for every command it bounds whole)
+        what = ("the whole command, counted from its start: reading files and the record, loading the solver "
+                "(under a second, never cut short), building models and searching")
     option = click.option("--time-limit", type=SECONDS, default=default, show_default=True,
                           help=f"Seconds for {what}, everything included; then the best answer so far, or "
                                "'unknown'.")
@@ -97,8 +100,9 @@ def time_limit_option(default: float = 10.0, what: str = "the whole command", wh
         @functools.wraps(f)
         def budgeted(*args: Any, time_limit: float, **kw: Any) -> Any:
             from ..engine.budget import time_budget
+            from .app import command_started
 
-            with time_budget(time_limit):
+            with time_budget(time_limit, since=command_started()):
                 return f(*args, time_limit=time_limit, **kw)
         return option(budgeted)  # type: ignore[return-value]
     return wrap

@@ -59,26 +59,48 @@ def simulate_cmd(n_games: int, seed: int, rules: Any, map_spec: str, n_detective
       sy-tools simulate -n 200 --mrx-policy greedy --detective-policy greedy
       sy-tools simulate -n 200 --starts 166 --seed 7 --out results.csv
     """
-    import time
+    import contextlib
+    import os
 
-    from ..formats.files import cleanup_on_signals
+    from ..formats.files import stream_fd
     from ..formats.values import parse_starts
-    from ..selfplay.game import GameSpec, check_spec
-    from ..selfplay.results import RowWriter, input_files, record_map, records_dir, write_record
-    from ..selfplay.runner import simulate
-    from ..selfplay.stats import format_summary
+    from ..selfplay.game import GameSpec
+    from ..selfplay.policies import is_plug_in
+    from ..selfplay.stray import stray_output_marked
 
     n_detectives = n_detectives_alias or n_detectives  # --detectives: the old name
     spec = GameSpec(map=map_spec, rules=rules, detectives=n_detectives,
                     mrx_policy=mrx_policy, detective_policy=detective_policy, starts=parse_starts(starts),
                     seed=seed, cordon_time_limit=cordon_time_limit, records=records is not None)
+    # every output path resolved before any plug-in runs (one may change the working folder), and
+    # standard output held: what a plug-in prints goes to stderr, marked
+    out_at = os.path.abspath(out) if out and stream_fd(out) is None else out
+    if records:
+        records = os.path.abspath(records)
+    plug_ins = is_plug_in(mrx_policy, "mrx") or is_plug_in(detective_policy, "detectives")
+    with stray_output_marked() if plug_ins else contextlib.nullcontext(sys.stdout) as stdout:
+        _simulate(spec, n_games, map_spec, rules, by, fmt, out, out_at, records, jobs, scheduler, stdout)
+
+
+def _simulate(spec: Any, n_games: int, map_spec: str, rules: Any, by: str | None, fmt: str, out: str | None,
+              out_at: str | None, records: str | None, jobs: int | None, scheduler: str | None, stdout: Any) -> None:
+    """The run itself: ``--out`` as given (``out``, for messages) and resolved (``out_at``), its
+    summary (and ``--out -``'s rows) to ``stdout``."""
+    import time
+
+    from ..formats.files import cleanup_on_signals
+    from ..selfplay.game import check_spec
+    from ..selfplay.results import RowWriter, input_files, record_map, records_dir, write_record
+    from ..selfplay.runner import simulate
+    from ..selfplay.stats import format_summary
+
     # everything is checked before anything is written
     check_spec(spec)
     from ..formats.map_load import load_board
 
     warn_cutoff(load_board(map_spec), rules)
     inputs = input_files(spec, click.get_current_context().meta.get("sy_tools.rules_file"))
-    writer = RowWriter(out, inputs=inputs) if out is not None else None
+    writer = RowWriter(out_at, inputs=inputs, stdout=stdout, shown=out) if out_at is not None else None
     the_map = None
     if records is not None:
         records_dir(records, inputs, n_games)
@@ -110,4 +132,4 @@ def simulate_cmd(n_games: int, seed: int, rules: Any, map_spec: str, n_detective
             if writer is not None:
                 writer.abort()
             raise
-    click.echo(format_summary(result, fmt, by == "start"))
+    click.echo(format_summary(result, fmt, by == "start"), file=stdout)

@@ -6,6 +6,8 @@ import enum
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from .args import integer
+from .args import shown as _shown
 from .hops import MRX
 from .stations import Station
 from .tickets import TICKET_LETTERS, Ticket
@@ -26,8 +28,6 @@ def plain_move(move: Any) -> Move | str:
             and type(tickets) is tuple and type(stations) is tuple
             and all(type(t) is Ticket for t in tickets) and all(type(s) is int and s >= 0 for s in stations)):
         return move
-    import operator
-
     if type(piece) is not str:
         return f"the piece must be a name (a str), got {_shown(piece)}"
     if not isinstance(tickets, tuple) or not isinstance(stations, tuple):
@@ -43,16 +43,13 @@ def plain_move(move: Any) -> Move | str:
         if s is None:
             plain_stations.append(None)
             continue
-        try:
-            n = None if isinstance(s, bool) else operator.index(s)
-        except TypeError:
-            n = None
+        n = integer(s)  # (an __index__ that raises is no integer: a forfeit, never a traceback)
         if n is None:
             return f"a station must be an integer, got {_shown(s)}"
         if n < 0:
             return f"a station must not be negative, got {n}"
         plain_stations.append(n)
-    if shown is not None and (isinstance(shown, bool) or shown not in (0, 1) or type(shown) is not int):
+    if shown is not None and (type(shown) is not int or shown not in (0, 1)):  # (the type first: no odd __eq__ runs)
         return f"'shown' must be the hop 0 or 1, got {_shown(shown)}"
     plain_took = None
     if took is not None:
@@ -72,15 +69,6 @@ def _ticket(t: Any) -> Ticket | None:
         except ValueError:
             return None
     return None
-
-
-def _shown(value: Any) -> str:
-    """A value as a message may quote it: its repr, short (a policy's value may be anything)."""
-    try:
-        text = repr(value)
-    except Exception:  # a hostile __repr__
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def when_text(rounds: int, moves: int) -> str:

@@ -25,13 +25,14 @@ Guarantees of the writers (:func:`atomic_write_bytes`, :func:`atomic_write_many`
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from ..errors import InputError
 
@@ -159,8 +160,9 @@ def write_target(path: str | os.PathLike[str]) -> tuple[Path, os.stat_result | N
     return p, st
 
 
-def _write_special(path: str | os.PathLike[str], target: Path, mode: int, data: bytes) -> None:
-    """Write straight into a character device or a named pipe."""
+def _open_special(path: str | os.PathLike[str], target: Path, mode: int) -> int:
+    """A descriptor writing straight into a character device or a named pipe (one with a
+    reader: never blocks waiting for one)."""
     fifo = stat.S_ISFIFO(mode)
     try:
         fd = os.open(target, os.O_WRONLY | (os.O_NONBLOCK if fifo else 0))
@@ -168,9 +170,15 @@ def _write_special(path: str | os.PathLike[str], target: Path, mode: int, data: 
         if e.errno == errno.ENXIO:
             raise OSError(e.errno, "a named pipe with no reader", os.fspath(path)) from None
         raise _named(e, path) from None
+    if fifo:
+        os.set_blocking(fd, True)
+    return fd
+
+
+def _write_special(path: str | os.PathLike[str], target: Path, mode: int, data: bytes) -> None:
+    """Write straight into a character device or a named pipe."""
+    fd = _open_special(path, target, mode)
     try:
-        if fifo:
-            os.set_blocking(fd, True)
         view = memoryview(data)
         while view:
             n = os.write(fd, view)
@@ -292,6 +300,59 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
             return
         raise OSError(errno.EINVAL, f"is {file_type_name(st.st_mode)}, not a file; refusing to write", os.fspath(path))
     atomic_write_many([(path, data)])
+
+
+@contextmanager
+def atomic_writer(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """A binary file to write ``path``'s new content into a part at a time (memory bounded
+    however long it is), with :func:`atomic_write_bytes`' guarantees: a regular file is replaced
+    by a temporary file renamed over it when the block ends without an error (removed otherwise,
+    the old file untouched, also on SIGTERM/SIGHUP); a device, a named pipe or a stream of the
+    process's own is written to as the block goes."""
+    fd = stream_fd(path)
+    if fd is not None:
+        buf = io.BytesIO()
+        yield buf  # (a stream takes it whole at the end, after what Python holds for it: the order holds)
+        write_stream(path, fd, buf.getvalue())
+        return
+    target, st = write_target(path)
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        if not (stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
+            raise OSError(errno.EINVAL, f"is {file_type_name(st.st_mode)}, not a file; refusing to write",
+                          os.fspath(path))
+        with os.fdopen(_open_special(path, target, st.st_mode), "wb") as fh, _naming(path):
+            yield fh
+            fh.flush()
+        return
+    with cleanup_on_signals():
+        try:
+            fd, tmp = temp_file_beside(target, None if st is None else st.st_mode)
+        except OSError as e:
+            raise _named(e, path) from None
+        try:
+            with os.fdopen(fd, "wb") as fh, _naming(path):
+                yield fh
+                fh.flush()
+                os.fsync(fh.fileno())
+            with signals_held():
+                try:
+                    os.replace(tmp, target)
+                except OSError as e:
+                    raise _named(e, path) from None
+        except BaseException:
+            _unlink(tmp)
+            raise
+
+
+@contextmanager
+def _naming(path: str | os.PathLike[str]) -> Iterator[None]:
+    """An :class:`OSError` of the block that names no file names ``path`` (the name the user gave)."""
+    try:
+        yield
+    except OSError as e:
+        if e.filename is not None:
+            raise
+        raise _named(e, path) from None
 
 
 def atomic_write_many(files: Sequence[tuple[str | os.PathLike[str], bytes]]) -> None:
@@ -429,9 +490,16 @@ def read_bytes(path: str | os.PathLike[str], error: type[InputError] = InputErro
     finally:
         os.close(fd)
     if len(data) > limit:
-        raise error(f"is larger than {limit // (1024 * 1024)} MiB, the most sy-tools reads from one file",
-                    file=spath)
+        raise error(f"is larger than {_size(limit)}, the most sy-tools reads from such a file", file=spath)
     return data
+
+
+def _size(n: int) -> str:
+    """A size limit in words: "64 MiB", "1 MiB", "512 KiB", "100 bytes"."""
+    for unit, name in ((1 << 20, "MiB"), (1 << 10, "KiB")):
+        if n >= unit and n % unit == 0:
+            return f"{n // unit} {name}"
+    return f"{n} bytes"
 
 
 def _read_fd(fd: int, size: int, limit: int) -> bytes:
@@ -449,10 +517,11 @@ def _read_fd(fd: int, size: int, limit: int) -> bytes:
     return b"".join(parts)
 
 
-def read_text(path: str | os.PathLike[str], error: type[InputError] = InputError) -> str:
-    """Read a UTF-8 text file (see :func:`read_bytes`); any failure becomes one clear
-    :class:`InputError` line."""
-    data = read_bytes(path, error)
+def read_text(path: str | os.PathLike[str], error: type[InputError] = InputError,
+              limit: int = MAX_READ_BYTES) -> str:
+    """Read a UTF-8 text file of at most ``limit`` bytes (see :func:`read_bytes`); any failure
+    becomes one clear :class:`InputError` line."""
+    data = read_bytes(path, error, limit)
     spath = os.fspath(path)
     if b"\x00" in data:
         raise error("is a binary file, expected text", file=spath)

@@ -21,6 +21,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..engine.budget import MAX_SECONDS
 from . import jsonutil
 
 #: The sides the computer can play (``play --computer``).
@@ -35,8 +36,6 @@ PLAY_FIELDS = ("computer", "level", "mrx_log", "think", "pace", "seed")
 #: The fields only Mr. X's log holds.
 SECRET_FIELDS = frozenset({"seed"})
 
-#: Longest ``think`` or ``pace`` in seconds (a day, as every time limit of the command line).
-MAX_SECONDS = 86_400.0
 
 _SEED_MAX = 2**63 - 1
 

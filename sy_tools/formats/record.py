@@ -24,6 +24,9 @@ from . import jsonutil
 
 TICKETS = {t.value: t for t in Ticket}
 
+#: How a library caller gets a :class:`Record` (said when something else is passed for one).
+RECORD_HINT = "load one with sy_tools.load_record(path)"
+
 #: the views of a record ``record convert --view`` offers: all of it, or the detectives' part
 RECORD_VIEWS = ("full", "detectives")
 
@@ -115,8 +118,17 @@ class Record:
         return self.truncated(n_rounds)
 
     def truncated(self, n_rounds: int, n_detective_moves: int | None = None) -> Record:
-        """The record as it was after ``n_rounds`` rounds (the last one keeping only its first
-        ``n_detective_moves`` detective moves when given)."""
+        """The record as it was after ``n_rounds`` rounds, 0 to ``len(rounds)`` (the last one
+        keeping only its first ``n_detective_moves`` detective moves when given, 0 or more);
+        anything else is a :class:`TypeError` or :class:`ValueError` naming the argument."""
+        from ..engine.args import int_arg
+
+        n_rounds = int_arg(n_rounds, "n_rounds", 0)
+        if n_rounds > len(self.rounds):
+            raise InputError(f"n_rounds must be at most {len(self.rounds)} (the rounds the record holds), got {n_rounds}",
+                             self.file)
+        if n_detective_moves is not None:
+            n_detective_moves = int_arg(n_detective_moves, "n_detective_moves", 0)
         rounds = list(self.rounds[:n_rounds])
         if rounds and n_detective_moves is not None:
             last = rounds[-1]

@@ -5,6 +5,10 @@ from __future__ import annotations
 from ..engine.rules import PRESETS, Rules, rules_from_json
 from ..errors import InputError
 
+#: The most bytes a rules file may hold: every field of a preset fits in about 1 kB, so anything
+#: near this is not a rules file (and would cost a command's time limit, and memory, to parse).
+MAX_RULES_BYTES = 1 << 20
+
 
 def load_rules(spec: str, option: str = "--rules") -> Rules:
     """Rules named on a command line: a preset name, or a JSON file holding a preset name or
@@ -20,7 +24,7 @@ def load_rules(spec: str, option: str = "--rules") -> Rules:
     if not os.path.exists(spec):
         raise InputError(f"unknown rules preset {spec[:60]!r} and no such file (presets: {', '.join(PRESETS)})",
                          where=option)
-    text = read_text(spec)
+    text = read_text(spec, limit=MAX_RULES_BYTES)
     try:
         raw = jsonutil.loads(text)
     except (ValueError, RecursionError) as e:

@@ -8,6 +8,7 @@ The station-list options keep the readings and messages they have always had (se
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -173,6 +174,24 @@ HEATMAP_LAYERS = ("possible", "history", "reach", "coverage", "cordon", "winrate
 
 #: Image formats a figure is written in, by file suffix.
 IMAGE_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+
+#: The story layer writes these too: an animated GIF (a frame a round), a PDF a page a round.
+STORY_FORMATS = {".gif": "gif", **IMAGE_FORMATS}
+
+
+def picture_format(path: str | os.PathLike[str], story: bool = False) -> str:
+    """The format a picture written to ``path`` takes, from its suffix (the story layer's when
+    ``story``); an :class:`InputError` naming the formats written otherwise."""
+    suffix = os.path.splitext(os.fspath(path))[1].lower()
+    fmt = (STORY_FORMATS if story else IMAGE_FORMATS).get(suffix)
+    if fmt is not None:
+        return fmt
+    shown = repr(suffix or "(none)")
+    if story:
+        raise InputError(f"unknown story format {shown}: the story is written as .gif (an animation, a frame a round), "
+                         ".pdf (a page a round), .png or .svg (its last round)", os.fspath(path))
+    also = " (.gif with --layer story)" if suffix == ".gif" else ""
+    raise InputError(f"unknown image format {shown}, expected .png, .svg or .pdf{also}", os.fspath(path))
 
 #: A figure's size in inches and its dots per inch when the options do not say.
 DEFAULT_FIGURE_SIZE = (16.0, 12.0)

@@ -9,17 +9,14 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
-from ..errors import InputError
 from ..formats.files import atomic_write_bytes
-from .style import FORMATS
+from ..formats.values import picture_format
 
 
 def save(fig: Figure, path: str | os.PathLike[str], dpi: int | None = None) -> Path:
     """Write ``fig`` atomically; the format comes from the suffix (.png, .svg, .pdf)."""
     p = Path(path)
-    fmt = FORMATS.get(p.suffix.lower())
-    if fmt is None:
-        raise InputError(f"unknown image format {p.suffix or '(none)'!r}, expected .png, .svg or .pdf", str(path))
+    fmt = picture_format(p)
     buf = io.BytesIO()
     fig.savefig(buf, format=fmt, dpi=dpi or fig.dpi, facecolor="white")
     plt.close(fig)

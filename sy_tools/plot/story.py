@@ -20,7 +20,7 @@ from .board import BoardAxes, _name, _note, detective_handles, percent, star_han
 from .frame import _colorbar, _frame
 from .layout import layout
 from .pieces import detective_trails, stuck_detectives, true_route
-from .style import EMPTY_EDGE, EMPTY_FILL, STORY_FORMATS, TRUE_COLOUR
+from .style import EMPTY_EDGE, EMPTY_FILL, TRUE_COLOUR
 
 #: how long a GIF shows each round, and the last one, in milliseconds
 FRAME_MS = 1400
@@ -81,17 +81,19 @@ def story_figures(record: Record, weights: str = "paths", size: tuple[float, flo
 
 def save_story(figs: Iterable[Figure], path: str | os.PathLike[str], dpi: int | None = None) -> Path:
     """Write the story atomically: ``.gif`` an animation (a frame a round, the last held
-    longer), ``.pdf`` a page a round, ``.png`` or ``.svg`` the last round alone."""
+    longer), ``.pdf`` a page a round, ``.png`` or ``.svg`` the last round alone.  Each figure is
+    written (and closed) before the next is drawn, so memory stays bounded however many rounds
+    the game has."""
+    import itertools
+
     import matplotlib.pyplot as plt
 
-    from ..formats.files import atomic_write_bytes
+    from ..formats.files import atomic_writer
+    from ..formats.values import picture_format
     from .save import save
 
     p = Path(path)
-    fmt = STORY_FORMATS.get(p.suffix.lower())
-    if fmt is None:
-        raise InputError(f"unknown story format {p.suffix or '(none)'!r}, expected .gif, .pdf, .png or .svg",
-                         str(path))
+    fmt = picture_format(p, story=True)
     if fmt in ("png", "svg"):
         last = None
         for fig in figs:
@@ -101,27 +103,29 @@ def save_story(figs: Iterable[Figure], path: str | os.PathLike[str], dpi: int | 
         if last is None:
             raise InputError("nothing to draw", str(path))
         return save(last, p, dpi)
-    buf = io.BytesIO()
-    if fmt == "pdf":
-        from matplotlib.backends.backend_pdf import PdfPages
+    them = iter(figs)
+    first = next(them, None)
+    if first is None:
+        raise InputError("nothing to draw", str(path))
+    with atomic_writer(p) as out:
+        if fmt == "pdf":
+            from matplotlib.backends.backend_pdf import PdfPages
 
-        with PdfPages(buf) as pdf:
-            for fig in figs:
-                pdf.savefig(fig, facecolor="white")
+            with PdfPages(out) as pdf:
+                for fig in itertools.chain([first], them):
+                    pdf.savefig(fig, facecolor="white")
+                    plt.close(fig)
+        else:
+            from PIL import Image  # (pillow: a dependency of matplotlib)
+
+            from .gif import GifWriter
+
+            gif = GifWriter(out)
+            for fig in itertools.chain([first], them):
+                one = io.BytesIO()
+                fig.savefig(one, format="png", dpi=dpi or fig.dpi, facecolor="white")
                 plt.close(fig)
-    else:
-        from PIL import Image  # (pillow: a dependency of matplotlib)
-
-        frames = []
-        for fig in figs:
-            one = io.BytesIO()
-            fig.savefig(one, format="png", dpi=dpi or fig.dpi, facecolor="white")
-            plt.close(fig)
-            frames.append(Image.open(io.BytesIO(one.getvalue())).convert("RGB").quantize(colors=255))
-        if not frames:
-            raise InputError("nothing to draw", str(path))
-        durations = [FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
-        frames[0].save(buf, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0,
-                       optimize=True)
-    atomic_write_bytes(p, buf.getvalue())
+                with Image.open(one) as frame:
+                    gif.add(frame, FRAME_MS)
+            gif.finish(LAST_FRAME_MS)
     return p

@@ -13,7 +13,7 @@ LAYERS = _values.HEATMAP_LAYERS
 FORMATS = _values.IMAGE_FORMATS
 
 #: the story layer writes these too: an animated GIF, a PDF a page a round
-STORY_FORMATS = {".gif": "gif", **FORMATS}
+STORY_FORMATS = _values.STORY_FORMATS
 
 DEFAULT_SIZE = _values.DEFAULT_FIGURE_SIZE
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine.board import Board
+from ..engine.budget import check_time_limit
 from ..engine.hops import MRX
 from ..engine.moves import Move, plain_move
 from ..engine.observations import DetectiveObservation, MrXObservation, mrx_move_seen
@@ -20,7 +21,7 @@ from ..engine.tickets import DETECTIVE_TICKET_KINDS, MRX_TICKET_KINDS
 from ..errors import InputError
 from ..formats.files import Signalled
 from .budgets import check_seed
-from .policies import DETECTIVE_POLICIES, MRX_POLICIES, Policy, load_policy, run_policy, safe_repr
+from .policies import Policy, is_plug_in, load_policy, run_policy, safe_repr
 
 #: detective names in turn order
 DETECTIVE_NAMES = ("Red", "Blue", "Green", "Yellow", "Black")
@@ -158,12 +159,13 @@ class _Runtime:
 
         self.spec = spec
         check_seed(spec.seed)  # rows keep it as a 64-bit integer (parquet)
+        check_time_limit(spec.cordon_time_limit, "cordon_time_limit")
         self.board = load_board(spec.map)
         self.mrx_policy: Policy = load_policy(spec.mrx_policy, "mrx")
         self.detective_policy: Policy = load_policy(spec.detective_policy, "detectives")
         #: a user's policy runs with its prints sent to stderr (stdout is ours)
-        self.quiet = {"mrx": spec.mrx_policy not in MRX_POLICIES,
-                      "detectives": spec.detective_policy not in DETECTIVE_POLICIES}
+        self.quiet = {"mrx": is_plug_in(spec.mrx_policy, "mrx"),
+                      "detectives": is_plug_in(spec.detective_policy, "detectives")}
         # the list-based playout keeps only tickets and stations: variants take the Move path
         self.fast = (spec.mrx_policy == "random" and spec.detective_policy == "random"
                      and counting_models(spec.rules))
@@ -300,11 +302,18 @@ def _play_policies(rt: _Runtime, pos: Position, candidates: Sequence[Station],
             raise
         except BaseException as e:  # a policy is user code: any failure (sys.exit too) forfeits the game
             return pos, moves, f"{side} policy {name!r} raised {safe_repr(e, error=True)}", side
-        why = _illegal(pos, move, legal)
+        try:  # what it returned is user code too (its __index__, __eq__, properties ...)
+            why = _illegal(pos, move, legal)
+            plain = plain_move(move) if not why else None  # (numpy stations as ints, a subclass of Move as a plain one)
+        except (KeyboardInterrupt, Signalled):
+            raise
+        except BaseException as e:
+            return (pos, moves, f"{side} policy {name!r} returned a move that raised {safe_repr(e, error=True)} "
+                    "when read", side)
         if why:
             return pos, moves, f"{side} policy {name!r} returned an illegal move {safe_repr(move)}: {why}", side
-        move = plain_move(move)  # (numpy stations as ints, a subclass of Move as a plain one: legal, so a Move)
-        assert isinstance(move, Move)
+        assert isinstance(plain, Move)
+        move = plain
         if side == "mrx":
             if move.is_pass:
                 possible = pos.trapped_stations(possible)

@@ -20,13 +20,12 @@ name is ``module:function`` or ``path/to/file.py:function``; :func:`load_policy`
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import importlib.util
 import os
 import random
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..analysis.distances import distance_array, distances
@@ -51,6 +50,7 @@ from .budgets import (
     MRX_ADVISE_ITERATIONS,
     POLICY_SOLVE_NODES,
 )
+from .stray import plug_in_call
 
 Policy = Callable[[Any, Any], Move]
 
@@ -349,40 +349,12 @@ describe = safe_repr
 
 
 def run_policy(policy: Policy, obs: Any, rng: Any, quiet: bool = False) -> Any:
-    """``policy(obs, rng)``; with ``quiet`` what it prints goes to stderr (stdout carries the
-    results): ``print`` and ``sys.stdout``, and ``os.write(1, ...)`` too (descriptor 1 points at
-    stderr's for the call, then back)."""
+    """``policy(obs, rng)``; with ``quiet`` (a plug-in's) as :func:`~sy_tools.selfplay.stray.plug_in_call`
+    runs it: the working folder kept, and what it prints kept off standard output (the results)."""
     if not quiet:
         return policy(obs, rng)
-    with _descriptor_1_to_stderr(), contextlib.redirect_stdout(sys.stderr):
+    with plug_in_call():
         return policy(obs, rng)
-
-
-@contextlib.contextmanager
-def _descriptor_1_to_stderr() -> Iterator[None]:
-    """Descriptor 1 is a copy of descriptor 2 inside the block, and itself again after it
-    (what Python buffered for stdout is written first, where it belongs)."""
-    for stream in {id(s): s for s in (sys.stdout, sys.__stdout__) if s is not None}.values():
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-    try:
-        saved = os.dup(1)
-    except OSError:  # no descriptor 1 (closed): nothing of ours to protect
-        yield
-        return
-    try:
-        os.dup2(2, 1)
-    except OSError:  # no descriptor 2 to point it at: leave it as it is
-        os.close(saved)
-        yield
-        return
-    try:
-        yield
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
 
 
 def policy_source(spec: str) -> str | None:
@@ -396,6 +368,12 @@ def policy_source(spec: str) -> str | None:
     module = sys.modules.get(target)
     path = getattr(module, "__file__", None)
     return path if isinstance(path, str) else None
+
+
+def is_plug_in(spec: str, side: str) -> bool:
+    """Whether the policy named ``spec`` for ``side`` (``"mrx"`` or ``"detectives"``) is a user's
+    (``module:function``, ``file.py:function``) rather than a built-in one."""
+    return spec not in (MRX_POLICIES if side == "mrx" else DETECTIVE_POLICIES)
 
 
 def load_policy(spec: str, side: str) -> Policy:
@@ -422,10 +400,10 @@ def load_policy(spec: str, side: str) -> Policy:
             if sp is None or sp.loader is None:
                 raise InputError(f"{spec}: cannot load {target!r} as Python", where=option)
             module = importlib.util.module_from_spec(sp)
-            with contextlib.redirect_stdout(sys.stderr):  # its prints must not mix with our output
+            with plug_in_call():  # its prints must not mix with our output, nor its chdir move our files
                 sp.loader.exec_module(module)
         else:
-            with contextlib.redirect_stdout(sys.stderr):
+            with plug_in_call():
                 module = importlib.import_module(target)
     except (InputError, KeyboardInterrupt):
         raise

@@ -88,11 +88,14 @@ class RowWriter:
     a stream of the process's own (``-``, ``/dev/stdout``, ``/dev/fd/N``: CSV whatever its name
     says, through the descriptor already open)."""
 
-    def __init__(self, path: str, batch: int = 50_000, inputs: Sequence[str | os.PathLike[str]] = ()) -> None:
+    def __init__(self, path: str, batch: int = 50_000, inputs: Sequence[str | os.PathLike[str]] = (),
+                 stdout: Any = None, shown: str | None = None) -> None:
         from ..formats.files import file_type_name, refuse_overwrite, stream_fd, write_target
 
-        self.path = path
+        self.path = name = path if shown is None else shown  # (what messages call it)
         self._stream = stream_fd(path) if path else None
+        if self._stream == 1 and stdout is not None:  # standard output is the stream the caller holds for it
+            self._stream = _descriptor(stdout)
         self.batch = batch
         self._rows: list[dict[str, Any]] = []
         self._writer: Any = None
@@ -108,24 +111,24 @@ class RowWriter:
                 import pyarrow  # noqa: F401
             except ImportError:
                 raise InputError("writing .parquet needs pyarrow: pip install 'sy-tools[parquet]' (or use .csv)",
-                                 path) from None
+                                 name) from None
             self.kind = "parquet"
         elif path.endswith(".csv"):
             self.kind = "csv"
         else:
-            raise InputError("--out must end in .csv or .parquet", path)
+            raise InputError("--out must end in .csv or .parquet", name)
         try:
             self._target, st = write_target(path)
         except OSError as e:
-            raise InputError(f"cannot write: {e.strerror or e}", path, "--out") from None
+            raise InputError(f"cannot write: {e.strerror or e}", name, "--out") from None
         self._mode = st.st_mode if st is not None else None
         self.special = st is not None and not stat.S_ISREG(st.st_mode)
         if st is not None and self.special:
             if not (stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
-                raise InputError(f"is {file_type_name(st.st_mode)}, not a file; refusing to write", path, "--out")
+                raise InputError(f"is {file_type_name(st.st_mode)}, not a file; refusing to write", name, "--out")
             if self.kind == "parquet":
                 raise InputError(f"is {file_type_name(st.st_mode)}: parquet needs a regular file (write .csv to a pipe or "
-                                 "device)", path, "--out")
+                                 "device)", name, "--out")
         refuse_overwrite([path], inputs)
 
     def open(self) -> None:
@@ -222,6 +225,15 @@ class RowWriter:
             except OSError:
                 pass
             self._tmp = None
+
+
+def _descriptor(stream: Any) -> int:
+    """The descriptor of a text stream standing for standard output (1 when it has none: a test
+    runner's capture)."""
+    try:
+        return int(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return 1
 
 
 def _schema() -> Any:

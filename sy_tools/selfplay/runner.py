@@ -13,6 +13,7 @@ from ..errors import InputError
 from .game import GameResult, GameSpec, _play, _runtime
 from .policies import safe_repr
 from .stats import SimulationResult
+from .stray import marking
 
 
 def _run_chunk(spec: GameSpec, start: int, stop: int) -> list[GameResult]:
@@ -37,17 +38,19 @@ CONNECT_SECONDS = 10.0
 
 def _worker_init(spec: GameSpec) -> None:
     """A worker process: Ctrl-C is the parent's to handle (it ends the workers), SIGTERM/SIGHUP
-    end the worker at once, and what a policy prints goes to stderr (stdout is the parent's)."""
+    end the worker at once, and what a policy prints goes to stderr (stdout is the parent's):
+    marked, through the parent's pipe, when the parent marks it (:mod:`.stray`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
-    try:
-        sys.stdout.flush()
-        os.dup2(2, 1)
-    except (OSError, ValueError):  # pragma: no cover - no stderr to send it to
-        pass
-    sys.stdout = sys.stderr
+    if not marking():  # (else descriptor 1 and sys.stdout already lead into that pipe)
+        try:
+            sys.stdout.flush()
+            os.dup2(2, 1)
+        except (OSError, ValueError):  # pragma: no cover - no stderr to send it to
+            pass
+        sys.stdout = sys.stderr
     _runtime(spec)
 
 

@@ -45,6 +45,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..analysis.distances import distances
+from ..engine.args import int_arg
 from ..engine.board import Board
 from ..engine.budget import deadline_within, time_budget
 from ..engine.moves import Move
@@ -224,6 +225,8 @@ def advise_record(record: Record, side: str | None = None, at: Station | None = 
     from ..analysis.possible import possible
     from ..analysis.record_position import record_position
 
+    top = int_arg(top, "top", 1)
+
     with time_budget(time_limit):  # the replay counts too (OutOfTime when it takes the whole limit)
         pos = record_position(record, at, in_progress=True)
         to_move = "mrx" if pos.turn == 0 else "detectives"
@@ -285,6 +288,7 @@ def advise_puzzle(board: Board, around: Sequence[Station] | None, at: Station | 
     defaults to Mr. X when his station ``at`` is given, else the detectives; ``choose``: see
     :func:`advise_mrx`; ``candidates`` caps the detectives' joint moves weighed (more where his
     possible set is small: :func:`~sy_tools.solvers.belief.advise_detectives`)."""
+    top = int_arg(top, "top", 1)
     side = side or ("mrx" if at is not None and not around else "detectives")
     pos, S = advise_puzzle_position(board, around, at, detectives, side, detective_tickets, mrx_tickets, move_number, rules)
     ctx: dict[str, Any] = {"around": stations_of(S), "move_number": move_number}

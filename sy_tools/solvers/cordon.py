@@ -36,8 +36,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.args import int_arg
 from ..engine.board import Board
-from ..engine.budget import OutOfTime, deadline_within, time_budget
+from ..engine.budget import OutOfTime, check_time_limit, deadline_within, time_budget
 from ..engine.hops import MRX
 from ..engine.position import Position
 from ..engine.rules import PRESETS, Rules
@@ -45,8 +46,8 @@ from ..engine.stations import Station
 from ..engine.tickets import DETECTIVE_KINDS, Ticket
 from ..errors import AnalysisError, InputError
 from ..formats.record import Record
-from .cordon_model import _check_deadline, _OutOfTime, check_time_limit, solve_cordon
-from .cordon_result import CordonResult, CordonStatus, DetectiveState
+from .cordon_model import _check_deadline, _OutOfTime, solve_cordon
+from .cordon_result import CordonResult, CordonStatus, DetectiveState  # noqa: F401  (CordonStatus: named here too)
 from .puzzles import check_move_number, cordon_puzzle_inputs
 from .seal import expand
 
@@ -111,6 +112,7 @@ def cordon(record: Record, moves: int = 1, after: Ticket | None = None, time_lim
     alone uses it up, the result has status ``unknown`` and no plan.
 
     Raises :class:`AnalysisError` when the record is illegal or the game is over."""
+    moves = int_arg(moves, "moves", 1)
     time_limit = check_time_limit(time_limit)
     t0 = time.perf_counter()
     deadline = deadline_within(time_limit)  # (an enclosing budget, the command's, may end sooner)
@@ -118,19 +120,13 @@ def cordon(record: Record, moves: int = 1, after: Ticket | None = None, time_lim
         with time_budget(time_limit):
             inp = cordon_inputs(record, after, deadline)
     except (_OutOfTime, OutOfTime):
-        return _out_of_time(moves, time.perf_counter() - t0, {"file": record.file})
+        return CordonResult.out_of_time(moves, time.perf_counter() - t0, {"file": record.file})
     left = deadline - time.monotonic()
     if left <= 0.005:
-        return _out_of_time(moves, time.perf_counter() - t0, inp.context, len(inp.detectives))
+        return CordonResult.out_of_time(moves, time.perf_counter() - t0, inp.context, len(inp.detectives))
     res = solve_cordon(inp.board, inp.weights, inp.mrx_tickets, inp.detectives, moves, left, workers, inp.context,
                 inp.tickets_to_mrx, inp.rules, inp.mrx_moves, inp.mrx_first, deadline)
     return dataclasses.replace(res, wall_time=time.perf_counter() - t0)
-
-
-def _out_of_time(moves: int, wall_time: float, context: dict[str, Any], detectives: int = 0) -> CordonResult:
-    """The result when the time limit ran out before any solve."""
-    return CordonResult((), {}, moves, None, (), CordonStatus.UNKNOWN, None, (), (), 0.0, CordonStatus.UNKNOWN,
-                        wall_time, detectives, context)
 
 
 def cordon_puzzle(board: Board, around: Sequence[Station], detectives: Sequence[tuple[str, Station]] = (),
@@ -144,6 +140,7 @@ def cordon_puzzle(board: Board, around: Sequence[Station], detectives: Sequence[
     entries he has made (places the fixed reveals for the voluntary reveal; None: unknown)."""
     weights, mt, dets = cordon_puzzle_inputs(board, around, detectives, detective_tickets, mrx_tickets, rules)
     if move_number is not None:
+        move_number = int_arg(move_number, "move_number")
         check_move_number(move_number, rules or PRESETS["classic"])
     return solve_cordon(board, weights, mt, dets, moves, time_limit, workers, {"around": sorted(weights)},
                         tickets_to_mrx, rules, move_number)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..engine.args import int_arg
 from ..engine.board import Board
+from ..engine.budget import check_time_limit, deadline_within
 from ..engine.hops import detective_hops
 from ..engine.position import double_allowed
 from ..engine.rules import PRESETS, Rules
@@ -144,9 +146,6 @@ SOLVER_MEMORY_MB = 2048
 #: CP-SAT threads when --workers is not given: one, at linearization level 2 (:func:`_new_solver`).
 DEFAULT_WORKERS = 1
 
-#: Longest --time-limit accepted (a day).
-MAX_TIME_LIMIT = 86_400.0
-
 
 class _OutOfTime(Exception):
     """The deadline passed while a model was being built."""
@@ -211,28 +210,26 @@ def _solve_interruptibly(solver: Any, model: Any) -> Any:
     return box["status"]
 
 
-def check_time_limit(time_limit: float) -> float:
-    """``time_limit`` as a float, if it is a usable number of seconds (finite, positive, at most
-    a day); otherwise :class:`InputError`."""
-    try:
-        t = float(time_limit)
-    except (TypeError, ValueError, OverflowError):
-        raise InputError(f"--time-limit must be a number of seconds, got {time_limit!r}") from None
-    if not math.isfinite(t) or t <= 0 or t > MAX_TIME_LIMIT:
-        raise InputError(f"--time-limit must be a positive number of seconds up to {MAX_TIME_LIMIT:g}, "
-                         f"got {time_limit!r}")
-    return t
-
-
 def count_options(board: Board, det: DetectiveState, k: int, others: int, rules: Rules | None = None) -> int:
     """How many options :func:`detective_options` gives ``det`` for ``k`` turns, counted by
     walking (station, out) states instead of listing them (an upper bound: ticket counts running
     out are ignored, except kinds it holds none of).  A stay is "stuck": out for good where
     ``rules`` say so, as there."""
+    counts = _option_counts(board, det, others, rules)
+    total = 1
+    for _ in range(k):
+        total = next(counts)
+    return total
+
+
+def _option_counts(board: Board, det: DetectiveState, others: int, rules: Rules | None = None) -> Iterator[int]:
+    """:func:`count_options` for 1, 2, 3 ... turns, one turn further each time it is asked (never
+    fewer than the turn before: every state has a way on, a move or the stay)."""
     stuck_is_out = (rules or PRESETS["classic"]).stuck_is_out
     held = Tickets.of(det.tickets)
     paths: dict[tuple[Station, bool], int] = {(det.station, False): 1}
-    for j in range(k):
+    j = 0
+    while True:
         nxt: dict[tuple[Station, bool], int] = {}
         for (here, out), c in paths.items():
             if out or (j == 0 and not det.moves_first):
@@ -246,25 +243,36 @@ def count_options(board: Board, det: DetectiveState, k: int, others: int, rules:
                 gone = stuck_is_out(bool(dests))
                 nxt[here, gone] = nxt.get((here, gone), 0) + c
         paths = nxt
-    return sum(paths.values())
+        j += 1
+        yield sum(paths.values())
 
 
 def check_plan_size(board: Board, detectives: Sequence[DetectiveState], k: int,
-                    limit: int = MAX_PLAN_OPTIONS, rules: Rules | None = None) -> int:
+                    limit: int = MAX_PLAN_OPTIONS, deadline: float | None = None, rules: Rules | None = None) -> int:
     """The estimated number of options a ``k``-turn plan weighs; :class:`InputError` (naming the
-    most turns that fit) when it exceeds ``limit``."""
+    most turns that fit) when it exceeds ``limit``.  Counted a turn at a time (the count never
+    falls), so a huge ``k`` costs little more than the turns that fit: past them the count goes
+    on to ``k`` only up to :data:`SIZE_SHOWN_TURNS` turns, to say how many; :class:`_OutOfTime`
+    past ``deadline``."""
     n = len(detectives)
-
-    def total(turns: int) -> int:
-        return sum(count_options(board, d, turns, n - 1, rules) for d in detectives)
-
-    size = total(k)
-    if size > limit:
-        fits = max((j for j in range(1, k) if total(j) <= limit), default=0)
-        hint = f"use --moves {fits} or fewer" if fits else "use fewer detectives"
-        raise InputError(f"--moves {k}: a {k}-turn plan weighs about {size:,} detective move sequences, "
-                         f"more than the {limit:,} that fit in bounded time and memory; {hint}")
+    walks = [_option_counts(board, d, n - 1, rules) for d in detectives]
+    size = 0
+    fits: int | None = None
+    for turn in range(1, k + 1):
+        _check_deadline(deadline)
+        size = sum(next(w) for w in walks)
+        if size > limit and fits is None:
+            fits = turn - 1
+        if fits is not None and (turn == k or k > SIZE_SHOWN_TURNS):
+            hint = f"use --moves {fits} or fewer" if fits else "use fewer detectives"
+            shown = f"about {size:,}" if turn == k else f"more than {size:,}"
+            raise InputError(f"--moves {k}: a {k}-turn plan weighs {shown} detective move sequences, "
+                             f"more than the {limit:,} that fit in bounded time and memory; {hint}")
     return size
+
+
+#: Up to this many turns, a plan too large is refused with its estimated size for every turn.
+SIZE_SHOWN_TURNS = 12
 
 
 def min_cordon(board: Board, target: Sequence[Station], tickets: Sequence[Ticket], time_limit: float = 10.0,
@@ -272,11 +280,12 @@ def min_cordon(board: Board, target: Sequence[Station], tickets: Sequence[Ticket
                rules: Rules | None = None) -> tuple[int | None, tuple[Station, ...], CordonStatus]:
     """The smallest set of stations sealing every station of ``target`` (:func:`is_sealed`
     under ``rules``): (size, one such set, solver status).  ``deadline`` (``time.monotonic()``)
-    cuts the solve short."""
-    from ortools.sat.python import cp_model
-
+    cuts the solve short (and when it has passed, the solver is not even loaded)."""
     if not target:
         return 0, (), CordonStatus.OPTIMAL
+    if _remaining(time_limit, deadline) <= 0.005:
+        return None, (), CordonStatus.UNKNOWN
+    from ortools.sat.python import cp_model
     cutoff = bool(rules is not None and rules.cutoff_escape and board.via)
     ways = {p: seal_exits(board, p, tickets, (), cutoff) for p in target}
     places = sorted(_places(target, ways))
@@ -395,8 +404,8 @@ def plan_cordon(
     The model's size is estimated first (:func:`check_plan_size`: too many options is an
     :class:`InputError`); ``deadline`` (``time.monotonic()``) bounds building and solving
     together: past it the status is ``unknown``."""
-    check_plan_size(board, detectives, k, rules=rules)
     try:
+        check_plan_size(board, detectives, k, deadline=deadline, rules=rules)
         plan = _PlanModel.build(board, detectives, target_weights, tickets, k, tickets_to_mrx, deadline, rules,
                                 tuple(takes) or (0,) * k)
         return plan.solve(time_limit, workers, deadline)
@@ -425,6 +434,7 @@ class _PlanModel:
     def build(cls, board: Board, detectives: Sequence[DetectiveState], target_weights: Mapping[Station, int],
               tickets: Sequence[Ticket], k: int, tickets_to_mrx: bool, deadline: float | None,
               rules: Rules | None, takes: Sequence[int]) -> _PlanModel:
+        _check_deadline(deadline)  # (past it, the solver is not even loaded)
         from ortools.sat.python import cp_model
 
         n = len(detectives)
@@ -619,21 +629,27 @@ def solve_cordon(
     to the cordon size when a plan is asked for); an earlier ``deadline`` (``time.monotonic()``,
     e.g. a caller's own budget) cuts it further.  A plan model too large to build in bounded
     memory is refused up front (:func:`check_plan_size`)."""
-    if moves < 1:
-        raise InputError(f"--moves must be at least 1, got {moves}")
+    moves = int_arg(moves, "moves", 1)
     time_limit = check_time_limit(time_limit)
     _check_detectives(board, detectives)
     t0 = time.perf_counter()
-    deadline = min(time.monotonic() + time_limit, deadline if deadline is not None else math.inf)
-    if detectives:
-        check_plan_size(board, detectives, moves, rules=rules)
+    # (an enclosing budget, a command's, may end sooner, and so may the caller's own deadline)
+    deadline = min(deadline_within(time_limit), deadline if deadline is not None else math.inf)
     if tickets_to_mrx is None:
         tickets_to_mrx = rules.tickets_to_mrx if rules is not None else True
     takes = reveal_takes(rules, moves, mrx_moves, mrx_first)
     tickets = held_tickets(mrx_tickets)
     # doubles used are not known here: counting none over-approximates his reach (a seal still holds)
     doubles = double_allowed(rules or PRESETS["classic"], mrx_tickets.get("double", 0), 0, mrx_moves or 0)
-    target_w = expand(board, possible_weights, tickets, moves - 1, doubles=doubles)
+    target_w = dict(possible_weights)
+    try:
+        if detectives:
+            check_plan_size(board, detectives, moves, deadline=deadline)
+        for _ in range(moves - 1):  # (a turn at a time: a long expansion stops at the deadline)
+            _check_deadline(deadline)
+            target_w = expand(board, target_w, tickets, 1, doubles=doubles)
+    except _OutOfTime:
+        return CordonResult.out_of_time(moves, time.perf_counter() - t0, context, len(detectives))
     target = tuple(sorted(target_w))
     total = sum(target_w.values())
     probs = {s: target_w[s] / total for s in target} if total else {}

@@ -112,6 +112,13 @@ class CordonResult:
     detectives_available: int = 0
     context: dict[str, Any] = field(default_factory=dict)
 
+    @classmethod
+    def out_of_time(cls, moves: int, wall_time: float, context: dict[str, Any] | None = None,
+                    detectives: int = 0) -> CordonResult:
+        """The result when the time limit ran out before any solve: status ``unknown``, no plan."""
+        return cls((), {}, moves, None, (), CordonStatus.UNKNOWN, None, (), (), 0.0, CordonStatus.UNKNOWN, wall_time,
+                   detectives, context or {})
+
     def to_frame(self):  # -> pandas.DataFrame
         """The plan as a pandas DataFrame: one row per detective and turn (``detective``,
         ``turn`` 1-based, ``ticket`` or None for no move, ``from``, ``to``, ``on_duty``)."""

@@ -12,12 +12,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from typing import Any
 
+from ..engine.args import int_arg
 from ..engine.board import Board
-from ..engine.budget import deadline_within, time_budget
+from ..engine.budget import budget_deadline, deadline_within, time_budget
 from ..engine.position import Position
 from ..engine.rules import Rules
 from ..engine.stations import Station, StationMask, mask_of, stations_of
-from ..errors import AnalysisError, InputError
+from ..errors import AnalysisError
 from ..formats.record import Record
 from .forced_search import TABLE_SIZE, Search, SearchLimit
 from .forced_tree import SolveResult, StrategyNode
@@ -30,20 +31,21 @@ def solve(position: Position, possible: StationMask | Iterable[Station], turns: 
     """The shortest forced win within ``turns`` detective turns from ``position`` (Mr. X's
     station unknown; it is the detectives' turn, or his) with his possible set ``possible``.
 
-    ``time_limit`` (seconds) covers the whole search; when it (or ``max_nodes``) stops the
-    search the result is ``status="unknown"``.  Ctrl-C (KeyboardInterrupt) propagates."""
+    ``time_limit`` (seconds: positive and finite, else a :class:`ValueError`) covers the whole
+    search; None is no limit of its own (an enclosing :func:`~sy_tools.engine.budget.time_budget`
+    still rules; the command line always gives one).  When it (or ``max_nodes``) stops the search
+    the result is ``status="unknown"``.  Ctrl-C (KeyboardInterrupt) propagates."""
     t0 = time.perf_counter()
-    if turns < 1:
-        raise InputError(f"--moves must be at least 1, got {turns}")
-    if time_limit is not None and time_limit <= 0:
-        raise InputError(f"--time-limit must be positive, got {time_limit}")
+    turns = int_arg(turns, "turns (--moves)", 1)
+    deadline = deadline_within(time_limit) if time_limit is not None else budget_deadline()
+    if max_nodes is not None:
+        max_nodes = int_arg(max_nodes, "max_nodes", 1)
     if position.ended is not None:
         raise AnalysisError(f"the game is over: {position.ended.describe()}")
     S = possible if isinstance(possible, int) else mask_of(possible)
     S &= ~position.occupied
     if not S:
         raise AnalysisError("Mr. X has no possible station")
-    deadline = deadline_within(time_limit) if time_limit is not None else None
     search = Search(position, deadline, max_nodes, table_size)
     idx = {n: i for i, n in enumerate(position.names)}
     out = 0
@@ -108,12 +110,13 @@ def solve_inputs(record: Record) -> tuple[Position, StationMask, dict[str, Any]]
 
 def solve_record(record: Record, turns: int = 2, time_limit: float | None = None,
                  max_nodes: int | None = None) -> SolveResult:
-    """:func:`solve` on the position a game record reaches (detectives' point of view).
-    Raises :class:`AnalysisError` when the record is illegal or the game is over, and its
+    """:func:`solve` on the position a game record reaches (detectives' point of view);
+    ``time_limit`` (None: no limit) covers replaying the record too.  Raises
+    :class:`AnalysisError` when the record is illegal or the game is over, and its
     :class:`~sy_tools.engine.budget.OutOfTime` when replaying the record takes all of ``time_limit``."""
-    with time_budget(time_limit) if time_limit is not None else nullcontext():
+    with time_budget(time_limit) if time_limit is not None else nullcontext():  # the replay and the search
         pos, S, ctx = solve_inputs(record)
-    return solve(pos, S, turns, time_limit, max_nodes, context=ctx)
+        return solve(pos, S, turns, time_limit, max_nodes, context=ctx)
 
 
 def solve_puzzle(board: Board, around: Sequence[Station], detectives: Sequence[tuple[str, Station]],

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from ..engine.args import count_args, int_arg, shown, station_args
 from ..engine.board import Board
 from ..engine.hops import reserved_name
 from ..engine.position import Position
 from ..engine.rules import PRESETS, Rules
 from ..engine.stations import Station, StationMask, mask_of
-from ..engine.tickets import Tickets
-from ..errors import InputError
+from ..engine.tickets import TICKET_KINDS, Tickets
+from ..errors import ArgumentTypeError, InputError
 from .cordon_result import DetectiveState
 
 
@@ -25,7 +26,7 @@ def puzzle_detectives(board: Board, detectives: Iterable[tuple[str, Station]], l
     """Check a puzzle's detectives (name, station): at least one and at most ``limit``, names
     non-empty and unique, stations on the map and distinct.  Returns station -> name;
     :class:`~sy_tools.errors.InputError` naming ``--detectives`` otherwise."""
-    pairs = list(detectives)
+    pairs = plain_detectives(detectives)
     if not pairs:
         raise InputError("give the detectives, e.g. Red=13,Blue=26", where="--detectives")
     if len(pairs) > limit:
@@ -46,6 +47,17 @@ def puzzle_detectives(board: Board, detectives: Iterable[tuple[str, Station]], l
             raise InputError(f"{name} and {taken[s]} both stand on {s}", where="--detectives")
         taken[s] = name
     return taken
+
+
+def plain_detectives(detectives: Iterable[tuple[str, Station]]) -> list[tuple[str, Station]]:
+    """A puzzle's detectives as (name, station) pairs of a ``str`` and a plain ``int`` (numpy's
+    integers taken as theirs); :class:`TypeError` naming ``detectives`` for anything else."""
+    out = []
+    for pair in detectives:
+        if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and isinstance(pair[0], str)):
+            raise ArgumentTypeError(f"detectives must be (name, station) pairs, got {shown(pair)}")
+        out.append((pair[0], int_arg(pair[1], f"detectives: {pair[0]}'s station", 0)))
+    return out
 
 
 def puzzle_possible(board: Board, around: Sequence[Station] | None, detectives: Sequence[tuple[str, Station]],
@@ -89,7 +101,13 @@ def puzzle_position(board: Board, around: Sequence[Station] | None, detectives: 
     ``move_number`` moves.  The first detective is to move, Mr. X's station unknown; with
     ``mrx_to_move`` he is to move, standing on ``at``.  ``rules`` default to classic."""
     rules = rules or PRESETS["classic"]
+    around = None if around is None else station_args(around, "around")
+    detectives = plain_detectives(detectives)
+    at = None if at is None else int_arg(at, "at", 0)
+    detective_tickets = count_args(detective_tickets, "detective_tickets", TICKET_KINDS)
+    mrx_tickets = count_args(mrx_tickets, "mrx_tickets", TICKET_KINDS)
     S = puzzle_possible(board, around, detectives, at)
+    move_number = int_arg(move_number, "move_number")
     check_move_number(move_number, rules)
     names = tuple(n for n, _ in detectives)
     tks = Tickets.of(detective_tickets if detective_tickets is not None else rules.detective_tickets)
@@ -111,6 +129,10 @@ def cordon_puzzle_inputs(board: Board, around: Sequence[Station], detectives: Se
     ``around``'s order; Mr. X's tickets (default: the rules' table, whatever the number of
     detectives); the detectives, each holding ``detective_tickets`` (default: the rules') and
     moving in the first planned turn.  Empty ticket tables count as not given."""
+    around = station_args(around, "around")
+    detectives = plain_detectives(detectives)
+    detective_tickets = count_args(detective_tickets, "detective_tickets", TICKET_KINDS)
+    mrx_tickets = count_args(mrx_tickets, "mrx_tickets", TICKET_KINDS)
     S = puzzle_possible(board, around, detectives, need_detectives=False)
     base = rules or PRESETS["classic"]
     tickets = dict(detective_tickets or base.detective_tickets)

@@ -263,7 +263,7 @@ def test_a_stuck_worker_is_ended_when_this_process_gives_up(forks):
     t = time.perf_counter()
     with pytest.raises(TimeoutError):  # (waiting for the stuck worker's chunk: Ctrl-C, say)
         _forked(_stuck_in_worker, list(range(200)), 2, seconds=1)
-    assert time.perf_counter() - t < 10 and len(forks) == 1 and _gone(forks[0])
+    assert time.perf_counter() - t < 60 and len(forks) == 1 and _gone(forks[0])  # (a hang bound only)
 
 
 def test_without_a_process_to_spare_this_one_does_the_batch(monkeypatch):

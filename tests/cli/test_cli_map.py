@@ -159,3 +159,20 @@ def test_validate_rules_cutoff(cli, tmp_path):
     (tmp_path / "typo.json").write_text('{"cutof_escape": true}')
     r = cli("validate", "london", "--rules", str(tmp_path / "typo.json"))
     assert r.exit_code == 2 and r.stderr.startswith(f"error: {tmp_path / 'typo.json'}: rules.cutof_escape: unknown rule")
+
+
+def test_map_neighbours_takes_the_map_as_the_other_map_commands_do(cli, tmp_path):
+    """``map neighbours london 74`` failed ("'london' is not a valid integer") where ``map info
+    london`` works; the map comes first (a name or a file), or from --map, never from both."""
+    want = cli("map", "neighbours", "74", "--format", "json")
+    assert want.exit_code == 0 and json.loads(want.stdout)["station"] == 74
+    assert cli("map", "neighbours", "london", "74", "--format", "json").stdout == want.stdout
+    assert cli("map", "neighbours", "74", "--map", "london", "--format", "json").stdout == want.stdout
+    copy = tmp_path / "copy.json"
+    assert cli("map", "convert", "london", str(copy)).exit_code == 0
+    assert cli("map", "neighbours", str(copy), "74", "--format", "json").stdout == want.stdout
+    r = cli("map", "neighbours", "london", "74", "--map", str(copy))
+    assert r.exit_code == 2 and r.stderr.startswith("error: the map is given twice")
+    r = cli("map", "neighbours", "london")
+    assert r.exit_code == 2 and r.stderr == ("error: expected [MAP] STATION (e.g. 'london 74', or '74' with --map), "
+                                             "got only 'london'\n")

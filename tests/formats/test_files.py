@@ -265,3 +265,29 @@ def test_batch_goes_on_past_a_fifo(tmp_path):
     r = run_limited(["possible", "--format", "jsonl", str(fifo), str(EX / "in-progress.json")], timeout=20)
     lines = r.stdout.splitlines()
     assert r.code == 1 and len(lines) == 2 and '"error"' in lines[0] and '"stations"' in lines[1]
+
+
+def test_a_file_written_a_part_at_a_time_is_replaced_whole_or_not_at_all(tmp_path):
+    """``atomic_writer`` (the story's frames go through it): the old file stays as it was until
+    the block ends, and stays for good when the block fails; a link is written through."""
+    from sy_tools.formats.files import atomic_writer
+
+    target = tmp_path / "out.bin"
+    target.write_bytes(b"old")
+    with atomic_writer(target) as f:
+        f.write(b"new ")
+        assert target.read_bytes() == b"old"
+        f.write(b"content")
+    assert target.read_bytes() == b"new content"
+    with pytest.raises(RuntimeError), atomic_writer(target) as f:
+        f.write(b"half")
+        raise RuntimeError("drawing failed")
+    assert target.read_bytes() == b"new content"
+    _no_temps(tmp_path)
+    link = tmp_path / "link.bin"
+    link.symlink_to(target)
+    with atomic_writer(link) as f:
+        f.write(b"through")
+    assert link.is_symlink() and target.read_bytes() == b"through"
+    with pytest.raises(IsADirectoryError), atomic_writer(tmp_path) as f:
+        f.write(b"x")

@@ -720,7 +720,7 @@ def test_a_dead_worker_is_one_line_not_a_hang(cli, bots):
     t = time.monotonic()
     r = cli("simulate", "-n", "4", "--jobs", "2", "--mrx-policy", f"{bots}:os_exit")
     assert "a worker process died while playing games" in _one_line(r)
-    assert time.monotonic() - t < 20
+    assert time.monotonic() - t < 60  # a hang bound only
 
 
 # ---- 4. records name their map so that check replays them ----------------------------------------
@@ -847,7 +847,7 @@ def test_a_non_dask_scheduler_is_one_error_in_bounded_time(reply):
     try:
         with pytest.raises(InputError, match="cannot reach the dask scheduler at tcp://127.0.0.1:"):
             _connect(f"tcp://127.0.0.1:{srv.getsockname()[1]}", deadline=2.0)
-        assert time.monotonic() - t < 8
+        assert time.monotonic() - t < 30  # a hang bound only
     finally:
         stop.set()
         th.join(2)
@@ -890,7 +890,7 @@ def test_a_signal_ends_the_workers_and_keeps_the_old_file(tmp_path, bots, sig):
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
                          preexec_fn=default_signals)
     try:
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 60  # (a bound on a busy machine's start-up, not a speed)
         kids: list[int] = []
         while time.monotonic() < deadline and len(kids) < 2:
             time.sleep(0.1)

@@ -107,3 +107,113 @@ def test_problems_names_odd_values_instead_of_raising(london):
         assert [p[0] for p in probs] == ["move-shape"] and words in probs[0][1]
     assert pos.problems(Move(MRX, ("taxy",), (48,)))[0][0] == "move-shape"
     assert pos.problems("a string")[0][0] == "move-shape"  # type: ignore[arg-type]
+
+
+# ---- a plug-in can't move or corrupt the run's output (issue 44) ---------------------------------
+
+HOSTILE = '''
+import os, sys, threading, time
+from sy_tools.engine.moves import Move
+from sy_tools.selfplay.policies import DETECTIVE_POLICIES, MRX_POLICIES
+
+os.write(1, b"noise at import, descriptor 1\\n")
+print("noise at import, print")
+
+
+def chdir_mrx(obs, rng):
+    os.chdir(os.environ["HOSTILE_FOLDER"])
+    return MRX_POLICIES["random"](obs, rng)
+
+
+def _chatter():
+    while True:
+        os.write(1, b"noise from a thread, descriptor 1\\n")
+        print("noise from a thread, print", flush=True)
+        time.sleep(0.001)
+
+
+_threads = []
+
+
+def thread_mrx(obs, rng):
+    if not _threads:
+        _threads.append(threading.Thread(target=_chatter, daemon=True))
+        _threads[0].start()
+    return MRX_POLICIES["random"](obs, rng)
+
+
+class BadIndex:
+    def __index__(self):
+        raise RuntimeError("no index for you")
+
+
+def bad_index(obs, rng):
+    m = DETECTIVE_POLICIES["random"](obs, rng)
+    return Move(m.piece, m.tickets, (BadIndex(),))
+'''
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    p = tmp_path_factory.mktemp("hostile") / "hostile.py"
+    p.write_text(HOSTILE)
+    return p
+
+
+def _run(cwd, *args, env=None):
+    from helpers import default_signals
+
+    return subprocess.run([sys.executable, "-m", "sy_tools", "simulate", "--seed", "5", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300, preexec_fn=default_signals)
+
+
+def test_a_policy_that_changes_folder_moves_no_output(hostile, tmp_path):
+    """Relative --out and --records were written into the folder the policy moved to, replacing
+    a file there; now they land where they were asked for, and the other folder is untouched."""
+    import os
+
+    work, elsewhere = tmp_path / "work", tmp_path / "elsewhere"
+    work.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "r.csv").write_text("precious\n")
+    env = {**os.environ, "HOSTILE_FOLDER": str(elsewhere)}
+    r = _run(work, "-n", "3", "--jobs", "1", "--mrx-policy", f"{hostile}:chdir_mrx", "--out", "r.csv",
+             "--records", "recs", "--format", "json", env=env)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["games"] == 3
+    assert (work / "r.csv").read_text().count("\n") == 4  # the header and a row a game
+    assert len(list((work / "recs").iterdir())) == 3
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["r.csv"] and (elsewhere / "r.csv").read_text() == "precious\n"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_what_a_policy_prints_at_import_or_from_a_thread_goes_to_stderr_marked(hostile, tmp_path, jobs):
+    """A policy writing to descriptor 1 at import, or from a thread of its own later, broke
+    ``--format json``; now stdout holds the JSON alone and each stray line is on stderr, marked."""
+    from sy_tools.selfplay.stray import MARK
+
+    r = _run(tmp_path, "-n", "6", "--jobs", jobs, "--mrx-policy", f"{hostile}:thread_mrx", "--format", "json",
+             "--out", "-")
+    assert r.returncode == 0, r.stderr
+    rows, _, summary = r.stdout.partition("\n{")
+    assert rows.startswith("game,") and rows.count("\n") == 6
+    assert json.loads("{" + summary)["games"] == 6
+    lines = r.stderr.splitlines()
+    for text in ("noise at import, descriptor 1", "noise at import, print", "noise from a thread, descriptor 1",
+                 "noise from a thread, print"):
+        assert MARK + text in lines, text
+    assert all(line.startswith(MARK) or not line.startswith("noise") for line in lines)
+
+
+def test_a_station_whose_index_raises_is_a_forfeit(hostile, tmp_path):
+    """A returned station whose ``__index__`` raised was a traceback; now each game is a forfeit
+    with one line saying why."""
+    out = tmp_path / "r.csv"
+    r = _run(tmp_path, "-n", "3", "--jobs", "1", "--detective-policy", f"{hostile}:bad_index", "--format", "json",
+             "--out", str(out))
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert json.loads(r.stdout)["forfeits"] == 3
+    import csv
+
+    reasons = [row["forfeit"] for row in csv.DictReader(out.open())]
+    assert len(reasons) == 3 and all("a station must be an integer" in f and "\n" not in f for f in reasons)

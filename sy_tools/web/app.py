@@ -31,7 +31,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -58,6 +58,24 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
 ]
+
+
+#: The pages: their title and script (``static/page.html`` with the panel ``static/KIND-panel.html``).
+PAGES = {"table": ("the table", "table.js"), "mrx": ("Mr. X", "mrx.js")}
+
+
+def static_text(name: str) -> str:
+    with open(os.path.join(STATIC, name), encoding="utf-8") as f:
+        return f.read()
+
+
+def page_html(kind: str) -> str:
+    """The page ``kind`` (a key of :data:`PAGES`): the shared frame with its own panel."""
+    title, script = PAGES[kind]
+    text = static_text("page.html")
+    for key, value in (("title", title), ("script", script), ("kind", kind), ("panel", static_text(f"{kind}-panel.html"))):
+        text = text.replace("{{" + key + "}}", value)
+    return text
 
 
 def error(code: str, message: str, status: int) -> JSONResponse:
@@ -212,8 +230,10 @@ def create_app(table: Table, *, token: str | None = None, hosts: Collection[str]
     the host names ``hosts``; the computer plays both sides at ``pace`` seconds a move."""
     hub = Hub(table, token, pace if pace is not None else table.session.pace, heartbeat)
 
-    def page(name: str) -> Response:
-        return FileResponse(os.path.join(STATIC, name), headers={"cache-control": "no-store"})
+    pages = {kind: page_html(kind) for kind in PAGES}
+
+    def page(kind: str) -> Response:
+        return HTMLResponse(pages[kind], headers={"cache-control": "no-store"})
 
     def api(handler: Callable[[Request], Awaitable[Any]]) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
@@ -231,12 +251,12 @@ def create_app(table: Table, *, token: str | None = None, hosts: Collection[str]
             raise WebRefused("not-found", "no such page", 404)
 
     async def table_page(request: Request) -> Response:
-        return page("table.html")
+        return page("table")
 
     async def mrx_page(request: Request) -> Response:
         if not hub.mrx_ok(request.path_params["token"]):
             return error("not-found", "no such page", 404)
-        return page("mrx.html")
+        return page("mrx")
 
     async def board(request: Request) -> Any:
         return await hub.call(table.board)

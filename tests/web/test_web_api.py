@@ -59,6 +59,7 @@ def test_mrx_sees_his_station_and_moves_only_with_his_token(game):
         assert r.status_code == 404 and r.json() == {"error": "not-found", "message": "no such page"}, path
     r = client.post(f"/api/x/{'A' * 32}/move", json={"hops": [{"ticket": "taxi", "to": 37}]})
     assert r.status_code == 404
+    assert client.get(f"/x/{TOKEN}").status_code == 200
 
 
 def test_moves_undo_and_redo(game):
@@ -159,6 +160,19 @@ def test_unknown_paths_and_methods_are_json(game):
     assert r.status_code == 405 and r.json()["error"] == "method"
     r = client.get("/api/analysis/everything")
     assert r.status_code == 404 and r.json()["error"] == "not-found"
+
+
+def test_pages_and_scripts_are_the_packages_own(game):
+    client, _ = game
+    page = client.get("/")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assert '<script type="module" src="/static/table.js">' in page.text and 'id="undo"' in page.text
+    assert '<script type="module" src="/static/mrx.js">' in client.get(f"/x/{TOKEN}").text
+    assert "{{" not in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
+    assert page.headers["referrer-policy"] == "no-referrer"
+    for src in ("table.js", "mrx.js", "board.js", "live.js", "panels.js", "style.css"):
+        assert client.get(f"/static/{src}").status_code == 200, src
 
 
 def test_analysis_answers_on_the_public_record(game):

@@ -42,7 +42,7 @@ def serve_cmd(game: str, new: bool, host: str, port: int, qr: bool | None, **set
     """
     from ..play.files import resume_command
     from ..web.app import create_app
-    from ..web.server import bind, mrx_token, qr_text, run
+    from ..web.server import Runner, bind, mrx_token, qr_text
     from ..web.table import Table
 
     session, notes = _open(game, new, setup)
@@ -50,6 +50,9 @@ def serve_cmd(game: str, new: bool, host: str, port: int, qr: bool | None, **set
         token = mrx_token(session)
         bound = bind(host, port)
         app = create_app(Table(session), token=token, hosts=bound.hosts)
+        hub = app.hub
+        assert hub is not None
+        runner = Runner(app, bound, on_stop=lambda: setattr(hub, "stopping", True))
         for n in notes:
             click.echo(n)
         base = bound.urls[0]
@@ -61,9 +64,7 @@ def serve_cmd(game: str, new: bool, host: str, port: int, qr: bool | None, **set
             click.echo(qr_text(f"{base}/x/{token}"))
         click.echo("Ctrl-C stops the server (the game is saved after every move)")
         sys.stdout.flush()
-        hub = app.hub
-        assert hub is not None
-        run(app, bound, on_stop=lambda: setattr(hub, "stopping", True))
+        runner.run()
     finally:
         if session.lock is not None:
             session.lock.release()

@@ -129,39 +129,27 @@ def qr_text(url: str) -> str:
     return buf.getvalue()
 
 
-def run(app: Any, bound: Bound, on_stop: Callable[[], None] | None = None) -> int:
-    """Serve ``app`` on ``bound`` until SIGINT or SIGTERM; the signal's number."""
-    import uvicorn
+class Runner:
+    """uvicorn serving an app: SIGINT and SIGTERM are caught from the moment it is made (one
+    that comes before the server is up stops it as soon as it is), and not raised again after
+    the server stopped (the command line says it stopped and why)."""
 
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2,
-                            proxy_headers=False, server_header=False)
-    server = _Server(config, on_stop)
-    server.run(sockets=[bound.sock])
-    return server.stopped_by
-
-
-class _Server:
-    """uvicorn's server, stopped by a signal without raising it again afterwards (the command
-    line says it stopped and why)."""
-
-    def __init__(self, config: Any, on_stop: Callable[[], None] | None) -> None:
+    def __init__(self, app: Any, bound: Bound, on_stop: Callable[[], None] | None = None) -> None:
         import uvicorn
 
-        on_exit = self._exit
+        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
+                                timeout_graceful_shutdown=2, proxy_headers=False, server_header=False)
 
         class Server(uvicorn.Server):
             @contextmanager
             def capture_signals(self) -> Generator[None, None, None]:
-                before = {sig: signal.signal(sig, on_exit) for sig in (signal.SIGINT, signal.SIGTERM)}
-                try:
-                    yield
-                finally:
-                    for sig, handler in before.items():
-                        signal.signal(sig, handler)
+                yield  # (the runner holds them)
 
         self.server = Server(config)
+        self.bound = bound
         self.on_stop = on_stop
         self.stopped_by = 0
+        self._before = {sig: signal.signal(sig, self._exit) for sig in (signal.SIGINT, signal.SIGTERM)}
 
     def _exit(self, sig: int, frame: Any) -> None:
         if self.stopped_by:
@@ -171,5 +159,13 @@ class _Server:
             self.on_stop()
         self.server.should_exit = True
 
-    def run(self, sockets: list[socket.socket]) -> None:
-        self.server.run(sockets=sockets)
+    def run(self) -> int:
+        """Serve until a signal; the signal's number."""
+        try:
+            if not self.server.should_exit:
+                self.server.run(sockets=[self.bound.sock])
+        finally:
+            for sig, handler in self._before.items():
+                signal.signal(sig, handler)
+            self.bound.sock.close()
+        return self.stopped_by

@@ -46,7 +46,7 @@ class Served:
                                      stderr=subprocess.PIPE, text=True)
         self.lines: list[str] = []
         assert self.proc.stdout is not None
-        while not any(line.startswith("mr-x: ") for line in self.lines):
+        while not any(line.startswith("Ctrl-C stops") for line in self.lines):
             line = self.proc.stdout.readline()
             if not line:
                 self.proc.wait(timeout=30)

@@ -93,3 +93,25 @@ def test_mrx_link_as_a_qr_code():
     drawn = qr_text("http://127.0.0.1:8000/x/" + "A" * 32).splitlines()
     assert len(drawn) > 10 and len({len(line) for line in drawn if line}) == 1
     assert any("█" in line or "▀" in line or "▄" in line for line in drawn)
+
+
+def test_the_pages_console_example_is_what_serve_prints(tmp_path):
+    """docs/serve.md's ``console`` block: the command run (on a free port), then Ctrl-C; the
+    port and the token are the run's own."""
+    import re
+    import shlex
+
+    from browser import REPO
+
+    page = (REPO / "docs" / "serve.md").read_text()
+    block = re.search(r"^```console\n(.*?)^```", page, re.S | re.M).group(1).splitlines()
+    command = shlex.split(block[0].removeprefix("$ sy-tools serve "))
+    command[command.index("--port") + 1] = "0"
+    served = Served(tmp_path, *command)
+    try:
+        out = served.lines + served.stop().splitlines()
+    finally:
+        served.kill()
+    want = [ln for ln in block[1:] if ln != "^C"]
+    port, token = served.port, served.mrx.rsplit("/", 1)[1]
+    assert out == [ln.replace(":8000/", f":{port}/").replace(want[1].rsplit("/", 1)[1], token) for ln in want]

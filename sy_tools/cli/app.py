@@ -43,7 +43,7 @@ def _quiet_broken_pipe() -> None:
 COMMAND_MODULES = {
     "advise": "advise", "check": "records", "cordon": "cordon", "heatmap": "heatmap", "map": "maps",
     "moves": "records", "play": "play", "possible": "possible", "record": "records", "rules": "records",
-    "serve": "serve",
+    "replay": "serve", "serve": "serve",
     "simulate": "simulate", "solve": "solve", "validate": "maps",
 }
 

@@ -121,3 +121,42 @@ def _shared_params() -> list[click.Parameter]:
 
 
 serve_cmd.params[2:2] = _shared_params()
+
+
+@main.command("replay", short_help="Write a game as one HTML file to step through on the board (no server needed).")
+@click.argument("game")
+@click.option("-o", "--output", required=True, metavar="FILE",
+              help="The HTML file to write (it opens from disk, with no server and no network).")
+def replay_cmd(game: str, output: str) -> None:
+    """Write the game in the record GAME as one self-contained HTML file: the board turn by
+    turn, with play, pause, step and a slider, what the detectives saw at each turn and, when
+    the record's Mr. X's log is at hand (its 'play' header names it), where he really was.
+
+    \b
+    Examples:
+      sy-tools replay game.txt -o game.html
+      sy-tools replay examples/capture.json -o capture.html
+    """
+    import os
+
+    from ..formats.files import atomic_write_bytes
+    from ..formats.record_io import load_record
+    from ..play.files import distinct_targets
+    from ..play.session import check_resumable
+    from ..web.replay import full_record, replay_data, replay_html
+    from ..web.table import board_json
+
+    record = load_record(game)
+    full = full_record(record, game)
+    check_resumable(full, game)
+    mine = [("the record", game)]
+    log = (record.extra.get("play") or {}).get("mrx_log")
+    if log:
+        mine.append(("Mr. X's log", os.path.join(os.path.dirname(game), log)))
+    distinct_targets([*mine, ("the replay", output)])
+    data = replay_data(full, board_json(record.board), os.path.basename(game))
+    atomic_write_bytes(output, replay_html(data).encode())
+    from ..formats.report_text import plural
+
+    truth = ", with Mr. X's true route" if data["full"] else ""
+    click.echo(f"written: {output} ({plural(len(data['frames']) - 1, 'turn')}{truth})")

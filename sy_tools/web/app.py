@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
-import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from contextlib import asynccontextmanager
 from typing import Any
@@ -36,6 +35,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .pages import PAGES, STATIC, page_html
 from .table import Table, WebRefused
 
 #: The largest request body read (bytes): a move is a few dozen.
@@ -48,7 +48,6 @@ HEARTBEAT = 15.0
 #: The host names a server bound to the loopback answers to by default.
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
-STATIC = os.path.join(os.path.dirname(__file__), "static")
 
 #: Every page and script is the package's own: nothing from another origin, no inline script.
 SECURITY_HEADERS = [
@@ -58,24 +57,6 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
 ]
-
-
-#: The pages: their title and script (``static/page.html`` with the panel ``static/KIND-panel.html``).
-PAGES = {"table": ("the table", "table.js"), "mrx": ("Mr. X", "mrx.js")}
-
-
-def static_text(name: str) -> str:
-    with open(os.path.join(STATIC, name), encoding="utf-8") as f:
-        return f.read()
-
-
-def page_html(kind: str) -> str:
-    """The page ``kind`` (a key of :data:`PAGES`): the shared frame with its own panel."""
-    title, script = PAGES[kind]
-    text = static_text("page.html")
-    for key, value in (("title", title), ("script", script), ("kind", kind), ("panel", static_text(f"{kind}-panel.html"))):
-        text = text.replace("{{" + key + "}}", value)
-    return text
 
 
 def error(code: str, message: str, status: int) -> JSONResponse:

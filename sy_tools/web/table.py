@@ -25,6 +25,7 @@ from typing import Any
 
 from ..analysis.possible import Possible, possible
 from ..analysis.referee import check
+from ..engine.board import Board
 from ..engine.hops import MRX
 from ..engine.position import Position
 from ..engine.tickets import DETECTIVE_TICKET_KINDS, MRX_TICKET_KINDS, TICKET_LETTERS, Ticket
@@ -72,7 +73,7 @@ def _hop_json(ticket: Ticket, to: int | None) -> dict[str, Any]:
     return {"ticket": ticket.value, "to": to}
 
 
-def _history(record: Record) -> list[dict[str, Any]]:
+def history_json(record: Record) -> list[dict[str, Any]]:
     """The rounds of ``record``: Mr. X's hops (a station only where ``record`` holds it) and
     each detective's move."""
     out = []
@@ -152,7 +153,7 @@ class Table:
             "capture": None if where.capture is None else
             {"station": where.capture.station, "by": where.capture.by, "round": where.capture.round},
             "moves": self._detective_moves(pos),
-            "history": _history(public),
+            "history": history_json(public),
             "said": said,
             "last": said[-1] if said else "",
             "can_undo": self._can_undo(),
@@ -188,20 +189,9 @@ class Table:
         return any((p.piece == MRX) != (s.computer == "mrx") for p in s.plies)
 
     def board(self) -> dict[str, Any]:
-        """The map as the pages draw it: each station at the board's own coordinates (a computed
-        layout for a map without them), and the connections by transport."""
+        """The map as the pages draw it (:func:`board_json`)."""
         if self._board is None:
-            b = self.session.setup.board
-            coords = b.coords
-            if not coords or any(s not in coords for s in b.stations):
-                from ..plot.layout import layout
-
-                coords = layout(b)[0]
-            lines: dict[str, list[list[int]]] = {}
-            for c in sorted(b.connections):
-                lines.setdefault(c.transport.value, []).append([c.a, c.b])
-            stations = [[s, round(float(coords[s][0]), 2), round(float(coords[s][1]), 2)] for s in sorted(b.stations)]
-            self._board = {"stations": stations, "connections": lines}
+            self._board = board_json(self.session.setup.board)
         return self._board
 
     # ---- Mr. X's own view -------------------------------------------------------------------
@@ -214,7 +204,7 @@ class Table:
         pos = s.position
         route = [_hop_json(m.ticket, m.to) for rnd in full.rounds for m in rnd.mrx]
         state["mrx"] = {**state["mrx"], "at": pos.mrx_at, "start": full.mrx_start, "route": route}
-        state["mrx_history"] = _history(full)
+        state["mrx_history"] = history_json(full)
         singles: dict[int, list[str]] = {}
         doubles: list[list[Any]] = []
         mine = s.secret and s.computer not in ("mrx", "both")
@@ -371,6 +361,21 @@ class Table:
         arrows = [{"tickets": [t.value for t in m.move.tickets], "stations": list(m.move.stations)}
                   for m in advice.moves[:1]]
         return {"kind": "advise", "text": advice.describe(), "arrows": arrows}
+
+
+def board_json(b: Board) -> dict[str, Any]:
+    """The map as the pages draw it: each station at the board's own coordinates (a computed
+    layout for a map without them), and the connections by transport."""
+    coords = b.coords
+    if not coords or any(s not in coords for s in b.stations):
+        from ..plot.layout import layout
+
+        coords = layout(b)[0]
+    lines: dict[str, list[list[int]]] = {}
+    for c in sorted(b.connections):
+        lines.setdefault(c.transport.value, []).append([c.a, c.b])
+    stations = [[s, round(float(coords[s][0]), 2), round(float(coords[s][1]), 2)] for s in sorted(b.stations)]
+    return {"stations": stations, "connections": lines}
 
 
 def _can_pass(pos: Position) -> bool:

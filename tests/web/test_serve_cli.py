@@ -115,3 +115,33 @@ def test_the_pages_console_example_is_what_serve_prints(tmp_path):
     want = [ln for ln in block[1:] if ln != "^C"]
     port, token = served.port, served.mrx.rsplit("/", 1)[1]
     assert out == [ln.replace(":8000/", f":{port}/").replace(want[1].rsplit("/", 1)[1], token) for ln in want]
+
+
+def test_replay_writes_one_file_that_needs_nothing_else(tmp_path):
+    from browser import REPO
+
+    out = tmp_path / "game.html"
+    r = subprocess.run([SY_TOOLS, "replay", str(REPO / "examples" / "capture.json"), "-o", str(out)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and r.stdout == f"written: {out} (74 turns, with Mr. X's true route)\n"
+    html = out.read_text()
+    assert "http" not in html.replace("http://www.w3.org/2000/svg", "") and " src=" not in html
+    assert "<script>" in html and "import " not in html.split("<script>", 1)[1]
+    game = tmp_path / "g.txt"
+    game.write_text((REPO / "examples" / "table.txt").read_text())
+    r = subprocess.run([SY_TOOLS, "replay", str(game), "-o", str(game)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "the replay must be another file" in r.stderr
+    assert game.read_text() == (REPO / "examples" / "table.txt").read_text()
+
+
+def test_replay_of_a_served_game_shows_his_route_from_his_log(tmp_path):
+    served = Served(tmp_path, "g.txt", "--new", "--detectives", "Red=13", "--mrx-start", "50", "--port", "0")
+    try:
+        post(served.table + f"api/x/{served.mrx.rsplit('/', 1)[1]}/move", {"hops": [{"ticket": "taxi", "to": 37}]})
+        served.stop()
+    finally:
+        served.kill()
+    r = subprocess.run([SY_TOOLS, "replay", "g.txt", "-o", "g.html"], cwd=tmp_path, capture_output=True, text=True,
+                       timeout=120)
+    assert r.stdout == "written: g.html (1 turn, with Mr. X's true route)\n", r.stderr
+    assert '"at":37' in (tmp_path / "g.html").read_text()

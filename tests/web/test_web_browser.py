@@ -134,3 +134,36 @@ def test_the_computer_plays_the_detectives(browser, tmp_path):
         assert errors == []
     finally:
         served.kill()
+
+
+def test_the_replay_file_opens_from_disk_and_steps(browser, tmp_path):
+    import subprocess
+
+    from browser import REPO, SY_TOOLS
+
+    out = tmp_path / "capture.html"
+    r = subprocess.run([SY_TOOLS, "replay", str(REPO / "examples" / "capture.json"), "-o", str(out)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    errors: list[str] = []
+    context = browser.new_context(viewport=LAPTOP, device_scale_factor=1)
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    asked: list[str] = []
+    page.on("request", lambda req: asked.append(req.url))
+    page.goto(out.as_uri())
+    expect(page.locator("#status")).to_contain_text("caught Mr. X at 155")
+    page.locator("#first").click()
+    expect(page.locator("#said")).to_have_text("The start.")
+    page.locator("#next").click()
+    expect(page.locator("#said")).to_contain_text("1. Mr. X:")
+    expect(page.locator("#truth")).to_contain_text("Mr. X was really at")
+    page.locator("#slider").fill("12")
+    expect(page.locator("#said")).to_contain_text("12. ")
+    page.locator("#play").click()
+    expect(page.locator("#said")).to_contain_text("13. ")
+    page.locator("#play").click()
+    page.locator("#slider").fill("30")
+    page.screenshot(path=str(shot_path(tmp_path, "replay.png")))
+    assert [u for u in asked if not u.startswith("file:")] == [] and errors == []
+    context.close()

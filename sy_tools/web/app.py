@@ -180,7 +180,8 @@ class Hub:
                     break
                 if s.computer == "both" and self.pace:
                     await asyncio.sleep(self.pace)
-                await self.call(self.table.computer_step)
+                if await self.call(self.table.computer_step) is None:
+                    break  # (its move could not be saved: the next change tries again)
 
 
 async def read_json(request: Request) -> dict[str, Any]:

@@ -267,3 +267,16 @@ def test_the_computer_plays_its_side_as_soon_as_it_is_its_turn(tmp_path):
         assert state["last"].startswith("Mr. X: ") and state["computer"] == "mrx"
         r = client.get(x("state")).json()
         assert r["mrx_plays"] is False and r["mrx_moves"]["single"] == []
+
+
+def test_the_computer_plays_both_sides_at_its_pace(tmp_path):
+    session = start(tmp_path, computer="both", level="easy", pace=0)
+    with served(session) as client, client.stream("GET", "/api/events") as stream:
+        lines = stream.iter_lines()
+        said = set()
+        while len(said) < 4:  # the table only watches
+            said.add(events(lines, 1)[0]["last"])
+        state = client.get("/api/state").json()
+        assert state["computer"] == "both" and state["history"][0]["detectives"]
+        r = client.post("/api/move", json={"piece": "Red", "to": 23})
+        assert r.status_code == 409 and r.json()["error"] in ("turn", "game-over")

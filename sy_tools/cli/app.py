@@ -54,6 +54,7 @@ def command_started() -> float | None:
 COMMAND_MODULES = {
     "advise": "advise", "check": "records", "cordon": "cordon", "heatmap": "heatmap", "map": "maps",
     "moves": "records", "play": "play", "possible": "possible", "record": "records", "rules": "records",
+    "replay": "serve", "serve": "serve",
     "simulate": "simulate", "solve": "solve", "validate": "maps",
 }
 

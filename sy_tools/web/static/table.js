@@ -1,0 +1,150 @@
+// The table page: the board every player sees.  A detective's move is entered by tapping its
+// piece, then one of the highlighted stations (the ticket is asked only when two fit).  What
+// it shows comes from the table's state, which the server builds from the public record only.
+
+import { Board } from "./board.js";
+import { follow, getJSON, postJSON } from "./live.js";
+import {
+  $, MRX, bannerText, chooseTicket, h, historyTable, pieces, possibleList, revealText, showBanner, showLink,
+  statusText, ticketTable, toast,
+} from "./panels.js";
+
+let board = null;
+let state = null;
+let selected = false;
+let busy = false;
+
+function narrow() {
+  return window.innerWidth < 700;
+}
+
+function detectiveToMove(s) {
+  return s.detectives.find((d) => d.name === s.to_move) || null;
+}
+
+function humansMove(s) {
+  return !s.over && !s.computer_turn && s.to_move !== MRX && !s.stopped;
+}
+
+function render(s) {
+  const first = state === null;
+  state = s;
+  selected = false;
+  $("status").textContent = statusText(s);
+  $("reveal").textContent = s.over ? "" : revealText(s);
+  showBanner($("banner"), bannerText(s));
+  $("moment").textContent = s.moment;
+  $("possible").replaceChildren(possibleList(s.possible));
+  $("tickets").replaceChildren(ticketTable(s));
+  $("history").replaceChildren(s.history.length ? historyTable(s) : h("p", {}, "no moves yet"));
+  $("undo").disabled = !s.can_undo;
+  $("redo").disabled = !s.can_redo;
+  $("answer").hidden = true;
+  board.setPossible(s.possible);
+  board.setPieces(pieces(s), s.last_reveal ? { at: s.last_reveal.station, kind: "seen" } : null);
+  board.setArrows([]);
+  board.setRings([], "");
+  turnPanel(s);
+  offerPiece(s);
+  if (first) frame(s);
+}
+
+function frame(s) {
+  if (!narrow()) { board.fit(); return; }
+  const d = detectiveToMove(s);
+  const around = d ? [d.at, ...s.moves.map((m) => m.to)] : s.possible.slice(0, 8).map((p) => p[0]);
+  board.focus(around, 520, 700);
+}
+
+function turnPanel(s) {
+  const node = $("turn");
+  if (s.stopped) { node.replaceChildren(h("p", { class: "warn" }, s.stopped)); return; }
+  if (s.over) { node.replaceChildren(h("p", { class: "over" }, s.status)); return; }
+  if (s.computer_turn) {
+    node.replaceChildren(h("p", {}, `The computer is thinking (${s.to_move})…`));
+    return;
+  }
+  if (s.to_move === MRX) {
+    node.replaceChildren(h("p", {}, "Mr. X is moving on his own page."));
+    return;
+  }
+  node.replaceChildren(h("p", {}, `${s.to_move} to move: tap the piece, then where it goes.`),
+    h("button", { id: "select", class: "primary", onclick: () => select(true) }, `Move ${s.to_move}`));
+}
+
+function offerPiece(s) {
+  const d = detectiveToMove(s);
+  board.setPickable(d && humansMove(s) ? [d.at] : [], onPick);
+}
+
+function select(on) {
+  const s = state;
+  const d = detectiveToMove(s);
+  if (!d || !humansMove(s)) return;
+  selected = on;
+  if (!on) { offerPiece(s); return; }
+  if (!s.moves.length) { toast(`${d.name} has no move`, "error"); return; }
+  board.setPickable(s.moves.map((m) => m.to), onPick);
+  board.setRings([d.at], "selected");
+}
+
+async function onPick(station, allowed) {
+  const s = state;
+  const d = detectiveToMove(s);
+  if (!d || !humansMove(s)) {
+    if (s.to_move === MRX && !s.over) toast("Mr. X is to move (on his own page)");
+    return;
+  }
+  if (!selected) {
+    if (station === d.at) select(true);
+    else toast(`${d.name} is to move: tap ${d.name}'s piece first`);
+    return;
+  }
+  if (station === d.at) { select(false); board.setRings([], ""); return; }
+  if (!allowed) { toast(`${d.name} cannot reach ${station} now`); return; }
+  const move = s.moves.find((m) => m.to === station);
+  let ticket = move.tickets[0];
+  if (move.tickets.length > 1) {
+    ticket = await chooseTicket(`${d.name} to ${station}: which ticket?`, move.tickets);
+    if (ticket === null) return;
+  }
+  await send("/api/move", { piece: d.name, to: station, ticket, tag: s.tag });
+}
+
+async function send(url, body) {
+  if (busy) return;
+  busy = true;
+  try {
+    const done = await postJSON(url, body);
+    toast(done.said);
+  } catch (err) {
+    toast(err.message, "error");
+  } finally {
+    busy = false;
+  }
+}
+
+async function analyse(kind) {
+  const out = $("answer");
+  out.hidden = false;
+  out.textContent = `${kind}: thinking…`;
+  try {
+    const answer = await getJSON(`/api/analysis/${kind}`);
+    out.textContent = answer.text;
+    if (answer.arrows) board.setArrows(answer.arrows.map((a) => ({ from: a.from, to: a.to })));
+    if (kind === "cordon") board.setRings(answer.stations || [], "cordon");
+  } catch (err) {
+    out.textContent = err.message;
+  }
+}
+
+async function main() {
+  board = new Board($("board"), await getJSON("/api/board"));
+  $("undo").addEventListener("click", () => send("/api/undo", { tag: state.tag }));
+  $("redo").addEventListener("click", () => send("/api/redo", { tag: state.tag }));
+  for (const kind of ["advise", "cordon", "solve"]) $(kind).addEventListener("click", () => analyse(kind));
+  $("banner").addEventListener("click", () => showBanner($("banner"), null));
+  follow("/api/events", render, showLink);
+}
+
+main().catch((err) => toast(err.message, "error"));

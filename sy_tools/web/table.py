@@ -1,0 +1,388 @@
+"""The game behind the web table: what each page may see, and the moves it may make.
+
+:class:`Table` wraps a :class:`~sy_tools.play.session.Session` (the rules, the files, the lock,
+the computer) and turns it into JSON payloads:
+
+* :meth:`Table.public_state`: what every table page shows.  It is built from the public record
+  (:meth:`Session.public`) alone, so it can never depend on where Mr. X really is: the
+  possible stations, the detectives, every player's tickets, the history, the moves of the
+  detective to move.
+* :meth:`Table.mrx_state`: Mr. X's own page (his station, his route, his legal moves): only
+  ever sent behind his token.
+
+Moves carry the :meth:`Table.tag` of the state they were chosen on: a move made on a state the
+game has left (another screen moved first) is refused with the code ``stale``, so two screens
+entering a move at once get exactly one move taken.  Nothing here is thread-safe: the web app
+calls it under one lock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..analysis.possible import Possible, possible
+from ..analysis.referee import check
+from ..engine.board import Board
+from ..engine.hops import MRX
+from ..engine.position import Position
+from ..engine.tickets import DETECTIVE_TICKET_KINDS, MRX_TICKET_KINDS, TICKET_LETTERS, Ticket
+from ..formats.record import Record
+from ..formats.record_io import record_text
+from ..play.session import Ply, Refused, Session, plies_of
+
+#: The tickets as the web payloads spell them, and their letters in the notation.
+TICKET_NAMES = {t.value: TICKET_LETTERS[t] for t in Ticket}
+
+
+class WebRefused(Exception):
+    """A request the table does not accept: ``code`` (one of the session's codes, ``stale``,
+    ``bad-request``, ``forbidden``...), ``message`` for the screen that asked, ``status`` the
+    HTTP status."""
+
+    def __init__(self, code: str, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+@dataclass
+class _Cached:
+    tag: str
+    public: dict[str, Any]
+
+
+def _ticket(word: Any) -> Ticket:
+    try:
+        return Ticket(word)
+    except ValueError:
+        raise WebRefused("bad-request", f"unknown ticket {str(word)[:40]!r}: expected one of "
+                                        f"{', '.join(t.value for t in Ticket)}", 400) from None
+
+
+def _station(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1_000_000:
+        raise WebRefused("bad-request", f"a station is a number, got {str(value)[:40]!r}", 400)
+    return value
+
+
+def _hop_json(ticket: Ticket, to: int | None) -> dict[str, Any]:
+    return {"ticket": ticket.value, "to": to}
+
+
+def history_json(record: Record) -> list[dict[str, Any]]:
+    """The rounds of ``record``: Mr. X's hops (a station only where ``record`` holds it) and
+    each detective's move."""
+    out = []
+    for i, rnd in enumerate(record.rounds, 1):
+        out.append({"round": i, "mrx": [_hop_json(m.ticket, m.to) for m in rnd.mrx],
+                    "detectives": [{"name": d.name, "ticket": d.ticket.value, "to": d.to, "capture": d.capture}
+                                   for d in rnd.detectives]})
+    return out
+
+
+def _said(plies: Sequence[Ply], rules: Any) -> list[str]:
+    """Each turn of ``plies`` (a public record's) as the table hears it."""
+    out, moves = [], 0
+    for p in plies:
+        out.append(p.public_text(rules, moves))
+        moves += len(p.mrx)
+    return out
+
+
+class Table:
+    """One game served on the web: ``session`` is the game (its lock held by the caller)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.last_action = ""
+        self._cache: _Cached | None = None
+        self._board: dict[str, Any] | None = None
+
+    # ---- what everyone sees -----------------------------------------------------------------
+
+    def public(self) -> Record:
+        return self.session.public()
+
+    def tag(self) -> str:
+        """A short name of the game as the table sees it: the public record and how many turns
+        can be redone (it changes with every move, undo and redo, and is the same after a
+        restart: the files are the truth)."""
+        s = self.session
+        text = record_text(self.public(), s.path) + f"\nundone {len(s.undone)}\n{s.stopped or ''}"
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def public_state(self) -> dict[str, Any]:
+        """The table's view of the game, from the public record only (cached per :meth:`tag`)."""
+        tag = self.tag()
+        if self._cache is None or self._cache.tag != tag:
+            self._cache = _Cached(tag, self._public_state(tag))
+        return self._cache.public
+
+    def _public_state(self, tag: str) -> dict[str, Any]:
+        s = self.session
+        public = self.public()
+        result = check(public)
+        pos = result.position
+        assert pos is not None
+        where = possible(public)
+        rules = public.rules
+        said = _said(plies_of(public), rules)
+        state: dict[str, Any] = {
+            "tag": tag,
+            "game": _name(s.path),
+            "status": result.status.describe(),
+            "over": pos.outcome.over,
+            "winner": pos.outcome.winner,
+            "to_move": pos.to_move,
+            "round": pos.round,
+            "move": pos.move,
+            "moment": where.moment_text(),
+            "next_reveal": where.next_reveal,
+            "moves_to_reveal": where.moves_to_reveal,
+            "reveal_moves": list(rules.reveal_moves),
+            "last_reveal": None if where.last_reveal is None else
+            {"move": where.last_reveal[0], "station": where.last_reveal[1]},
+            "detectives": [{"name": n, "at": at, "tickets": tk.to_dict(DETECTIVE_TICKET_KINDS), "out": n in pos.out}
+                           for n, at, tk in zip(pos.names, pos.stations, pos.tickets)],
+            "mrx": {"tickets": pos.mrx_tickets.to_dict(MRX_TICKET_KINDS)},
+            "possible": [[st, round(p, 6)] for st, p in where.ranked()],
+            "capture": None if where.capture is None else
+            {"station": where.capture.station, "by": where.capture.by, "round": where.capture.round},
+            "moves": self._detective_moves(pos),
+            "history": history_json(public),
+            "said": said,
+            "last": said[-1] if said else "",
+            "can_undo": self._can_undo(),
+            "can_redo": bool(s.undone),
+            "computer": s.computer,
+            "level": s.level if s.computer else None,
+            "computer_turn": s.computer_to_move(),
+            "secret": s.secret,
+            "stopped": s.stopped,
+        }
+        return state
+
+    def _detective_moves(self, pos: Position) -> list[dict[str, Any]]:
+        """The detective to move: each station it may reach and the tickets that take it there."""
+        who = pos.to_move
+        if who is None or who == MRX or who in pos.out:
+            return []
+        fits: dict[int, list[str]] = {}
+        for m in pos.detective_moves(who):
+            to = m.stations[0]
+            assert to is not None
+            fits.setdefault(to, []).append(m.tickets[0].value)
+        return [{"to": to, "tickets": ts} for to, ts in sorted(fits.items())]
+
+    def _can_undo(self) -> bool:
+        """Whether ``undo`` takes anything back (under the computer, only a person's turn with
+        the computer's replies)."""
+        s = self.session
+        if s.computer == "both":
+            return bool(s.plies)
+        if s.computer is None:
+            return bool(s.plies)
+        return any((p.piece == MRX) != (s.computer == "mrx") for p in s.plies)
+
+    def board(self) -> dict[str, Any]:
+        """The map as the pages draw it (:func:`board_json`)."""
+        if self._board is None:
+            self._board = board_json(self.session.setup.board)
+        return self._board
+
+    # ---- Mr. X's own view -------------------------------------------------------------------
+
+    def mrx_state(self) -> dict[str, Any]:
+        """Mr. X's page: the table's view, and his station, route and legal moves (secret)."""
+        s = self.session
+        state = dict(self.public_state())
+        full = s.record()
+        pos = s.position
+        route = [_hop_json(m.ticket, m.to) for rnd in full.rounds for m in rnd.mrx]
+        state["mrx"] = {**state["mrx"], "at": pos.mrx_at, "start": full.mrx_start, "route": route}
+        state["mrx_history"] = history_json(full)
+        singles: dict[int, list[str]] = {}
+        doubles: list[list[Any]] = []
+        mine = s.secret and s.computer not in ("mrx", "both")
+        if mine and pos.to_move == MRX and pos.mrx_at is not None:
+            for m in pos.legal_moves:
+                if m.shown is not None:
+                    continue  # (a voluntary reveal: typed on the table's terms, not offered here yet)
+                if len(m.tickets) == 1:
+                    to = m.stations[0]
+                    assert to is not None
+                    singles.setdefault(to, []).append(m.tickets[0].value)
+                elif len(m.tickets) == 2:
+                    doubles.append([m.tickets[0].value, m.stations[0], m.tickets[1].value, m.stations[1]])
+        state["mrx_moves"] = {"single": [{"to": to, "tickets": ts} for to, ts in sorted(singles.items())],
+                              "double": doubles, "pass": mine and pos.to_move == MRX and _can_pass(pos)}
+        state["mrx_plays"] = mine
+        state["reveal_now"] = bool(pos.to_move == MRX and s.setup.rules.is_reveal(pos.move + 1))
+        return state
+
+    # ---- moves ------------------------------------------------------------------------------
+
+    def _fresh(self, tag: Any) -> None:
+        if tag is not None and tag != self.tag():
+            raise WebRefused("stale", "the game has moved on since this screen last looked (another screen was "
+                                      f"quicker: {self.public_state()['last'] or 'a change'}): this move is no longer "
+                                      "yours to make; look again")
+
+    def _refused(self, e: Refused, mrx: bool) -> WebRefused:
+        return WebRefused(e.code, (e.private or e.message) if mrx else e.message)
+
+    def detective_move(self, body: dict[str, Any]) -> str:
+        """A detective's move from the table: ``{"piece", "to", "ticket" (optional), "tag"}``;
+        what the table hears."""
+        self._fresh(body.get("tag"))
+        piece = body.get("piece")
+        if not isinstance(piece, str) or piece == MRX:
+            raise WebRefused("bad-request", "piece: name the detective to move (Mr. X moves on his own page)", 400)
+        to = _station(body.get("to"))
+        ticket = body.get("ticket")
+        entry = (f"{TICKET_LETTERS[_ticket(ticket)]} " if ticket is not None else "") + str(to)
+        if body.get("capture") is True:
+            entry += "!"
+        return self._enter(piece, entry, mrx=False)
+
+    def mrx_move(self, body: dict[str, Any]) -> str:
+        """Mr. X's move from his page: ``{"hops": [{"ticket", "to"}, ...], "tag"}`` (two hops for
+        a double move, none for a pass); what the table hears.  A refusal carries his reason."""
+        self._fresh(body.get("tag"))
+        hops = body.get("hops")
+        if not isinstance(hops, list) or len(hops) > 2 or not all(isinstance(h, dict) for h in hops):
+            raise WebRefused("bad-request", "hops: a list of one or two {ticket, to} (none for a pass)", 400)
+        words = []
+        for h in hops:
+            t = TICKET_LETTERS[_ticket(h.get("ticket"))]
+            to = h.get("to")
+            words.append(t if to is None else f"{t} {_station(to)}")
+        entry = "-" if not words else words[0] if len(words) == 1 else "2X " + "/".join(words)
+        return self._enter(MRX, entry, mrx=True)
+
+    def _enter(self, piece: str, entry: str, mrx: bool) -> str:
+        try:
+            self.session.enter(piece, entry)
+        except Refused as e:
+            raise self._refused(e, mrx) from None
+        return self._heard()
+
+    def _heard(self) -> str:
+        said = self.public_state()["said"]
+        self.last_action = said[-1] if said else ""
+        return self.last_action
+
+    def undo(self, body: dict[str, Any]) -> str:
+        """Take back the last move (a person's, with the computer's replies)."""
+        return self._step(body, back=True)
+
+    def redo(self, body: dict[str, Any]) -> str:
+        """Play again the last move undone."""
+        return self._step(body, back=False)
+
+    def _step(self, body: dict[str, Any], back: bool) -> str:
+        self._fresh(body.get("tag"))
+        before = self.public_state()["said"]
+        try:
+            changed = self.session.undo(1) if back else self.session.redo(1)
+        except Refused as e:
+            raise self._refused(e, False) from None
+        word = "undo" if back else "redo"
+        if not changed:
+            raise WebRefused(word, f"nothing to {word}")
+        after = self.public_state()["said"]
+        turns = reversed(before[len(after):]) if back else after[len(before):]
+        self.last_action = f"{word}ne: " + "; ".join(turns)
+        return self.last_action
+
+    def computer_step(self) -> str | None:
+        """The computer's move when it is its turn (what the table hears), else None."""
+        s = self.session
+        if s.over or not s.computer_to_move():
+            return None
+        try:
+            s.computer_move()
+        except Refused:
+            return None
+        return self._heard()
+
+    # ---- analysis ---------------------------------------------------------------------------
+
+    def analysis(self, kind: str) -> dict[str, Any]:
+        """An answer on the public record: ``possible``, ``advise`` (the detectives' advice),
+        ``cordon`` or ``solve``, each within the game's think time."""
+        s = self.session
+        public = self.public()
+        if kind == "possible":
+            where: Possible = possible(public)
+            return {"kind": kind, "text": where.to_text(10), "stations": [[st, round(p, 6)] for st, p in where.ranked()]}
+        if s.over:
+            raise WebRefused("game-over", "the game is over")
+        if kind == "advise":
+            if s.to_move == MRX:
+                raise WebRefused("turn", "Mr. X is to move: the detectives' advice comes after his move (his own is on "
+                                         "his page)")
+            from ..solvers.advise import advise_record
+
+            advice = advise_record(public, side="detectives", time_limit=s.think)
+            arrows = [{"name": m.name, "from": m.origin, "to": m.move.to, "ticket": m.move.tickets[0].value}
+                      for m in advice.moves if m.move is not None]
+            return {"kind": kind, "text": advice.describe(), "arrows": arrows}
+        if kind == "cordon":
+            from ..solvers.cordon import cordon
+
+            plan = cordon(public, 1, time_limit=s.think)
+            return {"kind": kind, "text": plan.to_text(False), "stations": sorted(plan.cordon)}
+        if kind == "solve":
+            from ..solvers.forced import solve_record
+            from ..solvers.forced_tree import describe
+
+            return {"kind": kind, "text": describe(solve_record(public, 2, s.think))}
+        raise WebRefused("not-found", f"no analysis {kind[:40]!r}: possible, advise, cordon or solve", 404)
+
+    def mrx_advice(self) -> dict[str, Any]:
+        """Mr. X's advice (his station: secret), as ``sy-tools advise`` gives it."""
+        from ..selfplay.budgets import ADVISE_CANDIDATES
+        from ..selfplay.policies import TreeSearch
+        from ..solvers.advise import advise_record
+
+        s = self.session
+        if s.over:
+            raise WebRefused("game-over", "the game is over")
+        if s.to_move != MRX:
+            raise WebRefused("turn", "your advice comes when it is your turn")
+        pos = s.position
+        advice = advise_record(self.public(), at=pos.mrx_at, top=3, time_limit=s.think,
+                               choose=TreeSearch(rng=s.seed), candidates=ADVISE_CANDIDATES)
+        arrows = [{"tickets": [t.value for t in m.move.tickets], "stations": list(m.move.stations)}
+                  for m in advice.moves[:1]]
+        return {"kind": "advise", "text": advice.describe(), "arrows": arrows}
+
+
+def board_json(b: Board) -> dict[str, Any]:
+    """The map as the pages draw it: each station at the board's own coordinates (a computed
+    layout for a map without them), and the connections by transport."""
+    coords = b.coords
+    if not coords or any(s not in coords for s in b.stations):
+        from ..plot.layout import layout
+
+        coords = layout(b)[0]
+    lines: dict[str, list[list[int]]] = {}
+    for c in sorted(b.connections):
+        lines.setdefault(c.transport.value, []).append([c.a, c.b])
+    stations = [[s, round(float(coords[s][0]), 2), round(float(coords[s][1]), 2)] for s in sorted(b.stations)]
+    return {"stations": stations, "connections": lines}
+
+
+def _can_pass(pos: Position) -> bool:
+    return any(m.is_pass for m in pos.legal_moves)
+
+
+def _name(path: str) -> str:
+    import os
+
+    return os.path.basename(path)

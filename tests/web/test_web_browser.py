@@ -1,0 +1,169 @@
+"""The table and Mr. X's page in a real browser (Playwright driving Debian's Chromium): a whole
+scripted game played by clicking, with the table and Mr. X's phone in two browser contexts:
+moves, the ticket asked when two fit, a double move, the reveal banner, undo, a page reload and
+a server restart mid-game, a capture; the computer on one side.  The screenshots for docs/ are
+taken here (``SY_TOOLS_SCREENSHOTS=docs``)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from browser import Served, chromium, shot_path
+
+playwright = pytest.importorskip("playwright.sync_api")
+expect = playwright.expect
+
+LAPTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    path = chromium()
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+def page_of(browser, url, viewport, errors):
+    context = browser.new_context(viewport=viewport, device_scale_factor=1,
+                                  has_touch=viewport is PHONE, is_mobile=viewport is PHONE)
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    expect(page.locator("#link")).to_have_text("live")
+    return page
+
+
+def station(page, s):
+    return page.locator(f'svg.board g.station[data-station="{s}"]')
+
+
+def move_detective(page, name, to, ticket=None):
+    """Tap the piece, then the highlighted station (and the ticket when asked)."""
+    expect(page.locator("#status")).to_contain_text(f"{name} to move")
+    page.locator(f'svg.board g.piece[data-piece="{name}"]').click()
+    expect(station(page, to)).to_have_class(re.compile("pickable"))
+    station(page, to).click()
+    if ticket is not None:
+        page.locator(f'#chooser button[data-ticket="{ticket}"]').click()
+
+
+def move_mrx(page, *legs):
+    """Mr. X's move on his page: each leg a (station, ticket or None when only one fits)."""
+    expect(page.locator("#turn")).to_contain_text("Your move")
+    if len(legs) == 2:
+        page.locator("#double").click()
+    for to, ticket in legs:
+        expect(station(page, to)).to_have_class(re.compile("pickable"))
+        station(page, to).click()
+        if ticket is not None:
+            page.locator(f'#chooser button[data-ticket="{ticket}"]').click()
+
+
+def test_a_whole_game_by_clicking(browser, tmp_path):
+    errors: list[str] = []
+    served = Served(tmp_path, "g.txt", "--new", "--detectives", "Red=13,Blue=26", "--mrx-start", "50", "--think", "1",
+                    "--port", "0")
+    try:
+        table = page_of(browser, served.table, LAPTOP, errors)
+        phone = page_of(browser, served.table, PHONE, errors)
+        mrx = page_of(browser, served.mrx, PHONE, errors)
+        expect(mrx.locator("#at")).to_have_text("50")
+        expect(table.locator("#turn")).to_contain_text("Mr. X is moving")
+
+        move_mrx(mrx, (37, "taxi"))  # taxi or black fit: asked
+        expect(table.locator("#status")).to_contain_text("Red to move")
+        expect(mrx.locator("#at")).to_have_text("37")
+        move_detective(table, "Red", 23, "bus")
+        move_detective(phone, "Blue", 27)  # (another screen of the table moves Blue)
+        expect(table.locator("#history")).to_contain_text("B 23")
+
+        move_mrx(mrx, (36, "taxi"), (35, "taxi"))  # a double move; his third move is a reveal
+        expect(table.locator("#banner")).to_have_text("Mr. X shows himself at 35!")
+        expect(phone.locator("#banner")).to_have_text("Mr. X shows himself at 35!")
+        table.locator("#advise").click()
+        expect(table.locator("#answer")).to_contain_text("Red")
+        table.screenshot(path=str(shot_path(tmp_path, "serve-table.png")))
+        move_detective(table, "Red", 22, "taxi")
+        move_detective(table, "Blue", 40)
+        table.locator("#undo").click()
+        expect(table.locator("#status")).to_contain_text("Blue to move")
+        phone.locator('svg.board g.piece[data-piece="Blue"]').click()
+        expect(station(phone, 28)).to_have_class(re.compile("pickable"))
+        phone.screenshot(path=str(shot_path(tmp_path, "serve-table-phone.png")))
+        station(phone, 28).click()
+
+        table.reload()  # a page reloaded mid-game: the game as it stands
+        expect(table.locator("#status")).to_contain_text("Mr. X to move")
+        expect(table.locator("#history")).to_contain_text("T 28")
+
+        served.stop()  # the server restarted mid-game: the pages come back by themselves
+        expect(table.locator("#link")).to_have_text("reconnecting…")
+        served = Served(tmp_path, "g.txt", "--port", str(served.port))
+        expect(table.locator("#link")).to_have_text("live")
+        expect(mrx.locator("#link")).to_have_text("live")
+        expect(mrx.locator("#turn")).to_contain_text("Your move")
+        mrx.screenshot(path=str(shot_path(tmp_path, "serve-mrx.png")))
+
+        move_mrx(mrx, (65, "black"))
+        expect(table.locator("#history")).to_contain_text("K")
+        move_detective(table, "Red", 65)  # onto his station: caught
+        expect(table.locator("#status")).to_contain_text("Red caught Mr. X at 65")
+        expect(mrx.locator("#turn")).to_contain_text("caught")
+        assert "Red 13: B 23, T 22, B 65" in (tmp_path / "g.txt").read_text()
+        assert "X 50: T 37, 2X T 36/T 35, K 65" in (tmp_path / "g.mrx.txt").read_text()
+        assert errors == []
+    finally:
+        served.kill()
+
+
+def test_the_computer_plays_the_detectives(browser, tmp_path):
+    errors: list[str] = []
+    served = Served(tmp_path, "g.txt", "--new", "--detectives", "Red=13,Blue=26", "--mrx-start", "50", "--computer",
+                    "detectives", "--level", "easy", "--think", "1", "--port", "0")
+    try:
+        table = page_of(browser, served.table, LAPTOP, errors)
+        mrx = page_of(browser, served.mrx, PHONE, errors)
+        move_mrx(mrx, (38, "taxi"))
+        expect(table.locator("#status")).to_contain_text("Round 2 · Mr. X to move")
+        expect(mrx.locator("#turn")).to_contain_text("Your move")
+        assert len(table.locator("#history tbody tr").all()) == 1
+        assert errors == []
+    finally:
+        served.kill()
+
+
+def test_the_replay_file_opens_from_disk_and_steps(browser, tmp_path):
+    import subprocess
+
+    from browser import REPO, SY_TOOLS
+
+    out = tmp_path / "capture.html"
+    r = subprocess.run([SY_TOOLS, "replay", str(REPO / "examples" / "capture.json"), "-o", str(out)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    errors: list[str] = []
+    context = browser.new_context(viewport=LAPTOP, device_scale_factor=1)
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    asked: list[str] = []
+    page.on("request", lambda req: asked.append(req.url))
+    page.goto(out.as_uri())
+    expect(page.locator("#status")).to_contain_text("caught Mr. X at 155")
+    page.locator("#first").click()
+    expect(page.locator("#said")).to_have_text("The start.")
+    page.locator("#next").click()
+    expect(page.locator("#said")).to_contain_text("1. Mr. X:")
+    expect(page.locator("#truth")).to_contain_text("Mr. X was really at")
+    page.locator("#slider").fill("12")
+    expect(page.locator("#said")).to_contain_text("12. ")
+    page.locator("#play").click()
+    expect(page.locator("#said")).to_contain_text("13. ")
+    page.locator("#play").click()
+    page.locator("#slider").fill("30")
+    page.screenshot(path=str(shot_path(tmp_path, "replay.png")))
+    assert [u for u in asked if not u.startswith("file:")] == [] and errors == []
+    context.close()

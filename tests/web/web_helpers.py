@@ -1,0 +1,59 @@
+"""What the web tests share: a game on disk served through Starlette's test client."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from starlette.testclient import TestClient
+
+from sy_tools.engine.rules import preset
+from sy_tools.formats.map_load import load_board
+from sy_tools.play import new_game
+from sy_tools.web.app import create_app
+from sy_tools.web.table import Table
+
+TOKEN = "T" * 32
+BASE = "http://127.0.0.1:8000"
+STARTS = [("Red", 13), ("Blue", 26)]
+
+
+def london():
+    return load_board("london"), preset("classic")
+
+
+def start(folder: Path, mrx_start: int = 50, detectives=STARTS, **kw):
+    """A new game with Mr. X's log in ``folder`` (the session holds the lock)."""
+    board, rules = london()
+    session, _ = new_game(str(folder / "g.txt"), board, "london", rules, detectives=detectives,
+                          log=str(folder / "g.mrx.txt"), mrx_start=mrx_start, secret_seed=5, seed=1, think=1, **kw)
+    return session
+
+
+@contextmanager
+def served(session, **kw) -> Iterator[TestClient]:
+    """The app of ``session`` in a test client whose lifespan runs (the lock is given back after)."""
+    app = create_app(Table(session), token=TOKEN, **kw)
+    try:
+        with TestClient(app, base_url=BASE) as client:
+            yield client
+    finally:
+        session.lock.release()
+
+
+def events(lines: Iterator[str], n: int) -> list[dict]:
+    """The next ``n`` state events of an event stream's lines (their data, parsed)."""
+    out: list[dict] = []
+    for line in lines:
+        if line.startswith("data: "):
+            out.append(json.loads(line[len("data: "):]))
+            if len(out) == n:
+                break
+    return out
+
+
+def x(path: str) -> str:
+    """An endpoint of Mr. X's, under his token."""
+    return f"/api/x/{TOKEN}/{path}"

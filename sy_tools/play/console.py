@@ -394,7 +394,12 @@ class Console:
         taken = s.undo(self._count(args, 1) or 1)
         if not taken:
             raise Refused("undo", "nothing to undo")
-        self.out(f"undone: {'; '.join(p.public_text(s.setup.rules, 0) for p in taken)}; {who(s.to_move)} to move")
+        legs = sum(len(p.mrx) for p in s.plies)  # Mr. X's moves before the earliest ply taken back
+        texts = []
+        for p in reversed(taken):
+            texts.append(p.public_text(s.setup.rules, legs))
+            legs += len(p.mrx)
+        self.out(f"undone: {'; '.join(reversed(texts))}; {who(s.to_move)} to move")
         self._out_before = frozenset(s.position.out)
 
     def _cmd_redo(self, args: list[str]) -> None:

@@ -172,3 +172,16 @@ def test_a_blocked_detective_is_told_why_and_what_the_rules_say(cli, tmp_path, m
     assert said + ("it waits, and moves again once a move opens up" if rule == "waits" else
                    "out for the rest of the game") in r.stdout
     assert ("Red: taxi to 10" in r.stdout) == (rule == "waits")
+
+
+def test_undo_names_what_it_takes_back_as_the_table_saw_it(cli, tmp_path, monkeypatch):
+    """Under rules that show him at move 1, undoing his hidden move 2 says only its ticket (it
+    once numbered every move taken back from 1, so a hidden move read as a reveal)."""
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r.json").write_text(json.dumps({"preset": "classic", "reveal_moves": [1, 8]}))
+    r = cli("play", "g.txt", "--new", "--detectives", "Red=13", "--rules", "r.json", "--mrx-log", "m.txt",
+            "--mrx-start", "50", input="X T 49\nRed T 23\nX T 66\nundo\nundo\n")
+    lines = [ln for ln in r.stdout.splitlines() if ln.startswith("undone:")]
+    assert lines == ["undone: Mr. X: taxi; Mr. X to move", "undone: Red: taxi to 23; Red to move"], r.stdout

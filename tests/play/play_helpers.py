@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 from sy_tools.analysis.referee import check
@@ -187,3 +188,32 @@ def folder_state(folder: Path) -> dict[str, tuple[str, object]]:
         else:
             out[name] = ("other", st.st_mode)
     return out
+
+
+def pty_play(cwd: Path, *args: str, timeout: float = 60):
+    """``sy-tools play ARGS`` (the installed script) at a terminal of its own, 40 x 120, driven
+    by pexpect in bytes (so that any bytes can be typed); the child starts with the default
+    signal dispositions."""
+    import os
+    import sys
+
+    import pexpect
+    from helpers import default_signals
+
+    script = str(Path(sys.executable).with_name("sy-tools"))
+    env = dict(os.environ, TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1", COLUMNS="120", LINES="40")
+    child = pexpect.spawn(script, ["play", *args], cwd=str(cwd), env=env, timeout=timeout, dimensions=(40, 120),
+                          preexec_fn=default_signals)
+    child.delaybeforesend = 0.02
+    return child
+
+
+#: What a terminal's control sequences look like (colours, cursor moves, modes).
+_CONTROL = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
+
+
+def screen_lines(raw: bytes) -> list[str]:
+    """The lines a person reads in what a program wrote to its terminal: control sequences
+    left out, carriage returns as line ends, empty lines dropped."""
+    text = _CONTROL.sub(b"", raw).decode(errors="replace")
+    return [ln.strip() for ln in re.split(r"[\r\n]+", text) if ln.strip()]

@@ -218,8 +218,10 @@ def run_terminal(console: Console, notes: list[str] | None = None, stdin: IO[str
             ask("pass the keyboard to Mr. X; Mr. X, press Enter> ")
             _clear()
         else:
-            ask("Mr. X: press Enter to clear the screen and hand back> ")
-            _clear()
+            try:
+                ask("Mr. X: press Enter to clear the screen and hand back> ")
+            finally:  # (also when he ends the session here: what he read is his alone)
+                _clear()
             console.out(console.prompt_status())
 
     console.on_private = private

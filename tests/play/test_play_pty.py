@@ -7,12 +7,17 @@ only generous bounds."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 import pexpect
 import pytest
 from play_helpers import play_process, pty_play, screen_lines
+
+from sy_tools.play.terminal import CLEAR as CLEAR_TEXT
+
+CLEAR = CLEAR_TEXT.encode()
 
 pytestmark = pytest.mark.skipif(not Path(sys.executable).with_name("sy-tools").exists(),
                                 reason="the sy-tools script is not installed")
@@ -140,6 +145,30 @@ def test_what_is_typed_while_the_computer_thinks_is_not_echoed(tmp_path):
     code, _ = ended(child)
     assert code == 130
     assert "X 50: T 37, T 36" in (tmp_path / "g.mrx.txt").read_text()
+
+
+@pytest.mark.parametrize("key", [b"\x03", b"\x04", b"\r"])
+def test_mr_x_s_private_step_is_cleared_from_the_screen_however_he_leaves_it(tmp_path, key):
+    # at the prompt that hands the keyboard back, Enter, Ctrl-C or Ctrl-D: his station must not
+    # stay on the shared screen (nor in its scroll-back) either way
+    child = pty_play(tmp_path, "g.txt", *NEW, "--mrx-log", "m.txt", "--mrx-start", "50")
+    child.expect(prompt("Mr. X"))
+    child.send(b"private\r")
+    child.expect(b"press Enter>")
+    child.send(b"\r")
+    child.expect(rb"You are at 50\.")
+    child.send(b"T 38\r")
+    child.expect(b"hand back>")
+    child.send(key + (b"\x04" if key == b"\r" else b""))  # (handed back: then Ctrl-D at Red's prompt)
+    code, _ = ended(child)
+    after = child.before
+    assert code == {b"\x03": 130, b"\x04": 0, b"\r": 0}[key]
+    assert CLEAR in after
+    shown = after[after.rindex(CLEAR):]  # what the table sees once the screen is cleared
+    lines = screen_lines(shown)
+    assert not [ln for ln in lines if re.search(r"\b(50|38)\b", ln)], lines
+    assert lines[-1] == "saved after move 1; resume with: sy-tools play g.txt"
+    assert "X 50: T 38" in (tmp_path / "m.txt").read_text()
 
 
 # ---- the same through a pipe ------------------------------------------------------------------

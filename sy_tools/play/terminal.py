@@ -262,10 +262,14 @@ def _clear() -> None:
     sys.stdout.flush()
 
 
+#: The keys that stop the computer playing both sides (as ``quit``; Ctrl-C stops it with 130).
+STOP_KEYS = ("q", "Q", "\x04")
+
+
 def _autoplay_step(console: Console) -> bool:
     """The computer's next move when it plays both sides, after ``pace`` seconds in which
-    ``q`` (or Ctrl-C) stops it; whether it moved."""
-    if _key_within(console.session.pace) in ("q", "Q"):
+    ``q`` or Ctrl-D (or Ctrl-C) stops it; whether it moved."""
+    if _key_within(console.session.pace) in STOP_KEYS:
         console.handle("quit")
         return False
     if not console.computer_step():
@@ -293,7 +297,7 @@ def _key_within(seconds: float) -> str | None:
             key = os.read(fd, 1).decode("latin-1")
             if key == "\x03":
                 raise KeyboardInterrupt
-            if key in ("q", "Q"):
+            if key in STOP_KEYS:
                 return key
             if left <= 0:
                 return None

@@ -171,6 +171,19 @@ def test_mr_x_s_private_step_is_cleared_from_the_screen_however_he_leaves_it(tmp
     assert "X 50: T 38" in (tmp_path / "m.txt").read_text()
 
 
+@pytest.mark.parametrize("key,code", [(b"q", 0), (b"\x04", 0), (b"\x03", 130)])
+def test_q_ctrl_d_or_ctrl_c_stop_the_computer_playing_both_sides(tmp_path, key, code):
+    child = pty_play(tmp_path, "g.txt", "--new", "--computer", "both", "--pace", "0.3", "--detective-count", "2",
+                     "--seed", "3", "--think", "0.2")
+    child.expect(rb"Mr\. X: \w+")
+    child.send(key)
+    status, lines = ended(child)
+    assert status == code
+    moves = sum(len(ln.split(":", 1)[1].split(",")) for ln in (tmp_path / "g.mrx.txt").read_text().splitlines()
+                if ln.startswith(("X ", "Red ", "Blue ")) and ln.split(":", 1)[1].strip())
+    assert lines[-1] == f"saved after move {moves}; resume with: sy-tools play g.txt"
+
+
 # ---- the same through a pipe ------------------------------------------------------------------
 
 def test_a_megabyte_line_and_bytes_not_utf8_through_a_pipe_are_one_refusal_each(tmp_path):

@@ -104,6 +104,25 @@ def test_a_picture_option_naming_the_record_or_the_log_is_refused_before_anythin
     assert error.startswith(f"error: {picture}: ") and f"{what}: the picture must be another file" in error
 
 
+@pytest.mark.xfail(strict=True, reason="a picture is checked against the record, the log and the lock, not the map")
+def test_a_picture_through_a_link_to_the_game_s_map_file_is_refused(tmp_path):
+    # the record names its map file, read again at every resume: drawn over, the game is lost
+    from sy_tools.formats.map_load import load_board
+    from sy_tools.formats.map_write import write_map
+
+    write_map(load_board("london"), tmp_path / "board.json")
+    new_game_args = ["--new", *START, "--mrx-log", "m.txt", "--map", "board.json"]
+    r = play_process(tmp_path, "g.txt", *new_game_args, input=b"X T 37\nquit\n")
+    assert r.returncode == 0, r.stderr
+    os.symlink("board.json", tmp_path / "p.png")
+    before = folder_state(tmp_path)
+    r = play_process(tmp_path, "g.txt", input=b"Red T 23\npicture p.png\nquit\n")
+    after = folder_state(tmp_path)
+    assert after["board.json"] == before["board.json"]
+    assert "the picture must be another file" in one_error(r.stderr)
+    assert play_process(tmp_path, "g.txt", input=b"quit\n").returncode == 0  # (the game still resumes)
+
+
 # ---- Mr. X's log ------------------------------------------------------------------------------
 
 def test_a_log_that_is_a_link_to_the_record_is_refused(tmp_path):

@@ -22,7 +22,7 @@ import pytest
 from play_helpers import Running, folder_state, london, play_process
 
 START = ["--detectives", "Red=13,Blue=26", "--mrx-start", "50", "--seed", "1"]
-#: Round 1 and Mr. X's second move, from 50 (the record's lines after each are below).
+#: Round 1 from Mr. X's start at 50 (37 -> 36 by taxi is his next move in the tests).
 MOVES = "X T 37\nRed T 23\nBlue T 27\n"
 
 

@@ -1,10 +1,12 @@
 """The files of a game at the table, guarded: one session per record, nothing written over
 another of the session's files, a record changed behind the session's back never overwritten.
 
-* :class:`GameLock`: ``GAME.lock`` beside the record, created exclusively and held with
-  ``flock`` while the session runs.  A second session on the same record (on this machine, or on
-  another through a shared folder) is refused with one line naming the holder; a lock left by a
-  session that died on this machine (its ``flock`` is gone with it) is taken over.
+* :class:`GameLock`: ``GAME.lock`` beside the record (beside the file a link names: every name
+  of a record shares one lock), created exclusively and held with ``flock`` while the session
+  runs.  A second session on the same record (on this machine, or on another through a shared
+  folder) is refused with one line naming the holder; a lock left by a session that died on this
+  machine (its ``flock`` is gone with it) is taken over.  A ``GAME.lock`` that is not such a lock
+  (a link, a file with other names, other contents) is never written into: it is refused.
 * :func:`distinct_targets`: the record, Mr. X's log, the lock and any picture must be different
   files, also through symbolic links, and none of them a device or a folder.
 * :class:`Watched`: the bytes the session last wrote (or read) for each file; a save first checks
@@ -30,8 +32,10 @@ LOCK_SUFFIX = ".lock"
 
 
 def lock_path(game: str) -> str:
-    """Where the lock of the record ``game`` lives."""
-    return game + LOCK_SUFFIX
+    """Where the lock of the record ``game`` lives: beside it, or when ``game`` is a symbolic
+    link beside the record it names (so a session through a link and one through the record's
+    own name share the lock)."""
+    return (os.path.realpath(game) if os.path.islink(game) else game) + LOCK_SUFFIX
 
 
 def target_of(path: str) -> str:
@@ -74,6 +78,29 @@ class GameLock:
         self.path = lock_path(game)
         self.fd: int | None = None
 
+    def _stranger(self, fd: int) -> str | None:
+        """Why the existing file ``fd`` is not a lock this class wrote (None: it is one, or an
+        empty one a session died before filling): it must then not be written into."""
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return f"is {file_type_name(st.st_mode)}"
+        if st.st_nlink != 1:
+            return "is a file with other names (a hard link)"
+        raw = os.pread(fd, 4097, 0)
+        if not raw:
+            return None
+        try:
+            info = json.loads(raw.decode("utf-8"))
+        except ValueError:
+            info = None
+        if len(raw) > 4096 or not isinstance(info, dict) or not {"program", "pid", "host"} <= info.keys():
+            return "holds something else"
+        return None
+
+    def _refuse_stranger(self, why: str) -> InputError:
+        return InputError(f"the record's lock {self.path} {why}, not a lock of a play session: it is not written "
+                          "over; move it away (or delete it) and play again", self.game)
+
     def _holder_text(self, fd: int) -> str:
         try:
             raw = os.pread(fd, 4096, 0)
@@ -103,15 +130,18 @@ class GameLock:
         """Hold the record, or :class:`InputError` naming who does."""
         import fcntl
 
+        flags = os.O_RDWR | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
         for _ in range(5):
             try:
-                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
+                fd = os.open(self.path, flags | os.O_CREAT | os.O_EXCL, 0o644)
             except FileExistsError:
                 try:
-                    fd = os.open(self.path, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
+                    fd = os.open(self.path, flags)
                 except FileNotFoundError:
                     continue  # given back meanwhile: try again
                 except OSError as e:
+                    if os.path.islink(self.path):
+                        raise self._refuse_stranger("is a symbolic link") from None
                     raise InputError(f"cannot open the lock {self.path}: {e.strerror}", self.game) from None
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -122,6 +152,14 @@ class GameLock:
                         raise InputError(f"the game is open in another session: {holder}; one session at a "
                                          "time plays a record", self.game) from None
                     raise InputError(f"cannot lock {self.path}: {e.strerror}", self.game) from None
+                try:  # held by nobody: left by a session that died, or not a lock at all
+                    why = self._stranger(fd)
+                except OSError as e:
+                    os.close(fd)
+                    raise InputError(f"cannot read the lock {self.path}: {e.strerror}", self.game) from None
+                if why is not None:
+                    os.close(fd)
+                    raise self._refuse_stranger(why) from None
                 host = self._host_of(fd)
                 if host is not None and host != socket.gethostname():
                     holder = self._holder_text(fd)
@@ -129,7 +167,7 @@ class GameLock:
                     raise InputError(f"the game is open in another session: {holder}; one session at a time "
                                      f"plays a record (if that session is gone, delete {self.path})",
                                      self.game) from None
-                if not os.path.exists(self.path) or not os.path.samestat(os.fstat(fd), os.stat(self.path)):
+                if not os.path.lexists(self.path) or not os.path.samestat(os.fstat(fd), os.lstat(self.path)):
                     os.close(fd)  # replaced under us: start again
                     continue
                 self._write_info(fd, program)  # a session that died here: taken over
@@ -152,7 +190,7 @@ class GameLock:
         if self.fd is None:
             return
         try:
-            if os.path.exists(self.path) and os.path.samestat(os.fstat(self.fd), os.stat(self.path)):
+            if os.path.samestat(os.fstat(self.fd), os.lstat(self.path)):
                 os.unlink(self.path)
         except OSError:
             pass

@@ -39,6 +39,7 @@ def read_lines(stream: BinaryIO) -> Iterator[str]:
                 more = stream.readline(1 << 16)
                 n += len(more)
                 if not more or more.endswith(b"\n"):
+                    n -= len(more) - len(more.rstrip(b"\r\n"))  # (its end is not counted)
                     break
             yield Unreadable(f"the line is {n:,} bytes long, more than {MAX_LINE:,} characters: not read")
             continue

@@ -5,7 +5,11 @@ On a shared screen in the secret mode (Mr. X's log kept) nothing shown depends o
 stations: a line typed for Mr. X is shown as ``[hidden]`` wherever it is typed (whatever its
 length) and never enters the history; completion never offers his stations; his private step
 starts with the screen handed over and ends with the screen (and its scroll-back) cleared.
-Ctrl-C clears the line being typed, and on an empty line ends the session; Ctrl-D ends it."""
+Between prompts (the computer thinking, a picture drawn) the terminal does not echo what is
+typed ahead: it waits, unseen, for the next prompt.
+Ctrl-C clears the line being typed, and on an empty line ends the session; Ctrl-D ends it.
+A line longer than :data:`~sy_tools.play.settings.MAX_LINE` is refused whole, with its length;
+what arrives past that is counted, not kept, so a megabyte pasted costs linear time."""
 
 from __future__ import annotations
 
@@ -16,11 +20,14 @@ import termios
 import time
 import tty
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import IO, Any
 
 from prompt_toolkit.completion import Completer, Completion
 from prompt_toolkit.history import InMemoryHistory
-from prompt_toolkit.key_binding import KeyBindings
+from prompt_toolkit.input.vt100 import Vt100Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPress
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout.processors import Processor, Transformation, TransformationInput
 
 from ..engine.hops import MRX
@@ -73,6 +80,93 @@ class SecretHistory(InMemoryHistory):  # type: ignore[misc]
             super().append_string(string)
 
 
+class JoinedInput(Vt100Input):  # type: ignore[misc]
+    """The terminal's keys as the prompt reads them, but each run of plain characters that
+    arrives at once (a line pasted or sent into the terminal, a fast typist) handed on as one
+    paste rather than a key a character: prompt_toolkit inserts a key at a time, each insertion
+    copying the line, which makes a long line cost quadratic time."""
+
+    def read_keys(self) -> list[KeyPress]:
+        return joined(super().read_keys())
+
+    def flush_keys(self) -> list[KeyPress]:
+        return joined(super().flush_keys())
+
+
+def _plain(key: KeyPress) -> bool:
+    k = key.key
+    return not isinstance(k, Keys) and len(k) == 1 and key.data == k and k.isprintable()
+
+
+def joined(keys: list[KeyPress]) -> list[KeyPress]:
+    """``keys`` with every run of two or more plain characters made one paste."""
+    out: list[KeyPress] = []
+    run: list[KeyPress] = []
+    for key in [*keys, None]:
+        if key is not None and _plain(key):
+            run.append(key)
+            continue
+        if len(run) > 1:
+            out.append(KeyPress(Keys.BracketedPaste, "".join(k.data for k in run)))
+        else:
+            out += run
+        run = []
+        if key is not None:
+            out.append(key)
+    return out
+
+
+class LineBound:
+    """Holds the line being typed to :data:`MAX_LINE` + 1 characters: what is pasted past that
+    is counted (:attr:`dropped`), not kept, so the line is refused whole with its true length
+    and the prompt never redraws more than a page of it."""
+
+    def __init__(self) -> None:
+        self.dropped = 0
+
+    def paste(self, buf: Any, data: str) -> None:
+        data = data.replace("\r\n", "\n").replace("\r", "\n")  # (as prompt_toolkit pastes)
+        room = max(0, MAX_LINE + 1 - len(buf.text))
+        if len(data) > room:
+            self.dropped += len(data) - room
+            data = data[:room]
+        if data:
+            buf.insert_text(data)
+
+    def emptied(self, buf: Any) -> None:
+        """The line is cleared (or accepted): nothing dropped from it any more."""
+        if not buf.text:
+            self.dropped = 0
+
+    def length(self, line: str) -> int:
+        """How long the line typed really was."""
+        return len(line) + self.dropped
+
+
+@contextmanager
+def unechoed(fd: int) -> Iterator[None]:
+    """The terminal ``fd`` neither echoes nor holds back for a line what is typed between
+    prompts: a move typed ahead for Mr. X while the computer thinks would show on the shared
+    screen, and a line held by the terminal would reach the prompt only with its Enter.  (The
+    prompt sets its own modes while it reads and puts these back after.)  Ctrl-C still
+    interrupts."""
+    try:
+        old = termios.tcgetattr(fd)
+    except termios.error:
+        yield
+        return
+    quiet = list(old)
+    quiet[3] = old[3] & ~(termios.ECHO | termios.ICANON)
+    quiet[6] = list(old[6])
+    quiet[6][termios.VMIN] = 1
+    quiet[6][termios.VTIME] = 0
+    termios.tcsetattr(fd, termios.TCSANOW, quiet)
+    try:
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSANOW, old)
+
+
 def _is_secret_line(console: Console, text: str) -> bool:
     s = console.session
     if not s.secret or console.session.computer in ("mrx", "both"):
@@ -89,20 +183,28 @@ def run_terminal(console: Console, notes: list[str] | None = None, stdin: IO[str
     from prompt_toolkit import PromptSession
 
     keys = KeyBindings()
+    bound = LineBound()
 
     @keys.add("c-c")
     def _(event: Any) -> None:
         buf = event.app.current_buffer
         if buf.text:
             buf.reset()
+            bound.emptied(buf)
         else:
             event.app.exit(exception=KeyboardInterrupt())
 
+    @keys.add(Keys.BracketedPaste)
+    def _(event: Any) -> None:
+        bound.paste(event.current_buffer, event.data)
+
     prompt: Any = PromptSession(history=SecretHistory(console), completer=MoveCompleter(console),
-                                complete_while_typing=False, key_bindings=keys,
+                                complete_while_typing=False, key_bindings=keys, input=JoinedInput(sys.stdin),
                                 input_processors=[Hide(lambda text: _is_secret_line(console, text))])
+    prompt.default_buffer.on_text_changed += bound.emptied
 
     def ask(text: str) -> str:
+        bound.dropped = 0
         try:
             line = prompt.prompt(text)
         except KeyboardInterrupt:
@@ -116,21 +218,28 @@ def run_terminal(console: Console, notes: list[str] | None = None, stdin: IO[str
             ask("pass the keyboard to Mr. X; Mr. X, press Enter> ")
             _clear()
         else:
-            ask("Mr. X: press Enter to clear the screen and hand back> ")
-            _clear()
+            try:
+                ask("Mr. X: press Enter to clear the screen and hand back> ")
+            finally:  # (also when he ends the session here: what he read is his alone)
+                _clear()
             console.out(console.prompt_status())
 
     console.on_private = private
+    with unechoed(sys.stdin.fileno()):
+        return _session(console, notes, ask, bound)
+
+
+def _session(console: Console, notes: list[str] | None, ask: Any, bound: LineBound) -> int:
     try:
         console.start(notes)
         while not console.finished:
             if console.autoplay:
-                if not _autoplay_step(console):
-                    continue
+                _autoplay_step(console)
                 continue
             line = ask(console.prompt())
-            if len(line) > MAX_LINE:
-                console.refuse(f"the line is {len(line):,} characters long, more than {MAX_LINE:,}: not read")
+            n = bound.length(line)
+            if n > MAX_LINE:
+                console.refuse(f"the line is {n:,} characters long, more than {MAX_LINE:,}: not read")
                 continue
             console.handle(line)
     except _Ended as e:
@@ -153,10 +262,14 @@ def _clear() -> None:
     sys.stdout.flush()
 
 
+#: The keys that stop the computer playing both sides (as ``quit``; Ctrl-C stops it with 130).
+STOP_KEYS = ("q", "Q", "\x04")
+
+
 def _autoplay_step(console: Console) -> bool:
     """The computer's next move when it plays both sides, after ``pace`` seconds in which
-    ``q`` (or Ctrl-C) stops it; whether it moved."""
-    if _key_within(console.session.pace) in ("q", "Q"):
+    ``q`` or Ctrl-D (or Ctrl-C) stops it; whether it moved."""
+    if _key_within(console.session.pace) in STOP_KEYS:
         console.handle("quit")
         return False
     if not console.computer_step():
@@ -184,7 +297,7 @@ def _key_within(seconds: float) -> str | None:
             key = os.read(fd, 1).decode("latin-1")
             if key == "\x03":
                 raise KeyboardInterrupt
-            if key in ("q", "Q"):
+            if key in STOP_KEYS:
                 return key
             if left <= 0:
                 return None

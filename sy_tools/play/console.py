@@ -228,7 +228,8 @@ class Console:
     def _computer(self) -> None:
         s = self.session
         while not s.over and s.computer_to_move() and s.computer != "both":
-            self.computer_step()
+            if not self.computer_step():
+                break  # (its move could not be saved: said, and the people may quit or retry)
 
     def computer_step(self) -> bool:
         """Play the computer's next move (if it is its turn); whether it played one."""
@@ -290,13 +291,11 @@ class Console:
         """:class:`~sy_tools.errors.InputError` when a picture at ``path`` would be written onto
         one of the session's files (the record, Mr. X's log, the lock; also through links) or
         onto something that is not a regular file."""
-        from .files import distinct_targets, lock_path
+        from .files import distinct_targets
+        from .setup import session_files
 
         s = self.session
-        mine = [("the record", s.path), ("the record's lock", lock_path(s.path))]
-        if s.log is not None:
-            mine.append(("Mr. X's log", s.log))
-        distinct_targets([*mine, ("the picture", path)])
+        distinct_targets([*session_files(s.path, s.log, s.setup), ("the picture", path)])
 
     def _draw(self, path: str) -> None:
         from .. import plot

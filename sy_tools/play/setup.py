@@ -19,7 +19,7 @@ from ..engine.stations import Station
 from ..errors import InputError
 from ..formats.record import Record
 from ..formats.record_io import record_text
-from .files import GameLock, distinct_targets, lock_path
+from .files import GameLock, Watched, distinct_targets, lock_path
 from .session import (
     DEFAULT_LEVEL,
     DEFAULT_PACE,
@@ -65,19 +65,26 @@ def log_path_for(game: str, log: str | None, computer: str | None) -> str | None
     return log
 
 
-def _session_files(game: str, log: str | None, picture: str | None) -> list[tuple[str, str]]:
+def session_files(game: str, log: str | None, record: Record | None = None,
+                  picture: str | None = None) -> list[tuple[str, str]]:
+    """The files a session on ``game`` must keep apart (what, path): the record, Mr. X's log, the
+    lock, the map the record reads when it is a file, and a picture it will draw."""
     files = [("the record", game), ("the record's lock", lock_path(game))]
     if log is not None:
         files.insert(1, ("Mr. X's log", log))
+    if record is not None and record.map_spec != "london":
+        from ..formats.record import record_map_path
+
+        files.append(("the game's map", record_map_path(record.map_spec, game)))
     if picture is not None:
         files.append(("the picture", picture))
     return files
 
 
-def _held(game: str, log: str | None, picture: str | None) -> GameLock:
+def _held(game: str, log: str | None, picture: str | None, record: Record | None = None) -> GameLock:
     """The record's lock, once the session's files (and the picture it redraws) are known to
     be distinct regular files."""
-    distinct_targets(_session_files(game, log, picture))
+    distinct_targets(session_files(game, log, record, picture))
     lock = GameLock(game)
     lock.acquire()
     return lock
@@ -167,7 +174,7 @@ def new_game(game: str, board: Board, map_spec: str, rules: Rules, *,
                      "type 'private' to see it")
     else:
         notes.append(f"Mr. X's start card is in his log {log} (for his eyes only: 'private' shows it)")
-    lock = _held(game, log, picture)
+    lock = _held(game, log, picture, record)
     try:
         session = Session(record, game, log, computer, think, secret_seed, level=level, pace=pace, lock=lock)
         session.save()
@@ -220,6 +227,22 @@ def resume_game(game: str, *, log: str | None = None, computer: str | None = Non
     refuse_stream(game)
     if _read_only(game):
         raise InputError("is read-only: play saves every move into it; make it writable, or play a copy", game)
+    if not os.path.exists(game):
+        load_record(game)  # (says what is wrong: no such file, ...)
+    lock = GameLock(game)
+    lock.acquire()  # first: what is read from here on is what this session will be judged against
+    try:
+        return _resume_held(game, lock, log, computer, level, think, pace, picture)
+    except BaseException:
+        lock.release()
+        raise
+
+
+def _resume_held(game: str, lock: GameLock, log: str | None, computer: str | None, level: str | None,
+                 think: float | None, pace: float | None, picture: str | None) -> Session:
+    from ..formats.record_io import load_record
+
+    seen = {game: Watched().read_now(game)}
     record = load_record(game)
     header = dict(record.extra.get("play") or {})
     given = {k: v for k, v in (("computer", computer), ("level", level), ("think", think), ("pace", pace))
@@ -245,13 +268,9 @@ def resume_game(game: str, *, log: str | None = None, computer: str | None = Non
                          "'sy-tools record convert --view detectives'", game)
     if log is not None and _read_only(log):
         raise InputError("is read-only: play saves Mr. X's every move into it; make it writable", log)
-    lock = _held(game, log, picture)
-    try:
-        return _resumed(game, record, log, computer, level or DEFAULT_LEVEL, think or DEFAULT_THINK,
-                        DEFAULT_PACE if pace is None else pace, lock)
-    except BaseException:
-        lock.release()
-        raise
+    distinct_targets(session_files(game, log, record, picture))
+    return _resumed(game, record, log, computer, level or DEFAULT_LEVEL, think or DEFAULT_THINK,
+                    DEFAULT_PACE if pace is None else pace, lock, seen)
 
 
 def _read_only(path: str) -> bool:
@@ -271,7 +290,9 @@ def _same_path(a: str, b: str | None) -> bool:
 
 
 def _resumed(game: str, record: Record, log: str | None, computer: str | None, level: str, think: float,
-             pace: float, lock: GameLock) -> Session:
+             pace: float, lock: GameLock, seen: dict[str, bytes | None]) -> Session:
+    """The session on the files as read (``seen``: the bytes each held when it was read, which a
+    save must find there still)."""
     from ..formats.record_io import load_record
 
     full = record
@@ -280,6 +301,7 @@ def _resumed(game: str, record: Record, log: str | None, computer: str | None, l
             if record.rounds or computer is not None:
                 raise InputError(f"Mr. X's log {log} is missing: his stations were kept there", where="--mrx-log")
         else:
+            seen[log] = Watched().read_now(log)
             full = load_record(log)
             _match(game, record, log, full)
     check_resumable(full, log if full is not record and log is not None else game)
@@ -287,7 +309,7 @@ def _resumed(game: str, record: Record, log: str | None, computer: str | None, l
     session = Session(full, game, log, computer, think, seed, plies_of(full), level=level, pace=pace, lock=lock)
     for path in (game, log):
         if path is not None:
-            session.watched.remember(path, session.watched.read_now(path))
+            session.watched.remember(path, seen.get(path))
     return session
 
 

@@ -117,7 +117,8 @@ def _other_route(setup, plies: list[Ply]) -> tuple[int, list[Ply]] | None:
 def test_computer_detectives_move_the_same_whatever_his_true_stations(tmp_path):
     board, rules = london()
     game = tmp_path / "a.txt"
-    session, _ = new_game(str(game), board, "london", rules, count=3, seed=9, computer="detectives", think=1.0)
+    session, _ = new_game(str(game), board, "london", rules, count=3, seed=9, secret_seed=5, computer="detectives",
+                          think=60)
     rng = random.Random(3)
     checked = 0
     for _ in range(6):

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from ..selfplay.levels import level_policy_names
 from .app import main
 from .common import warn_cutoff
 from .options import (
@@ -16,6 +17,9 @@ from .options import (
     rules_option,
     seed_option,
 )
+
+#: the levels' policy names, as the help lists them (from the light :mod:`sy_tools.selfplay.levels`)
+_LEVEL_NAMES = ", ".join(level_policy_names())
 
 
 @main.command("simulate", short_help="Self-play: many seeded games between two policies.")
@@ -27,10 +31,10 @@ from .options import (
               help="How many detectives play (the first N of the start deck's colours).")
 @click.option("--detectives", "n_detectives_alias", type=click.IntRange(min=1, max=5), hidden=True)
 @click.option("--mrx-policy", default="random", show_default=True,
-              help="random, greedy, advise, mcts (the yardstick Monte-Carlo player), module:function or "
-                   "file.py:function.")
+              help=f"random, greedy, advise, mcts (the yardstick Monte-Carlo player), {_LEVEL_NAMES} (the "
+                   "computer's strength levels), module:function or file.py:function.")
 @click.option("--detective-policy", default="random", show_default=True,
-              help="random, greedy, cordon, advise, mcts, module:function or file.py:function.")
+              help=f"random, greedy, cordon, advise, mcts, {_LEVEL_NAMES}, module:function or file.py:function.")
 @click.option("--starts", default=None, help="Start decks: classic, 2014, or Mr. X's stations, e.g. 166 "
               "(default: the rules' decks).")
 @click.option("--by", "by", type=click.Choice(["start"]), default=None,

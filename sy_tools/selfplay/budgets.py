@@ -1,8 +1,12 @@
 """The self-play policies' budgets, counted in nodes, iterations and candidates (never seconds:
-games are the same whatever the machine's speed or load), and the range of a seed: a light
-module, so the CLI can show them in its help without importing the policies."""
+games are the same whatever the machine's speed or load), the computer's strength levels made of
+them, and the range of a seed: a light module, so the CLI can show them in its help without
+importing the policies."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 #: Nodes each forced-win search of the advise Mr. X's look-ahead may visit in self-play (a budget
 #: in nodes, not seconds: games stay reproducible whatever the machine's speed)
@@ -27,6 +31,69 @@ MRX_ADVISE_ITERATIONS = 300
 #: keeps games reproducible whatever the machine's speed or load (the search weighs nine times as
 #: many where his possible set is small: :data:`sy_tools.solvers.beam.SMALL_SET_WIDTH`).
 ADVISE_CANDIDATES = 27
+
+#: The computer's strength levels, weakest first: the command line's choices and, as
+#: ``level-easy`` ... (:data:`LEVEL_POLICY_PREFIX`), built-in self-play policies of both sides.
+#: :mod:`sy_tools.selfplay.levels` documents them and makes their policies.
+LEVELS = ("easy", "normal", "hard")
+
+#: The level the computer plays at unless told otherwise.
+DEFAULT_LEVEL = "normal"
+
+#: ``simulate`` knows level ``L`` as the policy ``level-L`` (both sides).
+LEVEL_POLICY_PREFIX = "level-"
+
+#: Seconds that bound a whole decision of a searching level: a safety net only (the budgets in
+#: nodes and iterations end a decision long before it on this project's machine).
+SAFETY_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class Level:
+    """One side's level: the built-in policy it plays (a name of ``MRX_POLICIES`` or
+    ``DETECTIVE_POLICIES``), the budget it sets into the observation's ``memo``, and a line that
+    says what it is."""
+
+    policy: str
+    budget: Mapping[str, int | float] = field(default_factory=dict)
+    summary: str = ""
+
+
+#: Each side's levels, in the order of :data:`LEVELS` (the table of :mod:`sy_tools.selfplay.levels`).
+LEVEL_TABLE: Mapping[str, Mapping[str, Level]] = {
+    "mrx": {
+        "easy": Level("greedy", {}, "greedy: one step, no search"),
+        "normal": Level("advise", {
+            "advise_mrx_candidates": MRX_ADVISE_CANDIDATES,
+            "advise_mrx_iterations": MRX_ADVISE_ITERATIONS,
+            "advise_solve_nodes": POLICY_SOLVE_NODES,
+            "time_limit": SAFETY_SECONDS,
+        }, f"advise: his best {MRX_ADVISE_CANDIDATES} moves, {MRX_ADVISE_ITERATIONS:,} iterations"),
+        "hard": Level("advise", {
+            "advise_mrx_candidates": 8,
+            "advise_mrx_iterations": 1_000,
+            "advise_solve_nodes": 50_000,
+            "time_limit": SAFETY_SECONDS,
+        }, "advise: his best 8 moves, 1,000 iterations"),
+    },
+    "detectives": {
+        "easy": Level("greedy", {}, "greedy: one step, no search"),
+        "normal": Level("advise", {
+            "advise_candidates": ADVISE_CANDIDATES,
+            "advise_depth": 2,
+            "advise_solve_turns": DETECTIVE_SOLVE_TURNS,
+            "advise_solve_nodes": DETECTIVE_SOLVE_NODES,
+            "advise_time_limit": SAFETY_SECONDS,
+        }, f"advise: {ADVISE_CANDIDATES} joint moves a round"),
+        "hard": Level("advise", {
+            "advise_candidates": 81,
+            "advise_depth": 2,
+            "advise_solve_turns": 4,
+            "advise_solve_nodes": 50_000,
+            "advise_time_limit": SAFETY_SECONDS,
+        }, "advise: 81 joint moves a round"),
+    },
+}
 
 #: A seed is a 64-bit signed integer (results keep it so, parquet included).
 SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1

@@ -14,8 +14,10 @@ what it is passed (OpenSpiel's observations are the model):
 Each observation carries ``memo``, a dict that lives for one game and one side, for policies
 that plan ahead (``cordon``) or keep their own notes (a user's bot).
 
-Built-in policies: ``random``, ``greedy`` (both sides) and ``cordon`` (detectives).  Any other
-name is ``module:function`` or ``path/to/file.py:function``; :func:`load_policy` resolves it.
+Built-in policies: ``random``, ``greedy``, ``advise``, ``mcts`` (both sides), ``cordon``
+(detectives) and the computer's levels ``level-easy``, ``level-normal``, ``level-hard`` (both
+sides: :mod:`.levels`).  Any other name is ``module:function`` or ``path/to/file.py:function``;
+:func:`load_policy` resolves it.
 """
 
 from __future__ import annotations
@@ -46,6 +48,9 @@ from .budgets import (
     ADVISE_CANDIDATES,
     DETECTIVE_SOLVE_NODES,
     DETECTIVE_SOLVE_TURNS,
+    LEVEL_POLICY_PREFIX,
+    LEVEL_TABLE,
+    LEVELS,
     MRX_ADVISE_CANDIDATES,
     MRX_ADVISE_ITERATIONS,
     POLICY_SOLVE_NODES,
@@ -319,6 +324,30 @@ DETECTIVE_POLICIES: dict[str, Policy] = {"random": random_detective, "greedy": g
                                          "cordon": cordon_detective, "advise": _advise_detective}
 MRX_POLICIES["mcts"] = lambda obs, rng: importlib.import_module(".mcts", __package__).mcts_mrx(obs, rng)
 DETECTIVE_POLICIES["mcts"] = lambda obs, rng: importlib.import_module(".mcts", __package__).mcts_detective(obs, rng)
+
+
+def _at_level(side: str, level: str) -> Policy:
+    """``side``'s ``level`` of :data:`~sy_tools.selfplay.budgets.LEVEL_TABLE`: its budget set
+    into ``obs.memo`` (``setdefault``: a caller's keys win), then its built-in policy (looked up
+    at each call)."""
+    spec = LEVEL_TABLE[side][level]
+    registry = MRX_POLICIES if side == "mrx" else DETECTIVE_POLICIES
+    budget = tuple(spec.budget.items())
+
+    def policy(obs: Any, rng: Any) -> Move:
+        memo = obs.memo
+        for key, value in budget:
+            memo.setdefault(key, value)
+        return registry[spec.policy](obs, rng)
+
+    policy.__name__ = policy.__qualname__ = f"{side}_{level}"
+    policy.__doc__ = f"{'Mr. X' if side == 'mrx' else 'The detectives'} at level {level}: {spec.summary}."
+    return policy
+
+
+for _level in LEVELS:  # the computer's strength levels (:mod:`.levels`): level-easy, level-normal, level-hard
+    MRX_POLICIES[LEVEL_POLICY_PREFIX + _level] = _at_level("mrx", _level)
+    DETECTIVE_POLICIES[LEVEL_POLICY_PREFIX + _level] = _at_level("detectives", _level)
 
 
 def safe_repr(obj: Any, error: bool = False, limit: int = 300) -> str:

@@ -30,6 +30,9 @@ PLAY_SIDES = ("mrx", "detectives", "both")
 #: The computer's strengths (``play --level``), weakest first.
 PLAY_LEVELS = ("easy", "normal", "hard")
 
+#: The level the computer plays at unless told otherwise.
+PLAY_DEFAULT_LEVEL = "normal"
+
 #: The header's fields, in the order they are written.
 PLAY_FIELDS = ("computer", "level", "mrx_log", "think", "pace", "seed")
 

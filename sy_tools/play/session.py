@@ -486,12 +486,11 @@ def _possible_now(record: Record) -> Any:
 
 def computer_policy(side: str, level: str) -> Any:
     """The self-play policy the computer plays ``side`` (``mrx`` or ``detectives``) with at
-    ``level``."""
-    from ..selfplay.policies import DETECTIVE_POLICIES, MRX_POLICIES, mrx_policy
+    ``level``: :func:`sy_tools.selfplay.levels.level_policy` (budgets in nodes and iterations,
+    so a game is the same from its seed)."""
+    from ..selfplay.levels import level_policy
 
-    if side == "mrx":
-        return MRX_POLICIES["greedy"] if level == "easy" else mrx_policy
-    return DETECTIVE_POLICIES["greedy" if level == "easy" else "advise"]
+    return level_policy(side, level)
 
 
 def detective_choice(public: Record, think: float, memo: dict[str, Any], rng: random.Random | None = None,

@@ -3,7 +3,7 @@ command line reads them without importing it."""
 
 from __future__ import annotations
 
-from ..formats.play_header import PLAY_LEVELS, PLAY_SIDES
+from ..formats.play_header import PLAY_DEFAULT_LEVEL, PLAY_LEVELS, PLAY_SIDES
 
 #: The sides the computer can play (``--computer``): Mr. X, the detectives, or both (a game
 #: the table watches).
@@ -13,7 +13,7 @@ COMPUTER_SIDES = PLAY_SIDES
 LEVELS = PLAY_LEVELS
 
 #: The computer's strength by default.
-DEFAULT_LEVEL = "normal"
+DEFAULT_LEVEL = PLAY_DEFAULT_LEVEL
 
 #: Seconds the computer thinks per move by default (``--think``).
 DEFAULT_THINK = 3.0

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..formats.play_header import PLAY_DEFAULT_LEVEL, PLAY_LEVELS
+
 #: Nodes each forced-win search of the advise Mr. X's look-ahead may visit in self-play (a budget
 #: in nodes, not seconds: games stay reproducible whatever the machine's speed)
 POLICY_SOLVE_NODES = 20_000
@@ -35,10 +37,10 @@ ADVISE_CANDIDATES = 27
 #: The computer's strength levels, weakest first: the command line's choices and, as
 #: ``level-easy`` ... (:data:`LEVEL_POLICY_PREFIX`), built-in self-play policies of both sides.
 #: :mod:`sy_tools.selfplay.levels` documents them and makes their policies.
-LEVELS = ("easy", "normal", "hard")
+LEVELS = PLAY_LEVELS  # (the names a record's play header holds: one place)
 
 #: The level the computer plays at unless told otherwise.
-DEFAULT_LEVEL = "normal"
+DEFAULT_LEVEL = PLAY_DEFAULT_LEVEL
 
 #: ``simulate`` knows level ``L`` as the policy ``level-L`` (both sides).
 LEVEL_POLICY_PREFIX = "level-"

@@ -169,6 +169,8 @@ class Table:
             "capture": None if where.capture is None else
             {"station": where.capture.station, "by": where.capture.by, "round": where.capture.round},
             "moves": self._detective_moves(pos),
+            "mrx_entry": self._mrx_entry(pos),
+            "claim": not s.secret,
             "history": history_json(public),
             "said": said,
             "last": said[-1] if said else "",
@@ -193,6 +195,22 @@ class Table:
             assert to is not None
             fits.setdefault(to, []).append(m.tickets[0].value)
         return [{"to": to, "tickets": ts} for to, ts in sorted(fits.items())]
+
+    def _mrx_entry(self, pos: Position) -> dict[str, Any] | None:
+        """In a game without Mr. X's log (e.g. resumed from a ``play`` of people only), the table
+        enters his public move when it is his turn: the tickets he holds (``tickets``), whether
+        he may use a double move (``double``), which of its hops are reveals (``reveal``: the
+        table then names the station he shows) and whether the rules let a trapped Mr. X pass.
+        None otherwise (his log kept: he moves on his own page; or the computer plays him)."""
+        s = self.session
+        if s.secret or s.computer in ("mrx", "both") or pos.outcome.over or pos.to_move != MRX:
+            return None
+        rules = s.setup.rules
+        held = pos.mrx_tickets.to_dict(MRX_TICKET_KINDS)
+        tickets = [k for k in MRX_TICKET_KINDS if k != "double" and held.get(k, 0) > 0]
+        double = held.get("double", 0) > 0 and pos.move + 2 <= rules.log_length
+        return {"tickets": tickets, "double": double, "reveal": [rules.is_reveal(pos.move + j) for j in (1, 2)],
+                "pass": not rules.trapped_loses}
 
     def _can_undo(self) -> bool:
         """Whether ``undo`` takes anything back (under the computer, only a person's turn with
@@ -285,6 +303,19 @@ class Table:
         """Mr. X's move from his page: ``{"hops": [{"ticket", "to"}, ...], "tag"}`` (two hops for
         a double move, none for a pass); what the table hears.  A refusal carries his reason."""
         self._fresh(body.get("tag"))
+        return self._enter(MRX, self._mrx_words(body), mrx=True)
+
+    def table_mrx_move(self, body: dict[str, Any]) -> str:
+        """Mr. X's public move entered at the table, in a game without his log: ``{"hops":
+        [{"ticket", "to" (only at a reveal)}, ...], "tag"}``; what the table hears."""
+        self._fresh(body.get("tag"))
+        s = self.session
+        if s.secret:
+            raise WebRefused("private", "Mr. X enters his moves on his own page in this game (his log is kept)")
+        return self._enter(MRX, self._mrx_words(body), mrx=False)
+
+    def _mrx_words(self, body: dict[str, Any]) -> str:
+        """Mr. X's turn in ``body`` (``hops``) in the notation's words (``T 37``, ``2X T/K``, ``-``)."""
         hops = body.get("hops")
         if not isinstance(hops, list) or len(hops) > 2 or not all(isinstance(h, dict) for h in hops):
             raise WebRefused("bad-request", "hops: a list of one or two {ticket, to} (none for a pass)", 400)
@@ -301,8 +332,7 @@ class Table:
             words.append(word)
         if shows > 1:
             raise WebRefused("voluntary-reveal", "he shows himself at most once a move (a double move is one move)", 409)
-        entry = "-" if not words else words[0] if len(words) == 1 else "2X " + "/".join(words)
-        return self._enter(MRX, entry, mrx=True)
+        return "-" if not words else words[0] if len(words) == 1 else "2X " + "/".join(words)
 
     def _show_words(self, show: Any) -> str:
         """A hop's ``show``, ``{"from": DETECTIVE, "ticket": KIND}``, in the notation's words

@@ -104,6 +104,7 @@ def _transcript(folder, public, route, rules=None) -> tuple[list[bytes], bytes, 
             here = route[leg]
             never = next(s for s in sorted(board.stations, reverse=True)
                          if s not in board.destinations(here, Ticket.TAXI) and s != here)
+            post("/api/mrx-move", {"hops": [{"ticket": "taxi"}], "tag": tag()})  # (his page's: refused)
             r_ = client.post(x("move"), json={"hops": [{"ticket": "taxi", "to": never}], "tag": tag()})
             his.append(r_.status_code)  # refused: nothing public changes
             look(False)

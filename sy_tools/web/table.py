@@ -200,7 +200,8 @@ class Table:
         """In a game without Mr. X's log (e.g. resumed from a ``play`` of people only), the table
         enters his public move when it is his turn: the tickets he holds (``tickets``), whether
         he may use a double move (``double``), which of its hops are reveals (``reveal``: the
-        table then names the station he shows) and whether the rules let a trapped Mr. X pass.
+        table then names the station he shows), whether the rules let a trapped Mr. X pass, and
+        his voluntary reveal where the rules have it (``show``, as on his page).
         None otherwise (his log kept: he moves on his own page; or the computer plays him)."""
         s = self.session
         if s.secret or s.computer in ("mrx", "both") or pos.outcome.over or pos.to_move != MRX:
@@ -210,7 +211,7 @@ class Table:
         tickets = [k for k in MRX_TICKET_KINDS if k != "double" and held.get(k, 0) > 0]
         double = held.get("double", 0) > 0 and pos.move + 2 <= rules.log_length
         return {"tickets": tickets, "double": double, "reveal": [rules.is_reveal(pos.move + j) for j in (1, 2)],
-                "pass": not rules.trapped_loses}
+                "pass": not rules.trapped_loses, "show": self._show_offer(pos)}
 
     def _can_undo(self) -> bool:
         """Whether ``undo`` takes anything back (under the computer, only a person's turn with

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from browser import Served
@@ -27,11 +29,21 @@ def _game(folder, log: bool, **rules):
     session.lock.release()
 
 
-def test_mrx_shows_himself_and_takes_a_ticket(browser, tmp_path):  # noqa: F811
+@contextmanager
+def serving(folder, log: bool, **rules) -> Iterator[tuple[Served, list[str]]]:
+    """``sy-tools serve`` resuming a new game in ``folder``, and the pages' errors (none at the end)."""
+    _game(folder, log, **rules)
+    served = Served(folder, "g.txt", "--port", "0")
     errors: list[str] = []
-    _game(tmp_path, log=True, voluntary_reveal=True)
-    served = Served(tmp_path, "g.txt", "--port", "0")
     try:
+        yield served, errors
+        assert errors == []
+    finally:
+        served.stop()
+
+
+def test_mrx_shows_himself_and_takes_a_ticket(browser, tmp_path):  # noqa: F811
+    with serving(tmp_path, log=True, voluntary_reveal=True) as (served, errors):
         table = page_of(browser, served.table, LAPTOP, errors)
         mrx = page_of(browser, served.mrx, PHONE, errors)
         expect(mrx.locator("#show")).to_be_visible()
@@ -44,16 +56,10 @@ def test_mrx_shows_himself_and_takes_a_ticket(browser, tmp_path):  # noqa: F811
         expect(table.locator("#history")).to_contain_text("T 37 show Red B")
         expect(mrx.locator("#route")).to_contain_text("(shown)")
         expect(mrx.locator("#show")).to_be_hidden()
-        assert errors == []
-    finally:
-        served.stop()
 
 
 def test_the_table_enters_his_moves_and_a_capture_without_his_log(browser, tmp_path):  # noqa: F811
-    errors: list[str] = []
-    _game(tmp_path, log=False)
-    served = Served(tmp_path, "g.txt", "--port", "0")
-    try:
+    with serving(tmp_path, log=False) as (served, errors):
         table = page_of(browser, served.table, LAPTOP, errors)
         phone = page_of(browser, served.table, PHONE, errors)
         for red, blue in ((4, 27), (3, 28)):
@@ -68,7 +74,14 @@ def test_the_table_enters_his_moves_and_a_capture_without_his_log(browser, tmp_p
         table.locator("#claim").click()
         move_detective(table, "Red", 12)
         expect(phone.locator("#status")).to_contain_text("caught Mr. X at 12")
-        assert errors == []
-    finally:
-        served.stop()
 
+
+def test_the_table_enters_his_voluntary_reveal_without_his_log(browser, tmp_path):  # noqa: F811
+    with serving(tmp_path, log=False, voluntary_reveal=True) as (served, errors):
+        table = page_of(browser, served.table, LAPTOP, errors)
+        table.locator("#mrx-show").click()
+        table.locator('#turn button[data-ticket="taxi"]').click()
+        station(table, 37).click()
+        table.locator('#chooser button[data-from="Blue"][data-ticket="underground"]').click()
+        expect(table.locator("#banner")).to_have_text("Mr. X shows himself at 37!")
+        expect(table.locator("#history")).to_contain_text("T 37 show Blue U")

@@ -4,6 +4,8 @@ station at a reveal) and a detective's capture claim, through the API."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from web_helpers import STARTS, served, start, x
 
@@ -17,9 +19,9 @@ def tag(client) -> str:
     return client.get("/api/state").json()["tag"]
 
 
-def no_log(folder):
-    session, _ = new_game(str(folder / "g.txt"), load_board("london"), "london", preset("classic"),
-                          detectives=STARTS, seed=1, think=1)
+def no_log(folder, **rules):
+    session, _ = new_game(str(folder / "g.txt"), load_board("london"), "london",
+                          dataclasses.replace(preset("classic"), **rules), detectives=STARTS, seed=1, think=1)
     return session
 
 
@@ -44,7 +46,7 @@ def test_the_table_enters_his_tickets_and_the_station_at_a_reveal(game):
     state = client.get("/api/state").json()
     assert state["secret"] is False and state["claim"] is True
     assert state["mrx_entry"] == {"tickets": ["taxi", "bus", "underground", "black"], "double": True,
-                                  "reveal": [False, False], "pass": False}
+                                  "reveal": [False, False], "pass": False, "show": None}
     r = mrx(client, {"ticket": "taxi"})
     assert r.status_code == 200 and r.json()["said"] == "Mr. X: taxi"
     assert client.get("/api/state").json()["mrx_entry"] is None  # (the detectives' turn)
@@ -131,3 +133,18 @@ def test_a_humans_only_play_game_resumes_in_serve_with_the_table_entering(tmp_pa
         det(client, "Red", 4, "taxi")
         det(client, "Blue", 27, "taxi")
         assert client.get("/api/state").json()["mrx_entry"]["tickets"] == ["taxi", "bus", "underground", "black"]
+
+
+def test_the_table_enters_his_voluntary_reveal(tmp_path):
+    with served(no_log(tmp_path, voluntary_reveal=True)) as client:
+        show = client.get("/api/state").json()["mrx_entry"]["show"]
+        assert show["hops"] == [True, True] and show["take"][0] == {"from": "Red",
+                                                                    "tickets": ["taxi", "bus", "underground"]}
+        r = mrx(client, {"ticket": "taxi", "show": {"from": "Blue", "ticket": "underground"}})
+        assert r.status_code == 409 and r.json()["error"] == "reveal-missing"  # (a reveal names his station)
+        r = mrx(client, {"ticket": "taxi", "to": 37, "show": {"from": "Blue", "ticket": "underground"}})
+        assert r.status_code == 200, r.text
+        assert r.json()["said"] == "Mr. X: taxi, shown at 37 (took Blue's underground)"
+        state = client.get("/api/state").json()
+        assert state["possible"] == [[37, 1.0]] and state["detectives"][1]["tickets"]["underground"] == 3
+        assert "T 37 show Blue U" in (tmp_path / "g.txt").read_text()

@@ -5,7 +5,7 @@
 import { Board } from "./board.js";
 import { follow, getJSON, postJSON } from "./live.js";
 import {
-  $, MRX, choose, chooseTicket, h, mrxText, pieces, possibleList, revealText, showBanner, showLink, statusText, ticketTable,
+  $, MRX, chooseTake, chooseTicket, h, mrxText, pieces, possibleList, revealText, showBanner, showLink, statusText, ticketTable,
   toast,
 } from "./panels.js";
 
@@ -127,9 +127,7 @@ async function onPick(station, allowed) {
 async function withShow(hop, leg) {
   const offer = state.mrx_moves.show;
   if (!showing || !offer || !offer.hops[leg]) return hop;
-  const options = offer.take.flatMap((d) => d.tickets.map((t) => ({ value: { from: d.from, ticket: t },
-    label: `${d.from}'s ${t}`, attrs: { class: `ticket ticket-${t}`, "data-from": d.from, "data-ticket": t } })));
-  const took = await choose(`you show yourself at ${hop.to}: take which ticket?`, options);
+  const took = await chooseTake(`you show yourself at ${hop.to}: take which ticket?`, offer.take);
   return took ? { ...hop, show: took } : null;
 }
 

@@ -133,6 +133,12 @@ export function chooseTicket(title, tickets) {
   return choose(title, tickets.map((t) => ({ value: t, label: t, attrs: { class: `ticket ticket-${t}`, "data-ticket": t } })));
 }
 
+/** A voluntary reveal: ask which ticket Mr. X takes (``take``: ``[{from, tickets}]``); ``{from, ticket}`` or null. */
+export function chooseTake(title, take) {
+  return choose(title, take.flatMap((d) => d.tickets.map((t) => ({ value: { from: d.from, ticket: t },
+    label: `${d.from}'s ${t}`, attrs: { class: `ticket ticket-${t}`, "data-from": d.from, "data-ticket": t } }))));
+}
+
 /** Ask for one of ``options`` (``{value, label, attrs}``, a button each); resolves to its value or null. */
 export function choose(title, options) {
   return new Promise((resolve) => {

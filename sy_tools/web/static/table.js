@@ -5,7 +5,7 @@
 import { Board } from "./board.js";
 import { follow, getJSON, postJSON } from "./live.js";
 import {
-  $, MRX, bannerText, chooseTicket, h, historyTable, pieces, possibleList, revealText, showBanner, showLink,
+  $, MRX, bannerText, chooseTake, chooseTicket, h, historyTable, pieces, possibleList, revealText, showBanner, showLink,
   statusText, ticketTable, toast,
 } from "./panels.js";
 
@@ -16,7 +16,7 @@ let claiming = false;
 let busy = false;
 // Mr. X's move entered at the table (a game without his log): the hops chosen so far, whether
 // it is a double move, and the hop waiting for the station he shows (at a reveal).
-let entry = { hops: [], double: false, showing: null };
+let entry = { hops: [], double: false, showing: null, shows: false };
 
 function narrow() {
   return window.innerWidth < 700;
@@ -35,7 +35,7 @@ function render(s) {
   state = s;
   selected = false;
   claiming = false;
-  entry = { hops: [], double: false, showing: null };
+  entry = { hops: [], double: false, showing: null, shows: false };
   $("status").textContent = statusText(s);
   $("reveal").textContent = s.over ? "" : revealText(s);
   showBanner($("banner"), bannerText(s));
@@ -99,13 +99,16 @@ function mrxEntryPanel(s) {
   const first = entry.hops.length ? entry.hops[0].ticket : "";
   const what = !entry.double ? "Mr. X's move: the ticket he shows"
     : leg === 0 ? "Double move: his first ticket" : `Double move: ${first}, then his second ticket`;
-  const reveal = e.reveal[leg] ? " (a reveal: then tap his station)" : "";
+  const reveal = e.reveal[leg] || entry.shows ? " (a reveal: then tap his station)" : "";
+  const canShow = e.show && e.show.hops[leg] && !entry.hops.some((x) => x.show);
   node.replaceChildren(h("p", {}, `${what}${reveal}.`),
     h("div", { class: "chooser-buttons mrx-entry" }, e.tickets.map((t) => h("button", {
       class: `ticket ticket-${t}`, "data-ticket": t, onclick: () => mrxTicket(t) }, t))),
     h("div", { class: "actions" },
       e.double && leg === 0 ? h("button", { id: "mrx-double", "aria-pressed": String(entry.double),
         onclick: () => { entry.double = !entry.double; mrxEntryPanel(state); } }, "Double move") : null,
+      canShow ? h("button", { id: "mrx-show", "aria-pressed": String(entry.shows),
+        onclick: () => { entry.shows = !entry.shows; mrxEntryPanel(state); } }, "He shows himself") : null,
       e.pass && leg === 0 ? h("button", { id: "mrx-pass", onclick: () => send("/api/mrx-move", { hops: [],
         tag: state.tag }) }, "Pass") : null));
 }
@@ -113,7 +116,7 @@ function mrxEntryPanel(s) {
 async function mrxTicket(ticket) {
   const s = state;
   const leg = entry.hops.length;
-  if (s.mrx_entry.reveal[leg]) {
+  if (s.mrx_entry.reveal[leg] || entry.shows) {
     entry.showing = { ticket };
     board.setPickable([...board.at.keys()], onPick);
     mrxEntryPanel(s);
@@ -127,7 +130,7 @@ async function mrxHop(hop) {
   entry.showing = null;
   if (entry.double && entry.hops.length < 2) { offerPiece(state); mrxEntryPanel(state); return; }
   await send("/api/mrx-move", { hops: entry.hops, tag: state.tag });
-  entry = { hops: [], double: false, showing: null };
+  entry = { hops: [], double: false, showing: null, shows: false };
   if (state) render(state);
 }
 
@@ -149,7 +152,17 @@ function select(on) {
 
 async function onPick(station, allowed) {
   const s = state;
-  if (entry.showing) { await mrxHop({ ticket: entry.showing.ticket, to: station }); return; }
+  if (entry.showing) {
+    let hop = { ticket: entry.showing.ticket, to: station };
+    if (entry.shows && !s.mrx_entry.reveal[entry.hops.length]) {
+      const took = await chooseTake(`Mr. X shows himself at ${station}: which ticket does he take?`, s.mrx_entry.show.take);
+      if (!took) return;
+      hop = { ...hop, show: took };
+      entry.shows = false;
+    }
+    await mrxHop(hop);
+    return;
+  }
   const d = detectiveToMove(s);
   if (!d || !humansMove(s)) {
     if (s.to_move === MRX && !s.over) toast(s.mrx_entry ? "Mr. X is to move: enter the ticket he shows"

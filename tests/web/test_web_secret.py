@@ -53,12 +53,11 @@ def _played(seed: int, folder, rules=None):
 
 
 def _normal(body: bytes) -> bytes:
-    """An answer without the seconds an analysis took (the machine's load decides those), nor,
-    for a search stopped at its time limit, how far it got in them."""
+    """An answer without the seconds an analysis took, nor how far the advice's search got in
+    them (the machine's load decides both; the advice itself is compared)."""
     body = re.sub(rb"\b\d+\.\d+ s\b", b"T s", re.sub(rb'"wall_time":[0-9.e-]+', b'"wall_time":T', body))
-    if b"stopped at the time limit" in body:
-        body = re.sub(rb"depth \d+/(\d+), \d+ joint moves weighed", rb"depth N/\1, N joint moves weighed", body)
-    return body
+    return re.sub(rb"search: [a-z-]+( \(stopped at the time limit\))?, depth \d+/(\d+), \d+ joint moves? weighed",
+                  rb"search: S, depth N/\2, N joint moves weighed", body)
 
 
 def _transcript(folder, public, route, rules=None) -> tuple[list[bytes], bytes, list[int]]:

@@ -8,7 +8,8 @@
   streams on 127.0.0.1): from sending the move to the last of the 20 streams receiving the
   state after it (median and p95; the goal is a p95 under 200 ms);
 * the server's memory (RSS) as it goes, up to 1,000 moves: real moves of a five-detective game
-  while it lasts, then undo and redo in turn (the goal: flat).
+  while it lasts, then undo and redo in turn (the goal: flat); and before and after 1,000 pages
+  connected and went away (20 at a time).
 
 Every loop is bounded; a server that stops answering fails the benchmark after a timeout."""
 
@@ -285,6 +286,22 @@ async def _moves(server: Server, pages: int, moves: int,
     return real, steps, order, rss
 
 
+async def _churn(server: Server, pages: int) -> tuple[int | None, int | None]:
+    """``pages`` table pages that connect, get the game, and go away (a phone asleep, a tab
+    closed), 20 at a time: the server's RSS before and after."""
+    before = server.rss()
+    state = await _json(server.port, "GET", "/api/state")
+    for _ in range(pages // 20):
+        batch = [Listener() for _ in range(20)]
+        for one in batch:
+            await one.open(server.port)
+        await asyncio.gather(*(one.until(state["tag"]) for one in batch))
+        for one in batch:
+            one.close()
+    await asyncio.sleep(1.0)
+    return before, server.rss()
+
+
 def _ms(xs: list[float]) -> str:
     if not xs:
         return "-"
@@ -297,7 +314,7 @@ def _mb(n: int | None) -> str:
     return "?" if n is None else f"{n / 2**20:.1f} MB"
 
 
-def run(pages: int = 20, moves: int = 1000, first: int = 100) -> list[str]:
+def run(pages: int = 20, moves: int = 1000, first: int = 100, churn: int = 1000) -> list[str]:
     out = [f"web: sy-tools serve on 127.0.0.1, a new game with 5 detectives ({pages} table pages connected)"]
     with tempfile.TemporaryDirectory(prefix="bench-web-") as folder:
         server = Server(folder, "g.txt", "--new", "--detective-count", "5", "--seed", "1", "--secret-seed", "1",
@@ -328,6 +345,8 @@ def run(pages: int = 20, moves: int = 1000, first: int = 100) -> list[str]:
             out.append(f"  move to all {pages} pages, {len(steps)} undo/redo: {_ms(steps)}")
             out.append(f"  move to all {pages} pages, all {len(order)} changes: {_ms(order)}")
             out.append("  server RSS after N changes: " + ", ".join(f"{n}: {_mb(b)}" for n, b in rss))
+            before, after = asyncio.run(_churn(server, churn))
+            out.append(f"  server RSS before and after {churn} pages came and went: {_mb(before)}, {_mb(after)}")
         finally:
             server.stop()
     return out

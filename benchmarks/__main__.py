@@ -37,6 +37,12 @@ def main(argv: list[str]) -> None:
         benches["advise"] = bench_advise.run
     except ImportError:
         pass
+    try:
+        from . import bench_web
+
+        benches["web"] = bench_web.run
+    except ImportError:
+        pass
     from . import strength
 
     benches["strength"] = strength.run

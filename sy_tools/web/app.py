@@ -5,7 +5,8 @@ Endpoints (every answer JSON, every error ``{"error": CODE, "message": ...}``):
 * ``GET /`` the table page, ``GET /x/TOKEN`` Mr. X's page, ``GET /static/...`` their scripts;
 * ``GET /api/board`` the map; ``GET /api/state`` the table's view; ``GET /api/events`` the same
   pushed as server-sent events (``event: state``) after every change;
-* ``POST /api/move`` a detective's move, ``POST /api/undo``, ``POST /api/redo``;
+* ``POST /api/move`` a detective's move (a capture claim too), ``POST /api/mrx-move`` Mr. X's
+  public move in a game without his log, ``POST /api/undo``, ``POST /api/redo``;
 * ``GET /api/analysis/possible|advise|cordon|solve`` an answer on the public record;
 * behind Mr. X's token: ``GET /api/x/TOKEN/state``, ``GET /api/x/TOKEN/events``,
   ``POST /api/x/TOKEN/move``, ``GET /api/x/TOKEN/advise``.
@@ -251,6 +252,11 @@ def create_app(table: Table, *, token: str | None = None, hosts: Collection[str]
         said = await hub.call(lambda: table.detective_move(body))
         return {"ok": True, "said": said, "tag": hub.tag}
 
+    async def table_mrx_move(request: Request) -> Any:
+        body = await read_json(request)
+        said = await hub.call(lambda: table.table_mrx_move(body))
+        return {"ok": True, "said": said, "tag": hub.tag}
+
     async def undo(request: Request) -> Any:
         body = await read_json(request)
         said = await hub.call(lambda: table.undo(body))
@@ -343,6 +349,7 @@ def create_app(table: Table, *, token: str | None = None, hosts: Collection[str]
         Route("/api/state", api(state)),
         Route("/api/events", events),
         Route("/api/move", api(move), methods=["POST"]),
+        Route("/api/mrx-move", api(table_mrx_move), methods=["POST"]),
         Route("/api/undo", api(undo), methods=["POST"]),
         Route("/api/redo", api(redo), methods=["POST"]),
         Route("/api/analysis/{kind}", api(analysis)),

@@ -19,6 +19,7 @@ calls it under one lock.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +29,7 @@ from ..analysis.referee import check
 from ..engine.board import Board
 from ..engine.hops import MRX
 from ..engine.position import Position
-from ..engine.tickets import DETECTIVE_TICKET_KINDS, MRX_TICKET_KINDS, TICKET_LETTERS, Ticket
+from ..engine.tickets import DETECTIVE_TICKET_KINDS, DETECTIVE_TICKETS, MRX_TICKET_KINDS, TICKET_LETTERS, Ticket
 from ..formats.record import Record
 from ..formats.record_io import record_text
 from ..play.session import Ply, Refused, Session, plies_of
@@ -69,8 +70,23 @@ def _station(value: Any) -> int:
     return value
 
 
-def _hop_json(ticket: Ticket, to: int | None) -> dict[str, Any]:
-    return {"ticket": ticket.value, "to": to}
+def _hop_json(ticket: Ticket, to: int | None, shown: bool = False,
+              took: tuple[str, Ticket] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"ticket": ticket.value, "to": to}
+    if shown:  # (a voluntary reveal: public, as the station it shows)
+        out["shown"] = True
+        if took is not None:
+            out["took"] = {"from": took[0], "ticket": took[1].value}
+    return out
+
+
+def _mrx_hop_json(m: Any) -> dict[str, Any]:
+    return _hop_json(m.ticket, m.to, m.shown, m.took)
+
+
+def _quoted(name: str) -> str:
+    """A detective's name as the notation reads it (quoted when it is not one word)."""
+    return name if re.fullmatch(r"[A-Za-z0-9_.'-]+", name) else '"' + name.replace('"', "") + '"'
 
 
 def history_json(record: Record) -> list[dict[str, Any]]:
@@ -78,7 +94,7 @@ def history_json(record: Record) -> list[dict[str, Any]]:
     each detective's move."""
     out = []
     for i, rnd in enumerate(record.rounds, 1):
-        out.append({"round": i, "mrx": [_hop_json(m.ticket, m.to) for m in rnd.mrx],
+        out.append({"round": i, "mrx": [_mrx_hop_json(m) for m in rnd.mrx],
                     "detectives": [{"name": d.name, "ticket": d.ticket.value, "to": d.to, "capture": d.capture}
                                    for d in rnd.detectives]})
     return out
@@ -153,6 +169,8 @@ class Table:
             "capture": None if where.capture is None else
             {"station": where.capture.station, "by": where.capture.by, "round": where.capture.round},
             "moves": self._detective_moves(pos),
+            "mrx_entry": self._mrx_entry(pos),
+            "claim": not s.secret,
             "history": history_json(public),
             "said": said,
             "last": said[-1] if said else "",
@@ -178,6 +196,23 @@ class Table:
             fits.setdefault(to, []).append(m.tickets[0].value)
         return [{"to": to, "tickets": ts} for to, ts in sorted(fits.items())]
 
+    def _mrx_entry(self, pos: Position) -> dict[str, Any] | None:
+        """In a game without Mr. X's log (e.g. resumed from a ``play`` of people only), the table
+        enters his public move when it is his turn: the tickets he holds (``tickets``), whether
+        he may use a double move (``double``), which of its hops are reveals (``reveal``: the
+        table then names the station he shows), whether the rules let a trapped Mr. X pass, and
+        his voluntary reveal where the rules have it (``show``, as on his page).
+        None otherwise (his log kept: he moves on his own page; or the computer plays him)."""
+        s = self.session
+        if s.secret or s.computer in ("mrx", "both") or pos.outcome.over or pos.to_move != MRX:
+            return None
+        rules = s.setup.rules
+        held = pos.mrx_tickets.to_dict(MRX_TICKET_KINDS)
+        tickets = [k for k in MRX_TICKET_KINDS if k != "double" and held.get(k, 0) > 0]
+        double = held.get("double", 0) > 0 and pos.move + 2 <= rules.log_length
+        return {"tickets": tickets, "double": double, "reveal": [rules.is_reveal(pos.move + j) for j in (1, 2)],
+                "pass": not rules.trapped_loses, "show": self._show_offer(pos)}
+
     def _can_undo(self) -> bool:
         """Whether ``undo`` takes anything back (under the computer, only a person's turn with
         the computer's replies)."""
@@ -202,7 +237,7 @@ class Table:
         state = dict(self.public_state())
         full = s.record()
         pos = s.position
-        route = [_hop_json(m.ticket, m.to) for rnd in full.rounds for m in rnd.mrx]
+        route = [_mrx_hop_json(m) for rnd in full.rounds for m in rnd.mrx]
         state["mrx"] = {**state["mrx"], "at": pos.mrx_at, "start": full.mrx_start, "route": route}
         state["mrx_history"] = history_json(full)
         singles: dict[int, list[str]] = {}
@@ -211,7 +246,7 @@ class Table:
         if mine and pos.to_move == MRX and pos.mrx_at is not None:
             for m in pos.legal_moves:
                 if m.shown is not None:
-                    continue  # (a voluntary reveal: typed on the table's terms, not offered here yet)
+                    continue  # (a voluntary reveal: the same moves, offered below as "show")
                 if len(m.tickets) == 1:
                     to = m.stations[0]
                     assert to is not None
@@ -219,10 +254,26 @@ class Table:
                 elif len(m.tickets) == 2:
                     doubles.append([m.tickets[0].value, m.stations[0], m.tickets[1].value, m.stations[1]])
         state["mrx_moves"] = {"single": [{"to": to, "tickets": ts} for to, ts in sorted(singles.items())],
-                              "double": doubles, "pass": mine and pos.to_move == MRX and _can_pass(pos)}
+                              "double": doubles, "pass": mine and pos.to_move == MRX and _can_pass(pos),
+                              "show": self._show_offer(pos) if mine and pos.to_move == MRX else None}
         state["mrx_plays"] = mine
         state["reveal_now"] = bool(pos.to_move == MRX and s.setup.rules.is_reveal(pos.move + 1))
         return state
+
+    def _show_offer(self, pos: Position) -> dict[str, Any] | None:
+        """Under ``rules.voluntary_reveal``: after which hops of this move he may show himself
+        (``hops``: the first, the second of a double move; not on a fixed reveal) and the tickets
+        he may take (``take``: each detective in the game with the kinds it holds); else None."""
+        rules = self.session.setup.rules
+        if not rules.voluntary_reveal:
+            return None
+        hops = [not rules.is_reveal(pos.move + j) and pos.move + j <= rules.log_length for j in (1, 2)]
+        take = []
+        for name, tk in zip(pos.names, pos.tickets):
+            kinds = [k.value for k in DETECTIVE_TICKETS if tk[k] > 0]
+            if kinds and name not in pos.out:
+                take.append({"from": name, "tickets": kinds})
+        return {"hops": hops, "take": take} if any(hops) and take else None
 
     # ---- moves ------------------------------------------------------------------------------
 
@@ -253,16 +304,50 @@ class Table:
         """Mr. X's move from his page: ``{"hops": [{"ticket", "to"}, ...], "tag"}`` (two hops for
         a double move, none for a pass); what the table hears.  A refusal carries his reason."""
         self._fresh(body.get("tag"))
+        return self._enter(MRX, self._mrx_words(body), mrx=True)
+
+    def table_mrx_move(self, body: dict[str, Any]) -> str:
+        """Mr. X's public move entered at the table, in a game without his log: ``{"hops":
+        [{"ticket", "to" (only at a reveal)}, ...], "tag"}``; what the table hears."""
+        self._fresh(body.get("tag"))
+        s = self.session
+        if s.secret:
+            raise WebRefused("private", "Mr. X enters his moves on his own page in this game (his log is kept)")
+        return self._enter(MRX, self._mrx_words(body), mrx=False)
+
+    def _mrx_words(self, body: dict[str, Any]) -> str:
+        """Mr. X's turn in ``body`` (``hops``) in the notation's words (``T 37``, ``2X T/K``, ``-``)."""
         hops = body.get("hops")
         if not isinstance(hops, list) or len(hops) > 2 or not all(isinstance(h, dict) for h in hops):
             raise WebRefused("bad-request", "hops: a list of one or two {ticket, to} (none for a pass)", 400)
         words = []
+        shows = 0
         for h in hops:
             t = TICKET_LETTERS[_ticket(h.get("ticket"))]
             to = h.get("to")
-            words.append(t if to is None else f"{t} {_station(to)}")
-        entry = "-" if not words else words[0] if len(words) == 1 else "2X " + "/".join(words)
-        return self._enter(MRX, entry, mrx=True)
+            word = t if to is None else f"{t} {_station(to)}"
+            show = h.get("show")
+            if show is not None:
+                word += " show " + self._show_words(show)
+                shows += 1
+            words.append(word)
+        if shows > 1:
+            raise WebRefused("voluntary-reveal", "he shows himself at most once a move (a double move is one move)", 409)
+        return "-" if not words else words[0] if len(words) == 1 else "2X " + "/".join(words)
+
+    def _show_words(self, show: Any) -> str:
+        """A hop's ``show``, ``{"from": DETECTIVE, "ticket": KIND}``, in the notation's words
+        (``Red B``): the detective must be one of the game's."""
+        if not isinstance(show, dict) or not isinstance(show.get("from"), str):
+            raise WebRefused("bad-request", "show: {from: a detective's name, ticket: the kind he takes}", 400)
+        name = show["from"]
+        if name not in self.session.position.names:
+            raise WebRefused("reveal-ticket", f"there is no detective {name[:40]!r} to take a ticket from", 409)
+        kind = _ticket(show.get("ticket"))
+        if kind not in DETECTIVE_TICKETS:
+            raise WebRefused("reveal-ticket", f"a voluntary reveal takes a detective's ticket (taxi, bus or "
+                                              f"underground), not {kind.value}", 409)
+        return f"{_quoted(name)} {TICKET_LETTERS[kind]}"
 
     def _enter(self, piece: str, entry: str, mrx: bool) -> str:
         try:

@@ -89,6 +89,7 @@ def test_a_whole_game_by_clicking(browser, tmp_path):
         table.screenshot(path=str(shot_path(tmp_path, "serve-table.png")))
         move_detective(table, "Red", 22, "taxi")
         move_detective(table, "Blue", 40)
+        expect(table.locator("#status")).to_contain_text("Mr. X to move")  # (the move shown before its undo)
         table.locator("#undo").click()
         expect(table.locator("#status")).to_contain_text("Blue to move")
         phone.locator('svg.board g.piece[data-piece="Blue"]').click()

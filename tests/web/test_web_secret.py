@@ -6,6 +6,7 @@ through his token; what his page is told may differ, and is not compared."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 
@@ -13,6 +14,7 @@ import pytest
 from oracles import oracle_routes
 from web_helpers import TOKEN, served, start, x
 
+from sy_tools.engine.rules import preset
 from sy_tools.engine.tickets import TICKET_LETTERS, Ticket
 
 STARTS = [("Red", 13), ("Blue", 26), ("Green", 94)]
@@ -21,21 +23,29 @@ STARTS = [("Red", 13), ("Blue", 26), ("Green", 94)]
 PUBLIC = ["/api/state", "/api/analysis/possible", "/", "/static/table.js", "/api/board",
           f"/api/x/{'A' * 32}/state", "/api/x/state", "/x/nope"]
 ANALYSES = ["/api/analysis/advise", "/api/analysis/solve", "/api/analysis/cordon"]
+#: what a solver answers when its time limit ran out before it found anything (on a loaded
+#: machine, in one of the two games only: such a pair is not compared, and there are few)
+UNKNOWN = b"not found within the time limit"
 
 
-def _played(seed: int, folder):
-    """The public record of a few random rounds with his log (no capture)."""
-    session = start(folder, detectives=STARTS, mrx_start=None)
+def _played(seed: int, folder, rules=None):
+    """The public record of a few random rounds with his log (no capture; under the voluntary
+    reveal ``rules``, a voluntary reveal on his second move)."""
+    session = start(folder, detectives=STARTS, mrx_start=None, rules=rules)
     rng = random.Random(seed)
     while session.position.move < 5 + seed % 3 and not session.over:
         pos = session.position
         legal = [m for m in pos.legal_moves() if pos.turn == 0 or m.to != pos.mrx_at]
         if pos.turn == 0:
-            legal = [m for m in legal if len(m.tickets) == 1] or legal
+            legal = [m for m in legal if len(m.tickets) == 1 and m.shown is None] or legal
             if pos.move == 1 and seed % 2 == 0:  # a double move too, now and then
-                legal = [m for m in pos.legal_moves() if len(m.tickets) == 2]
+                legal = [m for m in pos.legal_moves() if len(m.tickets) == 2 and m.shown is None]
+            if pos.move == 1 and rules is not None:
+                legal = [m for m in pos.legal_moves() if len(m.tickets) == 1 and m.shown == 0]
         m = legal[rng.randrange(len(legal))]
-        hops = [f"{TICKET_LETTERS[t]} {s}" for t, s in zip(m.tickets, m.stations)]
+        hops = [f"{TICKET_LETTERS[t]} {s}" + (f" show {m.took[0]} {TICKET_LETTERS[m.took[1]]}" if m.shown == j and
+                                               m.took is not None else "")
+                for j, (t, s) in enumerate(zip(m.tickets, m.stations))]
         entry = hops[0] if len(hops) == 1 else "2X " + "/".join(hops)
         session.enter(m.piece, entry)
     session.lock.release()
@@ -43,14 +53,17 @@ def _played(seed: int, folder):
 
 
 def _normal(body: bytes) -> bytes:
-    """An answer without the seconds an analysis took (the machine's load decides those)."""
-    return re.sub(rb"\b\d+\.\d+ s\b", b"T s", re.sub(rb'"wall_time":[0-9.e-]+', b'"wall_time":T', body))
+    """An answer without the seconds an analysis took, nor how far the advice's search got in
+    them (the machine's load decides both; the advice itself is compared)."""
+    body = re.sub(rb"\b\d+\.\d+ s\b", b"T s", re.sub(rb'"wall_time":[0-9.e-]+', b'"wall_time":T', body))
+    return re.sub(rb"search: [a-z-]+( \(stopped at the time limit\))?, depth \d+/(\d+), \d+ joint moves? weighed",
+                  rb"search: S, depth N/\2, N joint moves weighed", body)
 
 
-def _transcript(folder, public, route) -> tuple[list[bytes], bytes, list[int]]:
+def _transcript(folder, public, route, rules=None) -> tuple[list[bytes], bytes, list[int]]:
     """Play ``public`` with Mr. X on ``route``: every public answer after every request, the
     event stream, and the status codes of his own requests."""
-    session = start(folder, detectives=STARTS, mrx_start=route[0])
+    session = start(folder, detectives=STARTS, mrx_start=route[0], rules=rules)
     answers: list[bytes] = []
     his: list[int] = []
     board = public.board
@@ -90,6 +103,7 @@ def _transcript(folder, public, route) -> tuple[list[bytes], bytes, list[int]]:
             here = route[leg]
             never = next(s for s in sorted(board.stations, reverse=True)
                          if s not in board.destinations(here, Ticket.TAXI) and s != here)
+            post("/api/mrx-move", {"hops": [{"ticket": "taxi"}], "tag": tag()})  # (his page's: refused)
             r_ = client.post(x("move"), json={"hops": [{"ticket": "taxi", "to": never}], "tag": tag()})
             his.append(r_.status_code)  # refused: nothing public changes
             look(False)
@@ -97,6 +111,8 @@ def _transcript(folder, public, route) -> tuple[list[bytes], bytes, list[int]]:
             for m in rnd.mrx:
                 leg += 1
                 hops.append({"ticket": m.ticket.value, "to": route[leg]})
+                if m.took is not None:
+                    hops[-1]["show"] = {"from": m.took[0], "ticket": m.took[1].value}
             r_ = client.post(x("move"), json={"hops": hops, "tag": tag()})
             his.append(r_.status_code)
             assert r_.status_code == 200, r_.text
@@ -117,21 +133,35 @@ def _transcript(folder, public, route) -> tuple[list[bytes], bytes, list[int]]:
     return answers, "\n".join(seen).encode(), his
 
 
-@pytest.mark.parametrize("seed", range(2))
-def test_every_public_answer_and_event_is_the_same_whatever_his_route(tmp_path, seed):
+def _where(one: bytes, other: bytes) -> str:
+    """Where two answers part (for the failure's message)."""
+    i = next((k for k, (p, q) in enumerate(zip(one, other)) if p != q), min(len(one), len(other)))
+    return f"{one[:50]!r}: {one[max(0, i - 200):i + 100]!r} != {other[max(0, i - 200):i + 100]!r}"
+
+
+@pytest.mark.parametrize("seed, variant", [(0, False), (1, False), (2, True), (3, True)])
+def test_every_public_answer_and_event_is_the_same_whatever_his_route(tmp_path, seed, variant):
+    rules = dataclasses.replace(preset("classic"), voluntary_reveal=True) if variant else None
     (tmp_path / "gen").mkdir()
-    public = _played(seed, tmp_path / "gen")
+    public = _played(seed, tmp_path / "gen", rules)
+    if variant:
+        assert any(m.took is not None for r in public.rounds for m in r.mrx)
     routes = oracle_routes(public)
     assert routes is not None and len(routes) > 1
     a, b = random.Random(seed).sample(routes, 2)
     assert a != b
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
-    answers_a, events_a, his_a = _transcript(tmp_path / "a", public, a)
-    answers_b, events_b, his_b = _transcript(tmp_path / "b", public, b)
+    answers_a, events_a, his_a = _transcript(tmp_path / "a", public, a, rules)
+    answers_b, events_b, his_b = _transcript(tmp_path / "b", public, b, rules)
     assert len(answers_a) == len(answers_b)
+    unknown = 0
     for one, other in zip(answers_a, answers_b):
-        assert one == other
+        if (UNKNOWN in one) != (UNKNOWN in other) and one.startswith(b"/api/analysis/"):
+            unknown += 1  # (a solver the machine's load stopped at its time limit in one game only)
+            continue
+        assert one == other, _where(one, other)
+    assert unknown <= 2
     assert events_a == events_b and events_a.count(b"event: state") > 3
     assert (tmp_path / "a" / "g.txt").read_bytes() == (tmp_path / "b" / "g.txt").read_bytes()
     assert (tmp_path / "a" / "g.mrx.txt").read_bytes() != (tmp_path / "b" / "g.mrx.txt").read_bytes()

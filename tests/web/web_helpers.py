@@ -24,9 +24,11 @@ def london():
     return load_board("london"), preset("classic")
 
 
-def start(folder: Path, mrx_start: int = 50, detectives=STARTS, **kw):
-    """A new game with Mr. X's log in ``folder`` (the session holds the lock)."""
-    board, rules = london()
+def start(folder: Path, mrx_start: int = 50, detectives=STARTS, rules=None, **kw):
+    """A new game with Mr. X's log in ``folder`` (the session holds the lock; classic rules
+    unless ``rules``)."""
+    board, classic = london()
+    rules = rules or classic
     session, _ = new_game(str(folder / "g.txt"), board, "london", rules, detectives=detectives,
                           log=str(folder / "g.mrx.txt"), mrx_start=mrx_start, secret_seed=5, seed=1, think=1, **kw)
     return session

@@ -5,7 +5,7 @@
 import { Board } from "./board.js";
 import { follow, getJSON, postJSON } from "./live.js";
 import {
-  $, MRX, chooseTicket, h, mrxText, pieces, possibleList, revealText, showBanner, showLink, statusText, ticketTable,
+  $, MRX, chooseTake, chooseTicket, h, mrxText, pieces, possibleList, revealText, showBanner, showLink, statusText, ticketTable,
   toast,
 } from "./panels.js";
 
@@ -15,6 +15,7 @@ const api = `/api/x/${token}`;
 let board = null;
 let state = null;
 let double = false;
+let showing = false;
 let firstLeg = null;
 let busy = false;
 
@@ -33,6 +34,7 @@ function render(s) {
   state = s;
   firstLeg = null;
   if (!s.mrx_moves.double.length) double = false;
+  if (!s.mrx_moves.show) showing = false;
   $("status").textContent = statusText(s);
   $("reveal").textContent = s.over ? "" : revealText(s);
   const reveal = myTurn(s) && s.reveal_now;
@@ -44,6 +46,8 @@ function render(s) {
   $("possible").replaceChildren(possibleList(s.possible, 8));
   $("double").hidden = !myTurn(s) || !s.mrx_moves.double.length;
   $("double").setAttribute("aria-pressed", String(double));
+  $("show").hidden = !myTurn(s) || !s.mrx_moves.show;
+  $("show").setAttribute("aria-pressed", String(showing));
   $("pass").hidden = !myTurn(s) || !s.mrx_moves.pass;
   $("advise").disabled = !myTurn(s);
   $("answer").hidden = true;
@@ -58,7 +62,7 @@ function routeList(s) {
   if (!s.mrx.route.length) return h("p", {}, `start: ${s.mrx.start ?? "?"}`);
   const legs = [h("li", {}, `start ${s.mrx.start}`)];
   s.mrx.route.forEach((hop, i) => {
-    const shown = s.reveal_moves.includes(i + 1);
+    const shown = s.reveal_moves.includes(i + 1) || hop.shown;
     legs.push(h("li", { class: shown ? "reveal" : null }, `${i + 1}. ${mrxText([hop])}${shown ? " (shown)" : ""}`));
   });
   return h("ol", { class: "route-list" }, legs);
@@ -95,21 +99,36 @@ async function onPick(station, allowed) {
   if (!double) {
     const move = s.mrx_moves.single.find((m) => m.to === station);
     const ticket = await pickTicket(`to ${station}: which ticket?`, move.tickets);
-    if (ticket) await send({ hops: [{ ticket, to: station }], tag: s.tag });
+    if (!ticket) return;
+    const hop = await withShow({ ticket, to: station }, 0);
+    if (hop) await send({ hops: [hop], tag: s.tag });
     return;
   }
   if (firstLeg === null) {
     const tickets = [...new Set(s.mrx_moves.double.filter((d) => d[1] === station).map((d) => d[0]))];
     const ticket = await pickTicket(`first to ${station}: which ticket?`, tickets);
     if (!ticket) return;
-    firstLeg = { ticket, to: station };
+    const hop = await withShow({ ticket, to: station }, 0);
+    if (!hop) return;
+    firstLeg = hop;
     offer();
     return;
   }
   const tickets = [...new Set(s.mrx_moves.double.filter((d) => d[0] === firstLeg.ticket && d[1] === firstLeg.to
     && d[3] === station).map((d) => d[2]))];
   const ticket = await pickTicket(`then to ${station}: which ticket?`, tickets);
-  if (ticket) await send({ hops: [firstLeg, { ticket, to: station }], tag: s.tag });
+  if (!ticket) return;
+  const hop = firstLeg.show ? { ticket, to: station } : await withShow({ ticket, to: station }, 1);
+  if (hop) await send({ hops: [firstLeg, hop], tag: s.tag });
+}
+
+// A voluntary reveal (where the rules have it): with "Show myself" pressed, the hop he shows
+// himself after asks which detective's ticket he takes (a hop that is a fixed reveal passes it on).
+async function withShow(hop, leg) {
+  const offer = state.mrx_moves.show;
+  if (!showing || !offer || !offer.hops[leg]) return hop;
+  const took = await chooseTake(`you show yourself at ${hop.to}: take which ticket?`, offer.take);
+  return took ? { ...hop, show: took } : null;
 }
 
 async function pickTicket(title, tickets) {
@@ -122,6 +141,7 @@ async function send(body) {
   try {
     const done = await postJSON(`${api}/move`, body);
     double = false;
+    showing = false;
     toast(`the table hears: ${done.said}`);
   } catch (err) {
     toast(err.message, "error");
@@ -154,6 +174,10 @@ async function main() {
     firstLeg = null;
     $("double").setAttribute("aria-pressed", String(double));
     offer();
+  });
+  $("show").addEventListener("click", () => {
+    showing = !showing;
+    $("show").setAttribute("aria-pressed", String(showing));
   });
   $("pass").addEventListener("click", () => send({ hops: [], tag: state.tag }));
   $("advise").addEventListener("click", advise);

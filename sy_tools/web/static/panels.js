@@ -79,7 +79,8 @@ export function ticketTable(state) {
 }
 
 function hopText(hop) {
-  return LETTERS[hop.ticket] + (hop.to !== null && hop.to !== undefined ? ` ${hop.to}` : "");
+  const shown = hop.took ? ` show ${hop.took.from} ${LETTERS[hop.took.ticket]}` : "";
+  return LETTERS[hop.ticket] + (hop.to !== null && hop.to !== undefined ? ` ${hop.to}` : "") + shown;
 }
 
 /** Mr. X's turn in the notation's words (``T``, ``U 46``, ``2X T/K``, ``-``). */
@@ -129,13 +130,24 @@ export function toast(message, kind = "info") {
 
 /** Ask which of ``tickets`` to use (a dialog); resolves to the ticket or null (cancelled). */
 export function chooseTicket(title, tickets) {
+  return choose(title, tickets.map((t) => ({ value: t, label: t, attrs: { class: `ticket ticket-${t}`, "data-ticket": t } })));
+}
+
+/** A voluntary reveal: ask which ticket Mr. X takes (``take``: ``[{from, tickets}]``); ``{from, ticket}`` or null. */
+export function chooseTake(title, take) {
+  return choose(title, take.flatMap((d) => d.tickets.map((t) => ({ value: { from: d.from, ticket: t },
+    label: `${d.from}'s ${t}`, attrs: { class: `ticket ticket-${t}`, "data-from": d.from, "data-ticket": t } }))));
+}
+
+/** Ask for one of ``options`` (``{value, label, attrs}``, a button each); resolves to its value or null. */
+export function choose(title, options) {
   return new Promise((resolve) => {
     const dialog = $("chooser");
     const close = (value) => { dialog.hidden = true; dialog.replaceChildren(); resolve(value); };
     dialog.replaceChildren(h("div", { class: "chooser-box", role: "dialog", "aria-label": title },
       h("p", {}, title),
-      h("div", { class: "chooser-buttons" }, tickets.map((t) => h("button", { class: `ticket ticket-${t}`,
-        "data-ticket": t, onclick: () => close(t) }, t))),
+      h("div", { class: "chooser-buttons" }, options.map((o) => h("button", { ...o.attrs, onclick: () => close(o.value) },
+        o.label))),
       h("button", { class: "cancel", onclick: () => close(null) }, "cancel")));
     dialog.hidden = false;
     const first = dialog.querySelector("button");

@@ -5,14 +5,18 @@
 import { Board } from "./board.js";
 import { follow, getJSON, postJSON } from "./live.js";
 import {
-  $, MRX, bannerText, chooseTicket, h, historyTable, pieces, possibleList, revealText, showBanner, showLink,
+  $, MRX, bannerText, chooseTake, chooseTicket, h, historyTable, pieces, possibleList, revealText, showBanner, showLink,
   statusText, ticketTable, toast,
 } from "./panels.js";
 
 let board = null;
 let state = null;
 let selected = false;
+let claiming = false;
 let busy = false;
+// Mr. X's move entered at the table (a game without his log): the hops chosen so far, whether
+// it is a double move, and the hop waiting for the station he shows (at a reveal).
+let entry = { hops: [], double: false, showing: null, shows: false };
 
 function narrow() {
   return window.innerWidth < 700;
@@ -30,6 +34,8 @@ function render(s) {
   const first = state === null;
   state = s;
   selected = false;
+  claiming = false;
+  entry = { hops: [], double: false, showing: null, shows: false };
   $("status").textContent = statusText(s);
   $("reveal").textContent = s.over ? "" : revealText(s);
   showBanner($("banner"), bannerText(s));
@@ -64,12 +70,68 @@ function turnPanel(s) {
     node.replaceChildren(h("p", {}, `The computer is thinking (${s.to_move})…`));
     return;
   }
+  if (s.to_move === MRX && s.mrx_entry) {
+    mrxEntryPanel(s);
+    return;
+  }
   if (s.to_move === MRX) {
     node.replaceChildren(h("p", {}, "Mr. X is moving on his own page."));
     return;
   }
   node.replaceChildren(h("p", {}, `${s.to_move} to move: tap the piece, then where it goes.`),
-    h("button", { id: "select", class: "primary", onclick: () => select(true) }, `Move ${s.to_move}`));
+    h("button", { id: "select", class: "primary", onclick: () => select(true) }, `Move ${s.to_move}`),
+    s.claim ? h("button", { id: "claim", "aria-pressed": String(claiming), title: "press, then move the piece "
+      + "onto Mr. X: a capture, when he says so", onclick: () => { claiming = !claiming; turnPanel(state); } },
+    "Caught Mr. X") : null);
+}
+
+// A game without Mr. X's log: the table enters his move as he tells it, the ticket he shows
+// (and at a reveal the station, tapped on the board).
+function mrxEntryPanel(s) {
+  const e = s.mrx_entry;
+  const leg = entry.hops.length;
+  const node = $("turn");
+  if (entry.showing) {
+    node.replaceChildren(h("p", {}, `Mr. X shows himself (${entry.showing.ticket}): tap the station he shows.`),
+      h("button", { id: "mrx-cancel", onclick: () => render(state) }, "Cancel"));
+    return;
+  }
+  const first = entry.hops.length ? entry.hops[0].ticket : "";
+  const what = !entry.double ? "Mr. X's move: the ticket he shows"
+    : leg === 0 ? "Double move: his first ticket" : `Double move: ${first}, then his second ticket`;
+  const reveal = e.reveal[leg] || entry.shows ? " (a reveal: then tap his station)" : "";
+  const canShow = e.show && e.show.hops[leg] && !entry.hops.some((x) => x.show);
+  node.replaceChildren(h("p", {}, `${what}${reveal}.`),
+    h("div", { class: "chooser-buttons mrx-entry" }, e.tickets.map((t) => h("button", {
+      class: `ticket ticket-${t}`, "data-ticket": t, onclick: () => mrxTicket(t) }, t))),
+    h("div", { class: "actions" },
+      e.double && leg === 0 ? h("button", { id: "mrx-double", "aria-pressed": String(entry.double),
+        onclick: () => { entry.double = !entry.double; mrxEntryPanel(state); } }, "Double move") : null,
+      canShow ? h("button", { id: "mrx-show", "aria-pressed": String(entry.shows),
+        onclick: () => { entry.shows = !entry.shows; mrxEntryPanel(state); } }, "He shows himself") : null,
+      e.pass && leg === 0 ? h("button", { id: "mrx-pass", onclick: () => send("/api/mrx-move", { hops: [],
+        tag: state.tag }) }, "Pass") : null));
+}
+
+async function mrxTicket(ticket) {
+  const s = state;
+  const leg = entry.hops.length;
+  if (s.mrx_entry.reveal[leg] || entry.shows) {
+    entry.showing = { ticket };
+    board.setPickable([...board.at.keys()], onPick);
+    mrxEntryPanel(s);
+    return;
+  }
+  await mrxHop({ ticket });
+}
+
+async function mrxHop(hop) {
+  entry.hops.push(hop);
+  entry.showing = null;
+  if (entry.double && entry.hops.length < 2) { offerPiece(state); mrxEntryPanel(state); return; }
+  await send("/api/mrx-move", { hops: entry.hops, tag: state.tag });
+  entry = { hops: [], double: false, showing: null, shows: false };
+  if (state) render(state);
 }
 
 function offerPiece(s) {
@@ -90,9 +152,21 @@ function select(on) {
 
 async function onPick(station, allowed) {
   const s = state;
+  if (entry.showing) {
+    let hop = { ticket: entry.showing.ticket, to: station };
+    if (entry.shows && !s.mrx_entry.reveal[entry.hops.length]) {
+      const took = await chooseTake(`Mr. X shows himself at ${station}: which ticket does he take?`, s.mrx_entry.show.take);
+      if (!took) return;
+      hop = { ...hop, show: took };
+      entry.shows = false;
+    }
+    await mrxHop(hop);
+    return;
+  }
   const d = detectiveToMove(s);
   if (!d || !humansMove(s)) {
-    if (s.to_move === MRX && !s.over) toast("Mr. X is to move (on his own page)");
+    if (s.to_move === MRX && !s.over) toast(s.mrx_entry ? "Mr. X is to move: enter the ticket he shows"
+      : "Mr. X is to move (on his own page)");
     return;
   }
   if (!selected) {
@@ -108,7 +182,9 @@ async function onPick(station, allowed) {
     ticket = await chooseTicket(`${d.name} to ${station}: which ticket?`, move.tickets);
     if (ticket === null) return;
   }
-  await send("/api/move", { piece: d.name, to: station, ticket, tag: s.tag });
+  // A game without Mr. X's log: "Caught Mr. X" pressed first makes this move a capture claim.
+  const capture = s.claim && claiming;
+  await send("/api/move", { piece: d.name, to: station, ticket, tag: s.tag, ...(capture ? { capture: true } : {}) });
 }
 
 async function send(url, body) {

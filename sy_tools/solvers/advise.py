@@ -137,7 +137,7 @@ def _weigh_mrx_move(pos: Position, S: StationMask, m: Move, dist: list[list[int]
         parts.append(f"you show yourself and take {m.took[0]}'s {m.took[1].value} ticket")
     parts.append("you are shown there (reveal)" if shown else
                  f"they will think you may be at {plural(size, 'station')}")
-    parts.append(f"nearest detective {plural(near, 'hop') if near < FAR else '- hops'}")
+    parts.append(f"nearest detective {plural(near, 'hop')}" if near < FAR else "no detective route leads there")
     spent = tickets_spent(m)
     if spent:
         parts.append("spends " + " and ".join(spent) + (" (right after a reveal: worth it)" if just_seen and black
@@ -209,7 +209,7 @@ def advise_mrx(position: Position, possible: StationMask | Iterable[Station] | N
     shown = tuple(judged[:top])
     header = advice_header(position, S, position.occupied, side="mrx", mrx_at=at)
     b = shown[0]
-    summary = f"Mr. X: {mrx_move_words(b.move)} ({b.reason})."
+    summary = f"Mr. X: {b.entry} ({mrx_move_words(b.move)}): {b.reason}."
     return Advice("mrx", shown, S.bit_count(), header["reach"], header["to_reveal"], header["distances"],
                   header["holds"], header["note"], None, None, status, 1, 1, len(judged),
                   time.monotonic() - t0, summary, context or {}, tuple(sorted(position.out)), pick)

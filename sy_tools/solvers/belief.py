@@ -707,17 +707,19 @@ def _detective_lines(pos: Position, best: _ScoredJointMove, S: StationMask, w: d
             text = f"threatens {mine.bit_count()} of the {plural(n_next, 'station')} possible after his next move"
             if only:
                 sts = stations_of(only)
-                text += f" (alone: {' '.join(map(str, sts[:4]))}{' ...' if len(sts) > 4 else ''})"
+                text += f" (only it reaches {', '.join(map(str, sts[:4]))}{', ...' if len(sts) > 4 else ''})"
             parts.append(text)
         before = min((dist[origin][s] for s in stations_of(S)), default=FAR)
         now = min((dist[to][s] for s in stations_of(S1)), default=FAR)
         if (not parts or len(parts) < 2) and FAR not in (before, now):  # (FAR: he is caught, or unreachable)
+            was = f"was {plural(before, 'hop')}"  # (hops said with their noun, never beside a station)
             if now < before:
-                parts.append(f"closes in ({before} -> {plural(now, 'hop')} from his possible stations)")
+                parts.append(f"closes in ({plural(now, 'hop')} from his possible stations, {was})")
             elif now == before:
                 parts.append(f"keeps {plural(now, 'hop')} from his possible stations")
             else:
-                parts.append(f"steps back ({before} -> {plural(now, 'hop')}) to cover his way out")
+                parts.append(f"steps back ({plural(now, 'hop')} from his possible stations, {was}) to cover his "
+                             "way out")
         if name in best.backs:
             only = len({s for _, s in detective_hops(board, origin, pos.tickets[i]) if not pos.occupied >> s & 1}) == 1
             parts.append(f"back to {to}, where it came from: " + (
@@ -737,7 +739,7 @@ def _detective_summary(advice: list[DetectiveAdvice], best: _ScoredJointMove, S:
                        forced_turns: int | None = None) -> str:
     """The line to read aloud: the joint move and one verdict, the forced win's when the moves
     are its first (``forced_turns``), else the search's."""
-    plays = ", ".join(f"{a.name} {a.move.tickets[0].value} to {a.move.to}" for a in advice if a.move is not None)
+    plays = ", ".join(a.entry for a in advice if a.entry is not None)
     if forced_turns is not None:
         verdict = f"a forced win within {plural(forced_turns, 'turn')} whatever he does (solve)"
     elif best.sure:

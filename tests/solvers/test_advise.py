@@ -645,7 +645,7 @@ def test_detective_policy_takes_any_observation_with_the_shared_fields(london):
 
 def test_unreachable_detectives_print_as_no_distance():
     """Distances come from analysis.distances with FAR (99) for stations no detective route
-    joins: such a detective shows "-" (JSON null) in the header, and Mr. X's nearest detective
+    joins: such a detective shows "no route" (JSON null) in the header, and Mr. X's nearest detective
     too; the reachable ones their hop counts."""
     from sy_tools.engine.board import Board, Connection
     from sy_tools.solvers.advice import FAR
@@ -659,11 +659,11 @@ def test_unreachable_detectives_print_as_no_distance():
     adv = advise_puzzle(board, [5, 6], None, [("Red", 1), ("Blue", 4)], "detectives", {"taxi": 4}, mt,
                         time_limit=5)
     assert adv.distances == {"Red": None, "Blue": 1}
-    assert "distances to his possible set: Red -, Blue 1" in adv.describe()
+    assert "distances to his possible set: Red no route, Blue 1 hop\n" in adv.describe()
     assert adv.to_dict()["distances"] == {"Red": None, "Blue": 1}
     adv = advise_puzzle(board, None, 6, [("Red", 1), ("Blue", 2)], "mrx", {"taxi": 4}, mt, time_limit=5)
     assert adv.distances == {"Red": None, "Blue": None}
-    assert all(o.nearest is None and "nearest detective - hops" in o.reason for o in adv.moves)
+    assert all(o.nearest is None and "no detective route leads there" in o.reason for o in adv.moves)
     adv = advise_puzzle(board, None, 3, [("Red", 1), ("Blue", 5)], "mrx", {"taxi": 4}, mt, time_limit=5)
     assert adv.distances == {"Red": 2, "Blue": None}
     by_to = {o.move.to: o for o in adv.moves}

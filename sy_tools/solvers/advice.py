@@ -190,6 +190,8 @@ class Advice:
         if self.search is not None:
             lines.append(self.search.note)
         lines.append(self.summary)
+        if "played" in ctx:  # a past round's advice: what the record has them play instead
+            lines.append(f"the record has them play: {', '.join(ctx['played']) or 'no move'}")
         stop = " (stopped at the time limit)" if self.status == "time-limit" else ""
         if mrx:
             lines.append(f"search: {self.status}{stop}, {plural(self.candidates, 'move')} weighed, {self.wall_time:.2f} s")

@@ -97,12 +97,14 @@ def same_result(before: Position, after: Position, move: Move) -> bool:
            (want.stations, want.tickets, want.mrx_tickets, want.mrx_at, want.ended is None)
 
 
-def random_game(tmp_path: Path, seed: int, rules_name: str) -> Session:
-    """A dealt game with Mr. X's log kept, played on at random for a few rounds."""
+def random_game(tmp_path: Path, seed: int, rules_name: str,
+                detectives: list[tuple[str, int]] | None = None) -> Session:
+    """A game with Mr. X's log kept (the detectives dealt, or ``detectives``), played on at
+    random for a few rounds."""
     rng = random.Random(seed)
     game, log = tmp_path / f"g{seed}.txt", tmp_path / f"g{seed}.mrx.txt"
-    session, _ = new_game(str(game), load_board("london"), "london", RULES[rules_name], count=rng.randint(2, 5),
-                          seed=seed, log=str(log))
+    session, _ = new_game(str(game), load_board("london"), "london", RULES[rules_name], detectives=detectives,
+                          count=None if detectives else rng.randint(2, 5), seed=seed, log=str(log))
     for _ in range(rng.randint(3, 40)):
         play_on(session, rng)
     return session
@@ -220,3 +222,20 @@ def test_the_words_of_every_kind_of_move_are_read_back_by_the_session(tmp_path):
                          "reveal" if move.took else "black" if move.tickets[0] is Ticket.BLACK else "mrx")
             play_on(session, random.Random(seed))
     assert seen >= {"detective", "mrx", "double", "black", "reveal"}, seen
+
+
+def test_a_detective_name_with_spaces_is_quoted_so_the_prompt_reads_it(cli, tmp_path):
+    session = random_game(tmp_path, 7, "classic", [("Inspector Lestrade", 13), ("Dr Watson", 29)])
+    table = Table(session)
+    checked = 0
+    for _ in range(4):
+        if session.over:
+            break
+        if session.position.turn:
+            text = cli("advise", session.path, "--time-limit", "60").output
+            for own in (text, table.advice()):
+                lines, named = hints(own)
+                assert lines and all(ln.startswith('"') for ln in lines), own
+                checked += follow(table, lines, None, verbatim=True) + follow(table, named, None, verbatim=False)
+        play_on(session, random.Random(1))
+    assert checked

@@ -38,7 +38,7 @@ from .options import (
 @time_limit_option(10.0, "the whole command (reading the record included)", whole=True)
 @click.option("--at", type=AsciiInt(min=0), default=None,
               help="Mr. X's station, needed for his advice (default: from a full record).")
-@round_option("Advise on")
+@round_option("Advise on", "With --side detectives: the detectives' advice as it stood before their moves of round N.")
 @puzzle_options(rules=True)
 @format_option("text", "json")
 def advise_cmd(game: str | None, side: str | None, depth: int, candidates: int, top: int, playouts: int, seed: int,
@@ -55,6 +55,7 @@ def advise_cmd(game: str | None, side: str | None, depth: int, candidates: int, 
       sy-tools advise examples/in-progress.json --at 4 --top 3
       sy-tools advise examples/in-progress.json --at 4 --format json
       sy-tools advise --around 83,101 --detectives Red=100,Blue=114,Green=82
+      sy-tools advise examples/capture.json --round 13 --side detectives
     """
     from ..formats.output import dumps
     from ..formats.values import puzzle_values
@@ -79,5 +80,7 @@ def advise_cmd(game: str | None, side: str | None, depth: int, candidates: int, 
         result = advise_puzzle(board, p.around, at, p.detectives, side, p.tickets, p.mrx_tickets, move_number, depth,
                                top, time_limit, solve_hook(depth), rules, choose, candidates)
     else:
-        result = advise_record(load_game(game, round_), side, at, depth, top, time_limit, solve_hook(depth), choose, candidates)
+        # (--round N --side detectives: before their moves of round N, so advise_record cuts the record)
+        result = advise_record(load_game(game, None), side, at, depth, top, time_limit, solve_hook(depth), choose,
+                               candidates, round_)
     click.echo(dumps(result.to_dict()) if fmt == "json" else result.describe())

@@ -143,11 +143,12 @@ def moves_option(default: int = 1, high: int = 6, what: str = "Detective turns t
     return wrap
 
 
-def round_option(what: str = "Analyse") -> Callable[[F], F]:
-    """``--round N``: the record as it stood after round N (0 = before Mr. X's first move)."""
+def round_option(what: str = "Analyse", more: str = "") -> Callable[[F], F]:
+    """``--round N``: the record as it stood after round N (0 = before Mr. X's first move);
+    ``more``: what else the command makes of it (a sentence that follows)."""
     return click.option("--round", "round_", type=AsciiInt(min=0), default=None,
                         help=f"{what} the record as it stood after round N (0: before Mr. X's first move; default: "
-                             "the whole record).")
+                             f"the whole record).{' ' + more if more else ''}")
 
 
 def ignore_illegal_option(f: F) -> F:

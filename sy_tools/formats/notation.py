@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..engine.budget import check_time
+from ..engine.hops import MRX
+from ..engine.moves import Move
 from ..engine.stations import Station
 from ..engine.tickets import TICKET_LETTERS, Ticket
 from ..errors import RecordError
@@ -447,23 +449,13 @@ def to_notation(rec: Record, dest: str | os.PathLike[str] | None = None) -> str:
         if dict(d.tickets) != dict(rec.rules.detective_tickets):
             lines.append(f"tickets {_word(d.name)}: {_counts_text(d.tickets)}")
 
-    def mv(t: Ticket, to: int | None, cap: bool = False) -> str:
-        return _LETTER_OF[t.value] + (f" {to}" if to is not None else "") + ("!" if cap else "")
-
-    def shown(m: MrXMove) -> str:
-        return "" if m.took is None else f" show {_word(m.took[0])} {_LETTER_OF[m.took[1].value]}"
-
-    xs = []
-    for rnd in rec.rounds:
-        legs = [mv(m.ticket, m.to) + shown(m) for m in rnd.mrx]
-        xs.append("-" if not legs else legs[0] if len(legs) == 1 else "2X " + "/".join(legs))
     head = "X" if rec.mrx_start is None else f"X {rec.mrx_start}"
-    lines.append(f"{head}: " + ", ".join(xs))
+    lines.append(f"{head}: " + ", ".join(mrx_entry_text(rnd.mrx) for rnd in rec.rounds))
     for d in rec.detectives:
         cells = []
         for rnd in rec.rounds:
             m = next((m for m in rnd.detectives if m.name == d.name), None)
-            cells.append("-" if m is None else mv(m.ticket, m.to, m.capture))
+            cells.append("-" if m is None else detective_entry_text(m.ticket, m.to, m.capture))
         while cells and cells[-1] == "-":
             cells.pop()
         lines.append(f"{_word(d.name)} {d.start}: " + ", ".join(cells))
@@ -510,3 +502,50 @@ def read_detective_entry(entry: str) -> tuple[Ticket | None, Station | None, boo
         return None, int(bare), text.endswith("!")
     t, to, cap = _move(text)
     return Ticket(t), to, cap
+
+
+# ---- moves as typed at the table (``sy-tools play`` reads them back with the readers above) ----
+
+
+def _hop_text(ticket: Ticket, to: Station | None, took: tuple[str, Ticket] | None = None) -> str:
+    """One hop: ``T``, ``U 46``, ``B 105 show Red B`` (a voluntary reveal)."""
+    text = TICKET_LETTERS[ticket] + (f" {to}" if to is not None else "")
+    return text if took is None else f"{text} show {_word(took[0])} {TICKET_LETTERS[took[1]]}"
+
+
+def mrx_entry_text(legs: Sequence[MrXMove]) -> str:
+    """Mr. X's turn as his line of the notation writes it and the play prompt reads it
+    (:func:`read_mrx_entry`): ``T``, ``U 46``, ``2X T 45/K 46``, ``B 105 show Red B``, ``-``
+    (a pass).  A hop's station is written when ``legs`` know it."""
+    hops = [_hop_text(m.ticket, m.to, m.took) for m in legs]
+    return "-" if not hops else hops[0] if len(hops) == 1 else "2X " + "/".join(hops)
+
+
+def detective_entry_text(ticket: Ticket, to: Station, capture: bool = False) -> str:
+    """A detective's move as its line of the notation writes it and the play prompt reads it
+    (:func:`read_detective_entry`): ``T 23``, ``U 67!`` (a capture)."""
+    return f"{TICKET_LETTERS[ticket]} {to}" + ("!" if capture else "")
+
+
+def entry_text(move: Move, capture: bool = False) -> str:
+    """An engine move in the notation's words, without the piece (see :func:`move_entry_text`)."""
+    if move.piece != MRX:
+        to = move.stations[0]
+        assert to is not None, "a detective's move names its station"
+        return detective_entry_text(move.tickets[0], to, capture)
+    return mrx_entry_text([MrXMove(t, s, "", move.shown == j, move.took if move.shown == j else None)
+                           for j, (t, s) in enumerate(zip(move.tickets, move.stations))])
+
+
+def piece_word(piece: str) -> str:
+    """How the play prompt names a piece: ``X`` for Mr. X, a detective's name (quoted when it
+    is not a plain word, e.g. ``"Inspector Lestrade"``)."""
+    return "X" if piece == MRX else _word(piece)
+
+
+def move_entry_text(move: Move, capture: bool = False) -> str:
+    """The line ``sy-tools play`` reads for an engine move, piece first: ``Red B 107``
+    (``Red B 107!`` with ``capture``), ``X T 46`` (Mr. X's stations as his log holds them),
+    ``X 2X T 45/K 46``, ``X B 105 show Red B``, ``X -``.  The one writer of a move as typed:
+    advice shows its moves so."""
+    return f"{piece_word(move.piece)} {entry_text(move, capture)}"

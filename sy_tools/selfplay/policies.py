@@ -39,8 +39,9 @@ from ..engine.stations import StationMask, stations_of
 from ..engine.tickets import Ticket
 from ..errors import InputError
 from ..formats.files import file_type_name
+from ..formats.notation import move_entry_text
 from ..formats.report_text import plural
-from ..solvers.advice import MrXOption, MrXPick, mrx_move_text
+from ..solvers.advice import MrXOption, MrXPick
 from ..solvers.advise import advise_mrx as rank_mrx_moves
 from ..solvers.belief import MAX_CANDIDATES, POLICY_TIME_LIMIT, advise_detectives
 from ..solvers.forced_hook import solve_hook
@@ -281,16 +282,19 @@ class TreeSearch:
             f"{weighed} of your {len(pool)} best sound moves"
         head = f"tree search ({plural(found.playouts, 'playout')} among {among}{cut})"
         first = options[0].move
-        if found.stats and index:
+        v, q = score.get(found.move, (0, 0.0))
+        chosen = f"{head} chose {move_entry_text(found.move)}: it scores {q:.2f} over {plural(v, 'playout')}"
+        if found.stats and index:  # (the ranking's best is named as what it is, not as a second choice)
             v0, q0 = score.get(first, (0, 0.0))
-            note = (f"{head}: {mrx_move_text(found.move)} scores {score[found.move][1]:.2f} over "
-                    f"{score[found.move][0]} playouts, the ranking's first ({mrx_move_text(first)}) {q0:.2f} over {v0}")
+            note = (f"{chosen}; without the search the ranking would play {move_entry_text(first)}, which scores "
+                    f"{q0:.2f} over {plural(v0, 'playout')}")
         elif found.stats:
             runner = found.stats[1] if len(found.stats) > 1 else None
-            rest = f"; next {mrx_move_text(runner[0])} {runner[2]:.2f} over {runner[1]}" if runner else ""
-            note = f"{head} agrees with the ranking's first: it scores {score[found.move][1]:.2f} over {score[found.move][0]}{rest}"
+            rest = f"; next {move_entry_text(runner[0])} scores {runner[2]:.2f} over {plural(runner[1], 'playout')}" \
+                if runner else ""
+            note = f"{chosen}, the ranking's best move too{rest}"
         else:
-            note = f"{head}: one move passes its filter"
+            note = f"{head} chose {move_entry_text(found.move)}: the one move that passes its filter"
         detail = {"playouts": found.playouts, "complete": found.complete, "chosen": found.move.to_dict(),
                   "candidates": [{**m.to_dict(), "playouts": v, "score": round(q, 4)} for m, v, q in found.stats]}
         return MrXPick(index, note, detail)

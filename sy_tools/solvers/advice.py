@@ -13,7 +13,8 @@ from ..engine.hops import mrx_targets
 from ..engine.moves import Move
 from ..engine.position import Position
 from ..engine.stations import Station, StationMask, stations_of
-from ..engine.tickets import DETECTIVE_TICKETS, MRX_MOVE_TICKETS, TICKET_LETTERS, Ticket, Tickets
+from ..engine.tickets import DETECTIVE_TICKETS, MRX_MOVE_TICKETS, Ticket, Tickets
+from ..formats.notation import move_entry_text
 from ..formats.report_text import plural
 
 
@@ -28,21 +29,28 @@ class DetectiveAdvice:
     reason: str
     warning: str | None = None
 
+    @property
+    def entry(self) -> str | None:
+        """The move as the play prompt reads it (``Red U 128``); None without a move."""
+        return None if self.move is None else move_entry_text(self.move)
+
     def to_dict(self) -> dict[str, Any]:
         m = self.move
         return {"name": self.name, "from": self.origin,
                 "ticket": None if m is None else m.tickets[0].value, "to": None if m is None else m.to,
-                "tickets_left": self.tickets_left.to_dict(("taxi", "bus", "underground")),
+                "entry": self.entry, "tickets_left": self.tickets_left.to_dict(("taxi", "bus", "underground")),
                 "reason": self.reason, "warning": self.warning}
 
-    def line(self) -> str:
-        if self.move is None:
-            if self.reason.endswith("stuck: out of the game"):
+    def line(self, width: int = 0) -> str:
+        """The move as typed (padded to ``width``), then ``#`` and why: the play prompt reads
+        the whole line as the move (``#`` starts a comment there)."""
+        if self.move is None or self.entry is None:
+            if self.reason.endswith("out of the game"):
                 return f"{self.name} at {self.origin}: no legal move ({self.reason})"
             return f"{self.name} at {self.origin}: stays ({self.reason})"
         t = self.move.tickets[0]
         left = self.tickets_left[t]
-        text = f"{self.name} {self.origin} -{TICKET_LETTERS[t]}-> {self.move.to}  ({t.value}, {left} left): {self.reason}"
+        text = f"{self.entry:<{width}}  # from {self.origin}, {left} {t.value} left: {self.reason}"
         return text + (f"  WARNING: {self.warning}" if self.warning else "")
 
 
@@ -75,8 +83,13 @@ class MrXOption:
         """Safe next turn and not a proved loss further on."""
         return self.safe and self.loses_within is None
 
+    @property
+    def entry(self) -> str:
+        """The move as the play prompt reads it with his log kept (``X T 46``, ``X 2X T 45/K 46``)."""
+        return move_entry_text(self.move)
+
     def to_dict(self) -> dict[str, Any]:
-        return {**self.move.to_dict(), "reason": self.reason, "safe": self.safe,
+        return {**self.move.to_dict(), "entry": self.entry, "reason": self.reason, "safe": self.safe,
                 "can_be_caught_by": list(self.capturers), "trappable": self.trappable,
                 "possible_after": self.possible_after, "nearest_detective": self.nearest,
                 "reveal": self.reveal, "spends": tickets_spent(self.move),
@@ -155,25 +168,30 @@ class Advice:
         if "when" in ctx:
             lines.append(f"{ctx['when']}; {'Mr. X' if self.side == 'mrx' else 'the detectives'} to move")
         mrx = self.side == "mrx"
+        # (every count is said with its noun: a bare number beside a name reads as a station)
         reach = "" if self.reach_by_reveal is None else \
-            f"; {self.reach_by_reveal} {'you' if mrx else 'he'} may reach by the next reveal " \
+            f"{'; you' if mrx else ' and'} may reach {plural(self.reach_by_reveal, 'station')} by the next reveal " \
             f"({plural(self.moves_to_reveal or 0, 'move')} away)"
         who = "the detectives think you may be" if mrx else "he may be"
-        lines.append(f"{who} at {self.possible_count} station{'s' if self.possible_count != 1 else ''}{reach}")
-        dist = ", ".join(f"{n} {'-' if d is None else d}{' (out)' if n in self.out else ''}"
+        lines.append(f"{who} at {plural(self.possible_count, 'station')}{reach}")
+        dist = ", ".join(f"{n} {'no route' if d is None else plural(d, 'hop')}{' (out)' if n in self.out else ''}"
                          for n, d in self.distances.items())
         lines.append(f"distances {'to you' if mrx else 'to his possible set'}: {dist}")
-        lines.append(f"{'you hold' if mrx else 'he holds'}: {self.holds_note}")
+        lines.append(f"{'you hold' if mrx else 'he holds'} {self.holds_note}")
         lines.append("")
+        # each suggested move as the play prompt reads it, then '#' and why (a comment there)
+        width = max((len(m.entry or "") for m in self.moves), default=0)
         if self.side == "detectives":
-            lines += [m.line() for m in self.moves]
+            lines += [m.line(width) for m in self.moves]
         else:
             for i, m in enumerate(self.moves, 1):
-                lines.append(f"{i}. {mrx_move_text(m.move)}: {m.reason}")
+                lines.append(f"{m.entry:<{width}}  # {i}{', the choice' if i == 1 else ''}: {m.reason}")
         lines.append("")
         if self.search is not None:
             lines.append(self.search.note)
         lines.append(self.summary)
+        if "played" in ctx:  # a past round's advice: what the record has them play instead
+            lines.append(f"the record has them play: {', '.join(ctx['played']) or 'no move'}")
         stop = " (stopped at the time limit)" if self.status == "time-limit" else ""
         if mrx:
             lines.append(f"search: {self.status}{stop}, {plural(self.candidates, 'move')} weighed, {self.wall_time:.2f} s")
@@ -182,15 +200,6 @@ class Advice:
                          f"{plural(self.candidates, 'joint move')} weighed, {self.wall_time:.2f} s")
         return "\n".join(lines)
 
-
-
-def mrx_move_text(m: Move) -> str:
-    if m.is_pass:
-        return "pass"
-    hops = " ".join(f"-{TICKET_LETTERS[t]}-> {s}" + (" (show)" if m.shown == j else "")
-                    for j, (t, s) in enumerate(zip(m.tickets, m.stations)))
-    took = "" if m.took is None else f" taking {m.took[0]}'s {m.took[1].value}"
-    return ("2X " if m.is_double else "") + hops + took
 
 
 def mrx_move_words(m: Move) -> str:
@@ -306,7 +315,9 @@ def max_matching(options: list[list[Station]]) -> int:
 
 
 def _holds_note(mt: Tickets, side: str = "detectives") -> str:
-    bits = [f"black {mt.black}", f"double {mt.double}"]
+    """What Mr. X holds of his special tickets (counted with their nouns) and what it means."""
+    held = "no black ticket and no double move" if not mt.black and not mt.double else \
+        f"{plural(mt.black, 'black ticket')}, {plural(mt.double, 'double move')}"
     notes = []
     if side == "mrx":
         if mt.black:
@@ -315,14 +326,14 @@ def _holds_note(mt: Tickets, side: str = "detectives") -> str:
             notes.append("keep the double move to escape a detective next to you, or to hide again after a reveal")
         if not notes:
             notes.append("every ticket you show is your transport")
-        return ", ".join(bits) + ": " + "; ".join(notes)
+        return held + ": " + "; ".join(notes)
     if mt.black:
         notes.append("any ticket he shows may hide any transport, and the ferry is open to him")
     if mt.double:
         notes.append("a double move lets him slip two hops before you move: a seal must hold for two")
     if not notes:
-        notes.append("no black ticket and no double move: every ticket he shows is the transport")
-    return ", ".join(bits) + ": " + "; ".join(notes)
+        notes.append("every ticket he shows is the transport")
+    return held + ": " + "; ".join(notes)
 
 
 def advice_header(pos: Position, S: StationMask, occ_after: StationMask, side: str,

@@ -55,6 +55,7 @@ from ..engine.rules import Rules
 from ..engine.stations import Station, StationMask, mask_of, stations_of
 from ..engine.tickets import MRX_MOVE_TICKETS, Ticket
 from ..errors import AnalysisError, InputError
+from ..formats.notation import move_entry_text
 from ..formats.record import Record
 from ..formats.report_text import plural
 from .advice import (
@@ -137,7 +138,7 @@ def _weigh_mrx_move(pos: Position, S: StationMask, m: Move, dist: list[list[int]
         parts.append(f"you show yourself and take {m.took[0]}'s {m.took[1].value} ticket")
     parts.append("you are shown there (reveal)" if shown else
                  f"they will think you may be at {plural(size, 'station')}")
-    parts.append(f"nearest detective {plural(near, 'hop') if near < FAR else '- hops'}")
+    parts.append(f"nearest detective {plural(near, 'hop')}" if near < FAR else "no detective route leads there")
     spent = tickets_spent(m)
     if spent:
         parts.append("spends " + " and ".join(spent) + (" (right after a reveal: worth it)" if just_seen and black
@@ -209,36 +210,79 @@ def advise_mrx(position: Position, possible: StationMask | Iterable[Station] | N
     shown = tuple(judged[:top])
     header = advice_header(position, S, position.occupied, side="mrx", mrx_at=at)
     b = shown[0]
-    summary = f"Mr. X: {mrx_move_words(b.move)} ({b.reason})."
+    summary = f"Mr. X: {b.entry} ({mrx_move_words(b.move)}): {b.reason}."
     return Advice("mrx", shown, S.bit_count(), header["reach"], header["to_reveal"], header["distances"],
                   header["holds"], header["note"], None, None, status, 1, 1, len(judged),
                   time.monotonic() - t0, summary, context or {}, tuple(sorted(position.out)), pick)
 
 
+def before_detectives(record: Record, n_round: int) -> Record:
+    """``record`` as it stood before the detectives' moves of round ``n_round`` (Mr. X's move of
+    that round made): where their advice for that round is given.  :class:`InputError` naming
+    ``--round`` when the record has no such round."""
+    if not 1 <= n_round <= len(record.rounds):
+        raise InputError(f"--round {n_round} is out of range: {_detective_rounds(record)}", record.file)
+    return record.truncated(n_round, 0)
+
+
+def _detective_rounds(record: Record) -> str:
+    """Which rounds of ``record`` the detectives' advice can be asked for, as a clause."""
+    n = len(record.rounds)
+    if not n:
+        return "the record has no round yet (the detectives first move in round 1)"
+    return "the detectives move in round 1 of the record" if n == 1 else \
+        f"the detectives move in rounds 1..{n} of the record"
+
+
 def advise_record(record: Record, side: str | None = None, at: Station | None = None, depth: int = 2,
                   top: int = 5, time_limit: float = 10.0, forced: ForcedHook | None = None,
-                  choose: MrXChooser | None = None, candidates: int = MAX_CANDIDATES) -> Advice:
+                  choose: MrXChooser | None = None, candidates: int = MAX_CANDIDATES,
+                  round_: int | None = None) -> Advice:
     """Advice for the side to move at the end of ``record`` (``side`` must be that side when
     given).  Mr. X's advice needs his station: a full record, or ``at``; ``choose``: see
     :func:`advise_mrx`; ``candidates`` caps the detectives' joint moves weighed (more where his
-    possible set is small: :func:`~sy_tools.solvers.belief.advise_detectives`)."""
+    possible set is small: :func:`~sy_tools.solvers.belief.advise_detectives`).
+
+    ``round_`` advises on the record as it stood at that round of a finished or running game:
+    with ``side="detectives"`` before the detectives' moves of round ``round_`` (what they were
+    advised then: :func:`before_detectives`; the context's ``played`` says what the record has
+    them play), otherwise after the round (``Record.at_round``), Mr. X to move."""
     from ..analysis.possible import possible
     from ..analysis.record_position import record_position
 
     top = int_arg(top, "top", 1)
-
+    played: list[str] | None = None
+    if round_ is not None:
+        round_ = int_arg(round_, "round_", 0)
+    if round_ is not None and side == "detectives":
+        played = [move_entry_text(Move.detective(d.name, d.ticket, d.to), d.capture)
+                  for d in record.rounds[round_ - 1].detectives] if 1 <= round_ <= len(record.rounds) else []
+        record = before_detectives(record, round_)
+    elif round_ is not None:
+        record = record.at_round(round_)
+    # (where the detectives' advice is refused, the line says how to ask for a round of the game)
+    hint = f"; for the detectives' advice of a round: --round N --side detectives ({_detective_rounds(record)})" \
+        if record.rounds and round_ is None else ""
     with time_budget(time_limit):  # the replay counts too (OutOfTime when it takes the whole limit)
-        pos = record_position(record, at, in_progress=True)
+        try:
+            pos = record_position(record, at, in_progress=True)
+        except AnalysisError as e:
+            if hint and side != "mrx" and e.detail.startswith("the game is over"):
+                raise AnalysisError(e.detail + hint, e.file, e.where) from None
+            raise
         to_move = "mrx" if pos.turn == 0 else "detectives"
         side = side or to_move
         if side != to_move:
             who = "Mr. X" if to_move == "mrx" else pos.to_move
-            raise InputError(f"{who} is to move, so only --side {to_move} can be advised here", record.file, "--side")
+            raise InputError(f"{who} is to move, so only --side {to_move} can be advised here"
+                             + (hint if side == "detectives" else ""), record.file, "--side")
         where = possible(record)
     S = mask_of(where.stations)
     out = pos.outcome
-    ctx = {"file": record.file, "round": out.round, "move": out.move,
-           "to_move": "mrx" if pos.turn == 0 else pos.to_move, "when": pos.when}
+    ctx: dict[str, Any] = {"file": record.file, "round": out.round, "move": out.move,
+                           "to_move": "mrx" if pos.turn == 0 else pos.to_move, "when": pos.when}
+    if played is not None:
+        ctx["played"] = played
     if side == "mrx":
         if pos.mrx_at is None:
             raise InputError("Mr. X is to move and the record does not say where he is: give --at STATION for his "
@@ -297,5 +341,5 @@ def advise_puzzle(board: Board, around: Sequence[Station] | None, at: Station | 
     return advise_detectives(pos, S, None, depth, time_limit, forced, candidates, context=ctx)
 
 __all__ = ["Advice", "DetectiveAdvice", "DetectiveObservation", "ForcedHook", "MrXChooser", "MrXObservation", "MrXOption",
-           "advise_detectives", "advise_mrx", "advise_puzzle", "advise_record", "came_from", "distances",
-           "observed_position", "advise_puzzle_position", "solve_hook"]
+           "advise_detectives", "advise_mrx", "advise_puzzle", "advise_record", "before_detectives", "came_from",
+           "distances", "observed_position", "advise_puzzle_position", "solve_hook"]

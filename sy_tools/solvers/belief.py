@@ -642,7 +642,7 @@ def advise_detectives(position: Position, possible: StationMask | Iterable[Stati
             best = max(seen.values(), key=lambda s: s.key)
             depth_reached = depth
     assert best is not None
-    advice = _detective_lines(pos, best, S, w, scorer)
+    advice, warned = _detective_lines(pos, best, S, w, scorer, status == "forced")
     turns = None
     if forced_moves and status == "forced":  # (one verdict: the move lines and the summary both say it)
         turns = forced_out.get("turns") if forced_out else None
@@ -651,15 +651,68 @@ def advise_detectives(position: Position, possible: StationMask | Iterable[Stati
                   for a in advice]
     header = advice_header(pos, S, best.pos.occupied, side="detectives")
     catch = best.p_worst
-    summary = _detective_summary(advice, best, S, header, turns if status == "forced" else None)
+    summary = _detective_summary(advice, best, S, header, turns if status == "forced" else None, warned)
     return Advice("detectives", tuple(advice), S.bit_count(), header["reach"], header["to_reveal"],
                   header["distances"], header["holds"], header["note"], catch, forced_out, status, depth,
                   depth_reached, max(len(seen), 1), time.monotonic() - t0, summary, context or {},
                   tuple(sorted(pos.out)))
 
 
+def _hand(tickets: Tickets) -> str:
+    """A detective's tickets in words: ``1 taxi, 3 underground`` (``no ticket``)."""
+    return ", ".join(f"{tickets[t]} {t.value}" for t in DETECTIVE_TICKETS if tickets[t] > 0) or "no ticket"
+
+
+def _blocked_by(board: Board, station: Station, tickets: Tickets, held: Mapping[Station, str]) -> dict[Station, str]:
+    """When every move a detective on ``station`` holding ``tickets`` has leads onto a station of
+    ``held`` (station -> the detective there), those stations and their holders: it is blocked.
+    Empty when it has a free move, or no move at all (its tickets, not a team-mate, strand it)."""
+    ways = {to for _, to in detective_hops(board, station, tickets)}
+    if not ways or not ways <= held.keys():
+        return {}
+    return {to: held[to] for to in sorted(ways)}
+
+
+def _on(blockers: Mapping[Station, str]) -> str:
+    """``Green (46) and Black (58)``."""
+    said = [f"{n} ({s})" for s, n in blockers.items()]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
+def _mobility_warning(name: str, to: Station, left: Tickets, scorer: _JointMoveScorer,
+                      wins: bool) -> tuple[str, str] | None:
+    """The warning for a detective that lands on ``to`` holding ``left``, when its tickets pay
+    for more moves in the rounds to come than it can make from there
+    (:func:`~sy_tools.solvers.advice.moves_left`): said while it can still act on it (a round or
+    more before it is out), not only at the move that strands it.  ``(line, summary)`` words."""
+    goal = min(left.taxi + left.bus + left.underground, scorer.horizon)
+    can = moves_left(scorer.board, to, left, goal)
+    if can >= goal and not (can <= 1 and can < scorer.horizon):  # (out of tickets: said a round ahead too)
+        return None
+    hand = _hand(left)
+    if can == 0 and not left.total:
+        text = f"spends {name}'s last ticket: out from the next round"
+        short = f"{name} is out after this move"
+    elif can == 0:
+        text = (f"leaves {name} no move from {to} with the tickets it holds ({hand}): out from the next round"
+                + ("" if wins else "; a last resort: every joint move weighed leaves a detective so, or wins"))
+        short = f"{name} is out after this move"
+    elif can == 1:
+        pays = f", which pay for {plural(goal, 'move')}" if goal > 1 else ""
+        text = (f"leaves {name} one more move from {to} with the tickets it holds ({hand}){pays}: its next move "
+                "is its last, so make it count")
+        short = f"{name}'s next move is its last"
+    else:
+        text = (f"leaves {name} {plural(can, 'more move')} in a row from {to} with the tickets it holds ({hand}), "
+                f"which pay for {goal}: steer it towards the lines its tickets ride")
+        short = f"{name} has {plural(can, 'more move')} left"
+    return text + (" (it costs nothing if the catch comes as planned)" if wins else ""), short
+
+
 def _detective_lines(pos: Position, best: _ScoredJointMove, S: StationMask, w: dict[Station, float],
-                     scorer: _JointMoveScorer) -> list[DetectiveAdvice]:
+                     scorer: _JointMoveScorer, forced: bool = False) -> tuple[list[DetectiveAdvice], list[str]]:
+    """Each detective's line (its move, why, and any warning) and the warnings in short for the
+    summary."""
     board = pos.board
     after = best.pos
     occ = after.occupied
@@ -679,12 +732,21 @@ def _detective_lines(pos: Position, best: _ScoredJointMove, S: StationMask, w: d
     by_name = {m.piece: m for m in best.moves}
     out = []
     dist = scorer.dist
+    wins = forced or best.p_worst >= 0.9999
+    blocks = {} if best.sure else _next_round_warnings(after, by_name, scorer.horizon)
+    shorts = [short for _, short in blocks.get("", [])]  # (a block no line of this round made)
     for name in _detectives_to_move(pos):
         i = pos.names.index(name)
         origin = pos.stations[i]
         m = by_name.get(name)
         if m is None:
+            # (the detectives before it in turn order stand where the joint move takes them, the
+            # others where they stood)
+            held = {s: n for j, (n, s) in enumerate(zip(pos.names, pos.stations)) if j > i}
+            held.update((s, n) for j, (n, s) in enumerate(zip(after.names, after.stations)) if j < i)
+            blockers = _blocked_by(board, origin, pos.tickets[i], held)
             why = ("no need to move: the moves above catch him wherever he is" if not S1
+                   else f"blocked: its moves all lead onto {_on(blockers)}; out of the game" if blockers
                    else "stuck: out of the game")
             out.append(DetectiveAdvice(name, origin, None, pos.tickets[i], why))
             continue
@@ -707,37 +769,90 @@ def _detective_lines(pos: Position, best: _ScoredJointMove, S: StationMask, w: d
             text = f"threatens {mine.bit_count()} of the {plural(n_next, 'station')} possible after his next move"
             if only:
                 sts = stations_of(only)
-                text += f" (alone: {' '.join(map(str, sts[:4]))}{' ...' if len(sts) > 4 else ''})"
+                text += f" (only it reaches {', '.join(map(str, sts[:4]))}{', ...' if len(sts) > 4 else ''})"
             parts.append(text)
         before = min((dist[origin][s] for s in stations_of(S)), default=FAR)
         now = min((dist[to][s] for s in stations_of(S1)), default=FAR)
         if (not parts or len(parts) < 2) and FAR not in (before, now):  # (FAR: he is caught, or unreachable)
+            was = f"was {plural(before, 'hop')}"  # (hops said with their noun, never beside a station)
             if now < before:
-                parts.append(f"closes in ({before} -> {plural(now, 'hop')} from his possible stations)")
+                parts.append(f"closes in ({plural(now, 'hop')} from his possible stations, {was})")
             elif now == before:
                 parts.append(f"keeps {plural(now, 'hop')} from his possible stations")
             else:
-                parts.append(f"steps back ({before} -> {plural(now, 'hop')}) to cover his way out")
+                parts.append(f"steps back ({plural(now, 'hop')} from his possible stations, {was}) to cover his "
+                             "way out")
         if name in best.backs:
             only = len({s for _, s in detective_hops(board, origin, pos.tickets[i]) if not pos.occupied >> s & 1}) == 1
             parts.append(f"back to {to}, where it came from: " + (
                 "its only move" if only else
                 "every joint move weighed without that return is less likely to catch him (now or after he is "
                 "shown) or leaves a detective less mobile"))
-        warning = None
-        if name in best.stranded:
-            warning = f"leaves {name} with no move from {to}: out for the rest of the game (last resort)"
-        elif name in best.soon:
-            warning = f"leaves {name} at most one more move from {to} with the tickets it holds: out after that"
-        out.append(DetectiveAdvice(name, origin, m, left, "; ".join(parts), warning))
-    return out
+        warned = [] if best.sure else [t for t in [_mobility_warning(name, to, left, scorer, wins)] if t]
+        warned += blocks.get(name, [])
+        shorts += [short for _, short in warned if short not in shorts]
+        out.append(DetectiveAdvice(name, origin, m, left, "; ".join(parts), "; ".join(t for t, _ in warned) or None))
+    return out, shorts
+
+
+def _next_round_warnings(after: Position, moved: Mapping[str, Move], horizon: int) -> dict[str, list[tuple[str, str]]]:
+    """The warnings (``(line, summary)`` words) for the detectives whose next move the joint move
+    (``moved``, ending in ``after``) leaves at risk, by the name of the mover whose line says it:
+    every move a detective has leads onto a detective that moves after it (or is out), so none
+    will have left (blocked); or every move that keeps it in play does, and its free moves strand
+    it (hemmed in); or one station alone keeps it in play (its tickets pay for ``horizon`` rounds
+    at most).  Said on that detective's line when it moved, else on the lines of the movers onto
+    its ways ("" when none of them moved now: the summary alone says it)."""
+    if after.ended is not None:
+        return {}
+    board = after.board
+    found: dict[str, list[tuple[str, str]]] = {}
+    for i, (name, station, tickets) in enumerate(zip(after.names, after.stations, after.tickets)):
+        if name in after.out:
+            continue
+        held = {s: n for j, (n, s) in enumerate(zip(after.names, after.stations))
+                if j > i or (n in after.out and j != i)}
+        ways = list(detective_hops(board, station, tickets))
+        free = [w for w in ways if w[1] not in held]
+        if not ways:
+            continue  # (its tickets strand it, not a team-mate: the mobility warning's)
+        if not free:
+            stops = {to: held[to] for _, to in ways}
+            text = (f"{name} has no free move next round: its moves from {station} all lead onto {_on(stops)}, who "
+                    f"move after it (keep one of those stations free to keep {name} in play)")
+            short = f"{name} is blocked next round"
+        else:
+            goal = min(tickets.total, horizon)  # (the moves in a row each way on leaves it, this one included)
+            run = {w: 1 + moves_left(board, w[1], tickets.spend(w[0]), goal - 1) for w in ways}
+            best_free = max(run[w] for w in free)
+            keep = sorted({w[1] for w in ways if w[1] in held and run[w] > best_free})
+            good = sorted({w for w in free if run[w] >= 2}, key=lambda w: w[1])
+            if best_free <= 1 and keep:
+                stops = {to: held[to] for to in keep}
+                text = (f"{name} is hemmed in next round: its moves from {station} that keep it in play lead onto "
+                        f"{_on(stops)}, who move after it, and its other moves strand it (keep one of those "
+                        f"stations free for {name})")
+                short = f"{name} is hemmed in next round"
+            elif len({to for _, to in good}) == 1 and any(run[w] <= 1 for w in ways):
+                t, to = good[0]
+                stops = {}
+                text = (f"only {to} ({t.value}) keeps {name} in play next round: its other moves from {station} strand "
+                        f"it, so keep {to} free for {name}")
+                short = f"only {to} keeps {name} in play next round"
+            else:
+                continue
+        by = [name] if name in moved else [n for n in stops.values() if n in moved and moved[n].to in stops] or [""]
+        for n in by:
+            found.setdefault(n, []).append((text, short))
+    return found
 
 
 def _detective_summary(advice: list[DetectiveAdvice], best: _ScoredJointMove, S: StationMask, header: dict[str, Any],
-                       forced_turns: int | None = None) -> str:
+                       forced_turns: int | None = None, warned: Sequence[str] = ()) -> str:
     """The line to read aloud: the joint move and one verdict, the forced win's when the moves
-    are its first (``forced_turns``), else the search's."""
-    plays = ", ".join(f"{a.name} {a.move.tickets[0].value} to {a.move.to}" for a in advice if a.move is not None)
+    are its first (``forced_turns``), else the search's; then the warnings in short (``warned``:
+    the lines say them in full)."""
+    plays = ", ".join(a.entry for a in advice if a.entry is not None)
     if forced_turns is not None:
         verdict = f"a forced win within {plural(forced_turns, 'turn')} whatever he does (solve)"
     elif best.sure:
@@ -749,5 +864,5 @@ def _detective_summary(advice: list[DetectiveAdvice], best: _ScoredJointMove, S:
     else:
         verdict = (f"no sure catch yet; he may be at {plural(S.bit_count(), 'station')}"
                    + (f", {header['reach']} by the next reveal" if header["reach"] is not None else ""))
-    warn = " (warning: a detective is left stuck)" if best.stranded else ""
+    warn = f" WARNING: {'; '.join(warned)} (see the move lines)." if warned else ""
     return f"Detectives: {plays or 'no move'}: {verdict}.{warn}"

@@ -46,8 +46,8 @@ def test_detectives_text(cli, detectives_to_move):
     assert r.exit_code == 0
     lines = r.output.splitlines()
     assert lines[0] == "round 11, after Mr. X's move 12; the detectives to move"
-    assert lines[1].startswith("he may be at 44 stations;")
-    assert any(ln.startswith("Blue 103 -") for ln in lines)
+    assert lines[1].startswith("he may be at 44 stations and may reach ")
+    assert any(ln.startswith("Blue ") and "  # from 103, " in ln for ln in lines)
     assert lines[-1].startswith("search: ")
 
 
@@ -152,7 +152,7 @@ def test_advice_words_count_what_possible_counts_one_verdict_and_plurals(cli):
             "--mrx-tickets", "taxi=4,bus=3,underground=3,black=0,double=0")
     assert r.exit_code == 0
     lines = r.stdout.splitlines()
-    moves = [line for line in lines if " -> " not in line and "-> " in line or "-T->" in line or "-U->" in line]
+    moves = [line for line in lines if "  # from " in line]
     assert len(moves) == 3 and all("part of a forced win (solve): " in line for line in moves)
     assert all("possible after his next move" in line or "possible station" in line for line in moves)
     assert "1 stations" not in r.stdout and "move(s)" not in r.stdout and "(solve): ;" not in r.stdout
@@ -201,3 +201,26 @@ def test_detectives_weigh_the_self_play_budget_of_joint_moves_by_default(cli, de
     assert three <= 3 < default <= ADVISE_CANDIDATES < many <= MAX_CANDIDATES
     r = cli("advise", detectives_to_move, "--candidates", "0")
     assert r.exit_code == 2 and r.output.count("\n") == 1 and "--candidates" in r.output
+
+
+def test_mrx_advice_names_one_choice_and_never_another_first(cli):
+    """Issue 39: the list said "1. -T-> 42" and the note "the ranking's first (-T-> 6)". On every
+    station he may be at in the example game: the move listed first is the choice, the summary
+    and the tree search's note name that same move, and nothing else is called first."""
+    from sy_tools import load_record, possible
+
+    for at in possible(load_record(IN_PROGRESS)).stations:
+        text = cli("advise", IN_PROGRESS, "--at", str(at), "--top", "3")
+        assert text.exit_code == 0, text.output
+        doc = json.loads(cli("advise", IN_PROGRESS, "--at", str(at), "--top", "3", "--format", "json").output)
+        lines = text.output.splitlines()
+        listed = [ln for ln in lines if "  # " in ln]
+        choice = listed[0].split("  #")[0].strip()
+        assert listed[0].split("  # ")[1].startswith("1, the choice: ") and choice == doc["moves"][0]["entry"]
+        assert all(not ln.split("  # ")[1].startswith("1") for ln in listed[1:])
+        assert next(ln for ln in lines if ln.startswith("Mr. X: ")).startswith(f"Mr. X: {choice} (")
+        note = [ln for ln in lines if ln.startswith("tree search")]
+        if note:
+            assert f" chose {choice}:" in note[0] and "first" not in note[0], note[0]
+            assert {k: doc["search"]["chosen"][k] for k in ("tickets", "stations")} == \
+                {k: doc["moves"][0][k] for k in ("tickets", "stations")}

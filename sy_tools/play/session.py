@@ -426,8 +426,10 @@ class Session:
         round_start = len(self.plies)
         while round_start and self.plies[round_start - 1].piece != MRX:
             round_start -= 1
-        if self._memo.get("round_start") != round_start:
-            self._memo = {"round_start": round_start, "memo": {}, "decided": round_start}
+        key = tuple(self.plies[:round_start])
+        if self._memo.get("key") != key or self._memo.get("decided", 0) > len(self.plies):
+            # a new round, or moves taken back: decide again from the round's start
+            self._memo = {"key": key, "memo": {}, "decided": round_start}
         memo = self._memo["memo"]
         while True:
             at = self._memo["decided"]

@@ -191,3 +191,25 @@ def test_the_computer_detectives_decide_mid_round_as_if_never_stopped(tmp_path):
         assert [again.computer_move() for _ in range(2)] == whole[1:]
     finally:
         again.lock.release()
+
+
+def test_the_computer_decides_again_after_moves_are_taken_back(tmp_path):
+    """Undo under the computer's detectives (or both sides) and play on: the computer moves
+    again (its memo of the round once ran ahead of the moves left and waited forever)."""
+    board, rules = london()
+    session, _ = new_game(str(tmp_path / "g.txt"), board, "london", rules,
+                          detectives=[("Red", 13), ("Blue", 26), ("Green", 29)], computer="both", level="easy",
+                          secret_seed=3, pace=0)
+    try:
+        for _ in range(6):
+            session.computer_move()
+        played = list(session.plies)
+        session.undo(1)
+        session.computer_move()  # (hung here)
+        assert session.plies == played  # the same game from the same seed
+        session.undo(3)
+        while len(session.plies) < len(played):
+            session.computer_move()
+        assert session.plies == played
+    finally:
+        session.lock.release()

@@ -104,9 +104,14 @@ class Guard:
 def _hostname(host: str) -> str:
     """The name in a Host header, without its port (``[::1]:80`` -> ``::1``)."""
     host = host.strip().lower()
-    if host.startswith("["):
-        return host[1:host.find("]")] if "]" in host else host
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    if host.startswith("[") and "]" in host:
+        end = host.find("]")
+        rest = host[end + 1:]
+        return host[1:end] if rest == "" or (rest[:1] == ":" and rest[1:].isdigit() and rest.isascii()) else host
+    if host.count(":") != 1:
+        return host
+    name, port = host.split(":")
+    return name if port.isdigit() and port.isascii() else host  # ("127.0.0.1:80.evil.example" is no port)
 
 
 class Hub:

@@ -141,7 +141,8 @@ def test_bodies_are_bounded_and_json(game):
 
 def test_a_foreign_host_or_origin_is_refused(game):
     client, _ = game
-    for headers in ({"host": "evil.example"}, {"host": "127.0.0.1.evil.example:8000"}, {"origin": "http://evil.example"},
+    for headers in ({"host": "evil.example"}, {"host": "127.0.0.1.evil.example:8000"},
+                    {"host": "127.0.0.1:8000.evil.example"}, {"host": "localhost:"}, {"host": "[::1]:80.evil.example"}, {"origin": "http://evil.example"},
                     {"origin": "null"}, {"origin": "http://127.0.0.1:9999"}, {"sec-fetch-site": "cross-site"}):
         for method, path in (("GET", "/api/state"), ("GET", "/"), ("POST", "/api/undo"), ("GET", x("state")),
                              ("GET", "/api/events")):

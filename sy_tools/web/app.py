@@ -207,6 +207,8 @@ async def read_json(request: Request) -> dict[str, Any]:
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         raise WebRefused("bad-request", "the body is not JSON", 400) from None
+    except RecursionError:  # (nested deeper than the parser goes, well within the bound)
+        raise WebRefused("bad-request", "the body is nested too deeply", 400) from None
     if not isinstance(data, dict):
         raise WebRefused("bad-request", "the body must be a JSON object", 400)
     return data

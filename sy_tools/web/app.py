@@ -42,8 +42,8 @@ from .table import Table, WebRefused
 #: The largest request body read (bytes): a move is a few dozen.
 MAX_BODY = 4096
 
-#: Seconds between keep-alive comments on an idle event stream (a dead connection is noticed
-#: then, so the server's memory stays flat).
+#: Seconds between keep-alive pings on an idle event stream (a dead connection is noticed
+#: then, so the server's memory stays flat; a page that hears none for a while reconnects).
 HEARTBEAT = 15.0
 
 #: The host names a server bound to the loopback answers to by default.
@@ -294,7 +294,8 @@ def create_app(table: Table, *, token: str | None = None, hosts: Collection[str]
 
     def stream(frame: Callable[[], Awaitable[tuple[str, bytes]]]) -> StreamingResponse:
         async def events() -> AsyncIterator[bytes]:
-            yield b"retry: 1000\n\n"
+            ping = f"event: ping\ndata: {hub.heartbeat:g}\n\n".encode()  # (an event: a page sees no comment)
+            yield b"retry: 1000\n\n" + ping
             sent = None
             while not hub.stopping:
                 changed = hub.wait_change()
@@ -305,7 +306,7 @@ def create_app(table: Table, *, token: str | None = None, hosts: Collection[str]
                 try:
                     await asyncio.wait_for(changed.wait(), timeout=hub.heartbeat)
                 except asyncio.TimeoutError:
-                    yield b": still here\n\n"
+                    yield ping
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"cache-control": "no-store", "x-accel-buffering": "no"})
 

@@ -212,6 +212,20 @@ def test_events_push_every_change(game):
         assert events(lines, 1)[0]["to_move"] == "Red"
 
 
+def test_an_idle_stream_pings_so_a_silent_connection_is_noticed(tmp_path):
+    """A page cannot see an SSE comment: the heartbeat is an event (its data the seconds between
+    two), sent at once and while idle, so a page hearing nothing for a few of them reconnects."""
+    with served(start(tmp_path), heartbeat=0.05) as client, client.stream("GET", "/api/events") as stream:
+        lines = stream.iter_lines()
+        seen: list[str] = []
+        for line in lines:
+            seen.append(line)
+            if seen.count("data: 0.05") == 3 or len(seen) > 40:
+                break
+        assert seen[:4] == ["retry: 1000", "", "event: ping", "data: 0.05"]
+        assert seen.count("event: state") == 1 and seen.count("data: 0.05") == 3
+
+
 def test_mrx_events_carry_his_state(game):
     client, _ = game
     assert client.get(f"/api/x/{'Z' * 32}/events").status_code == 404

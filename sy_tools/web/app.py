@@ -42,8 +42,8 @@ from .table import Table, WebRefused
 #: The largest request body read (bytes): a move is a few dozen.
 MAX_BODY = 4096
 
-#: Seconds between keep-alive comments on an idle event stream (a dead connection is noticed
-#: then, so the server's memory stays flat).
+#: Seconds between keep-alive pings on an idle event stream (a dead connection is noticed
+#: then, so the server's memory stays flat; a page that hears none for a while reconnects).
 HEARTBEAT = 15.0
 
 #: The host names a server bound to the loopback answers to by default.
@@ -104,9 +104,14 @@ class Guard:
 def _hostname(host: str) -> str:
     """The name in a Host header, without its port (``[::1]:80`` -> ``::1``)."""
     host = host.strip().lower()
-    if host.startswith("["):
-        return host[1:host.find("]")] if "]" in host else host
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    if host.startswith("[") and "]" in host:
+        end = host.find("]")
+        rest = host[end + 1:]
+        return host[1:end] if rest == "" or (rest[:1] == ":" and rest[1:].isdigit() and rest.isascii()) else host
+    if host.count(":") != 1:
+        return host
+    name, port = host.split(":")
+    return name if port.isdigit() and port.isascii() else host  # ("127.0.0.1:80.evil.example" is no port)
 
 
 class Hub:
@@ -202,6 +207,8 @@ async def read_json(request: Request) -> dict[str, Any]:
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
         raise WebRefused("bad-request", "the body is not JSON", 400) from None
+    except RecursionError:  # (nested deeper than the parser goes, well within the bound)
+        raise WebRefused("bad-request", "the body is nested too deeply", 400) from None
     if not isinstance(data, dict):
         raise WebRefused("bad-request", "the body must be a JSON object", 400)
     return data
@@ -287,7 +294,8 @@ def create_app(table: Table, *, token: str | None = None, hosts: Collection[str]
 
     def stream(frame: Callable[[], Awaitable[tuple[str, bytes]]]) -> StreamingResponse:
         async def events() -> AsyncIterator[bytes]:
-            yield b"retry: 1000\n\n"
+            ping = f"event: ping\ndata: {hub.heartbeat:g}\n\n".encode()  # (an event: a page sees no comment)
+            yield b"retry: 1000\n\n" + ping
             sent = None
             while not hub.stopping:
                 changed = hub.wait_change()
@@ -298,7 +306,7 @@ def create_app(table: Table, *, token: str | None = None, hosts: Collection[str]
                 try:
                     await asyncio.wait_for(changed.wait(), timeout=hub.heartbeat)
                 except asyncio.TimeoutError:
-                    yield b": still here\n\n"
+                    yield ping
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"cache-control": "no-store", "x-accel-buffering": "no"})
 

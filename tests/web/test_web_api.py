@@ -106,6 +106,7 @@ def test_refusals_say_why_and_his_reason_goes_to_him_alone(game):
     (b'{"piece": "Red", "to": "23"}', "bad-request"), (b'{"piece": "Red", "to": true}', "bad-request"),
     (b'{"piece": "Red", "to": 23, "ticket": "rocket"}', "bad-request"), (b'{"to": 23}', "bad-request"),
     (b'{"piece": "Mr. X", "to": 23}', "bad-request"), (b'{"piece": "Nobody", "to": 23}', "turn"),
+    (b'{"a": ' + b"[" * 2000 + b"]" * 2000 + b"}", "bad-request"),  # (within the bound, too deep for the parser)
 ])
 def test_bad_input_is_a_json_error(game, body, code):
     client, _ = game
@@ -141,7 +142,8 @@ def test_bodies_are_bounded_and_json(game):
 
 def test_a_foreign_host_or_origin_is_refused(game):
     client, _ = game
-    for headers in ({"host": "evil.example"}, {"host": "127.0.0.1.evil.example:8000"}, {"origin": "http://evil.example"},
+    for headers in ({"host": "evil.example"}, {"host": "127.0.0.1.evil.example:8000"},
+                    {"host": "127.0.0.1:8000.evil.example"}, {"host": "localhost:"}, {"host": "[::1]:80.evil.example"}, {"origin": "http://evil.example"},
                     {"origin": "null"}, {"origin": "http://127.0.0.1:9999"}, {"sec-fetch-site": "cross-site"}):
         for method, path in (("GET", "/api/state"), ("GET", "/"), ("POST", "/api/undo"), ("GET", x("state")),
                              ("GET", "/api/events")):
@@ -208,6 +210,20 @@ def test_events_push_every_change(game):
         assert events(lines, 1)[0]["last"] == "Red: taxi to 23"
         client.post("/api/undo", json={"tag": tag(client)})
         assert events(lines, 1)[0]["to_move"] == "Red"
+
+
+def test_an_idle_stream_pings_so_a_silent_connection_is_noticed(tmp_path):
+    """A page cannot see an SSE comment: the heartbeat is an event (its data the seconds between
+    two), sent at once and while idle, so a page hearing nothing for a few of them reconnects."""
+    with served(start(tmp_path), heartbeat=0.05) as client, client.stream("GET", "/api/events") as stream:
+        lines = stream.iter_lines()
+        seen: list[str] = []
+        for line in lines:
+            seen.append(line)
+            if seen.count("data: 0.05") == 3 or len(seen) > 40:
+                break
+        assert seen[:4] == ["retry: 1000", "", "event: ping", "data: 0.05"]
+        assert seen.count("event: state") == 1 and seen.count("data: 0.05") == 3
 
 
 def test_mrx_events_carry_his_state(game):

@@ -77,6 +77,7 @@ def test_a_whole_game_by_clicking(browser, tmp_path):
         move_mrx(mrx, (37, "taxi"))  # taxi or black fit: asked
         expect(table.locator("#status")).to_contain_text("Red to move")
         expect(mrx.locator("#at")).to_have_text("37")
+        expect(table.locator("#turn")).to_have_text("Red to move: tap the piece, then where it goes.Move Red")
         move_detective(table, "Red", 23, "bus")
         move_detective(phone, "Blue", 27)  # (another screen of the table moves Blue)
         expect(table.locator("#history")).to_contain_text("B 23")

@@ -48,8 +48,11 @@ def served(session, **kw) -> Iterator[TestClient]:
 def events(lines: Iterator[str], n: int) -> list[dict]:
     """The next ``n`` state events of an event stream's lines (their data, parsed)."""
     out: list[dict] = []
+    kind = ""
     for line in lines:
-        if line.startswith("data: "):
+        if line.startswith("event: "):
+            kind = line[len("event: "):]
+        elif line.startswith("data: ") and kind == "state":
             out.append(json.loads(line[len("data: "):]))
             if len(out) == n:
                 break

@@ -29,12 +29,22 @@ async function answer(response) {
  * ``onLink(up)`` when the connection comes and goes. */
 export function follow(url, onState, onLink) {
   let source = null, timer = null;
+  // The server pings every ``every`` seconds: a connection silent for three of them is dead even
+  // when the browser still calls it open (a laptop asleep overnight, Wi-Fi gone without a word).
+  let heard = Date.now(), every = 15;
   const open = () => {
     if (timer) { clearTimeout(timer); timer = null; }
     if (source) source.close();
+    heard = Date.now();
     source = new EventSource(url);
-    source.addEventListener("open", () => onLink(true));
+    source.addEventListener("open", () => { heard = Date.now(); onLink(true); });
+    source.addEventListener("ping", (e) => {
+      heard = Date.now();
+      const s = Number(e.data);
+      if (s > 0) every = s;
+    });
     source.addEventListener("state", (e) => {
+      heard = Date.now();
       onLink(true);
       onState(JSON.parse(e.data));
     });
@@ -47,6 +57,12 @@ export function follow(url, onState, onLink) {
     if (document.visibilityState === "visible" && (!source || source.readyState === EventSource.CLOSED)) open();
   });
   window.addEventListener("online", open);
+  setInterval(() => {
+    if (source && source.readyState === EventSource.OPEN && Date.now() - heard > 3 * every * 1000 + 2000) {
+      onLink(false);
+      open();
+    }
+  }, 1000);
   open();
   return { reopen: open };
 }

@@ -80,9 +80,9 @@ function turnPanel(s) {
   }
   node.replaceChildren(h("p", {}, `${s.to_move} to move: tap the piece, then where it goes.`),
     h("button", { id: "select", class: "primary", onclick: () => select(true) }, `Move ${s.to_move}`),
-    s.claim ? h("button", { id: "claim", "aria-pressed": String(claiming), title: "press, then move the piece "
+    ...(s.claim ? [h("button", { id: "claim", "aria-pressed": String(claiming), title: "press, then move the piece "
       + "onto Mr. X: a capture, when he says so", onclick: () => { claiming = !claiming; turnPanel(state); } },
-    "Caught Mr. X") : null);
+    "Caught Mr. X")] : []));  // (replaceChildren would write a null out as the text "null")
 }
 
 // A game without Mr. X's log: the table enters his move as he tells it, the ticket he shows

@@ -45,7 +45,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..analysis.distances import distances
-from ..engine.args import int_arg
+from ..engine.args import instance_arg, int_arg
 from ..engine.board import Board
 from ..engine.budget import deadline_within, time_budget
 from ..engine.moves import Move
@@ -56,7 +56,7 @@ from ..engine.stations import Station, StationMask, mask_of, stations_of
 from ..engine.tickets import MRX_MOVE_TICKETS, Ticket
 from ..errors import AnalysisError, InputError
 from ..formats.notation import move_entry_text
-from ..formats.record import Record
+from ..formats.record import RECORD_HINT, Record
 from ..formats.report_text import plural
 from .advice import (
     FAR,
@@ -250,6 +250,7 @@ def advise_record(record: Record, side: str | None = None, at: Station | None = 
     from ..analysis.possible import possible
     from ..analysis.record_position import record_position
 
+    instance_arg(record, Record, "record", RECORD_HINT)
     top = int_arg(top, "top", 1)
     played: list[str] | None = None
     if round_ is not None:

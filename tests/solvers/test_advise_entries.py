@@ -135,6 +135,14 @@ class Table:
         assert not self.err, (line, self.err)
 
     def advice(self) -> str:
+        s = self.session
+        if s.to_move == MRX and s.secret:  # his advice is his: asked in his private step
+            self.type("private")
+            self.out.clear()
+            self.type("advise")
+            text = "\n".join(self.out)
+            self.type("done")
+            return text
         self.out.clear()
         self.type("advise")
         return "\n".join(self.out)

@@ -254,25 +254,19 @@ def create_app(table: Table, *, token: str | None = None, hosts: Collection[str]
     async def state(request: Request) -> Response:
         return Response(hub.public_json, media_type="application/json", headers={"cache-control": "no-store"})
 
-    async def move(request: Request) -> Any:
-        body = await read_json(request)
-        said = await hub.call(lambda: table.detective_move(body))
-        return {"ok": True, "said": said, "tag": hub.tag}
+    def acting(action: Any) -> Any:
+        """An endpoint that hands the request's JSON body to ``action`` (a move, undo, redo)
+        under the game's lock, and answers what it said and the state's new tag."""
+        async def endpoint(request: Request) -> Any:
+            body = await read_json(request)
+            said = await hub.call(lambda: action(body))
+            return {"ok": True, "said": said, "tag": hub.tag}
+        return endpoint
 
-    async def table_mrx_move(request: Request) -> Any:
-        body = await read_json(request)
-        said = await hub.call(lambda: table.table_mrx_move(body))
-        return {"ok": True, "said": said, "tag": hub.tag}
-
-    async def undo(request: Request) -> Any:
-        body = await read_json(request)
-        said = await hub.call(lambda: table.undo(body))
-        return {"ok": True, "said": said, "tag": hub.tag}
-
-    async def redo(request: Request) -> Any:
-        body = await read_json(request)
-        said = await hub.call(lambda: table.redo(body))
-        return {"ok": True, "said": said, "tag": hub.tag}
+    move = acting(table.detective_move)
+    table_mrx_move = acting(table.table_mrx_move)
+    undo = acting(table.undo)
+    redo = acting(table.redo)
 
     async def analysis(request: Request) -> Any:
         kind = request.path_params["kind"]

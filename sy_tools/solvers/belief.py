@@ -745,8 +745,11 @@ def _detective_lines(pos: Position, best: _ScoredJointMove, S: StationMask, w: d
             held = {s: n for j, (n, s) in enumerate(zip(pos.names, pos.stations)) if j > i}
             held.update((s, n) for j, (n, s) in enumerate(zip(after.names, after.stations)) if j < i)
             blockers = _blocked_by(board, origin, pos.tickets[i], held)
+            # (blocked with a ticket that rides from here: out for good only where the rules say so)
+            fate = "out of the game" if pos.rules.stuck_is_out(bool(blockers)) else \
+                "it waits, and moves again once a move opens up"
             why = ("no need to move: the moves above catch him wherever he is" if not S1
-                   else f"blocked: its moves all lead onto {_on(blockers)}; out of the game" if blockers
+                   else f"blocked: its moves all lead onto {_on(blockers)}; {fate}" if blockers
                    else "stuck: out of the game")
             out.append(DetectiveAdvice(name, origin, None, pos.tickets[i], why))
             continue

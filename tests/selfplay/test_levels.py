@@ -19,8 +19,8 @@ from sy_tools.selfplay.game import GameSpec
 from sy_tools.selfplay.policies import DETECTIVE_POLICIES, MRX_POLICIES
 from sy_tools.selfplay.runner import simulate
 
-#: classic rules cut to three moves of Mr. X (the last a reveal): games short enough for the hard level
-SHORT = replace(PRESETS["classic"], log_length=3, reveal_moves=(3,))
+#: classic rules cut to eight moves of Mr. X (two reveals): games short enough for a quick test
+SHORT = replace(PRESETS["classic"], log_length=8, reveal_moves=(3, 8))
 
 
 def test_the_levels_are_one_list_that_simulate_knows():

@@ -46,6 +46,9 @@ def main(argv: list[str]) -> None:
     from . import strength
 
     benches["strength"] = strength.run
+    from . import levels
+
+    benches["levels"] = levels.run
     chosen = argv or list(benches)
     for name in chosen:
         t = time.perf_counter()

@@ -62,38 +62,41 @@ class Level:
 
 
 #: Each side's levels, in the order of :data:`LEVELS` (the table of :mod:`sy_tools.selfplay.levels`).
+#: Chosen by measurement (docs/benchmarks.md, "The computer's levels"): larger budgets than the
+#: self-play ones made neither side measurably stronger, so ``hard`` plays the self-play budgets
+#: and ``normal`` is the same policy without its searches.
 LEVEL_TABLE: Mapping[str, Mapping[str, Level]] = {
     "mrx": {
         "easy": Level("greedy", {}, "greedy: one step, no search"),
         "normal": Level("advise", {
+            "advise_mrx_candidates": 1,
+            "advise_mrx_iterations": 0,
+            "advise_solve_nodes": POLICY_SOLVE_NODES,
+            "time_limit": SAFETY_SECONDS,
+        }, "advise without the tree search: his ranking's first move"),
+        "hard": Level("advise", {
             "advise_mrx_candidates": MRX_ADVISE_CANDIDATES,
             "advise_mrx_iterations": MRX_ADVISE_ITERATIONS,
             "advise_solve_nodes": POLICY_SOLVE_NODES,
             "time_limit": SAFETY_SECONDS,
-        }, f"advise: his best {MRX_ADVISE_CANDIDATES} moves, {MRX_ADVISE_ITERATIONS:,} iterations"),
-        "hard": Level("advise", {
-            "advise_mrx_candidates": 8,
-            "advise_mrx_iterations": 1_000,
-            "advise_solve_nodes": 50_000,
-            "time_limit": SAFETY_SECONDS,
-        }, "advise: his best 8 moves, 1,000 iterations"),
+        }, f"advise: a {MRX_ADVISE_ITERATIONS:,}-iteration tree search among his best {MRX_ADVISE_CANDIDATES} moves"),
     },
     "detectives": {
         "easy": Level("greedy", {}, "greedy: one step, no search"),
         "normal": Level("advise", {
+            "advise_candidates": 1,
+            "advise_depth": 1,
+            "advise_solve_turns": DETECTIVE_SOLVE_TURNS,
+            "advise_solve_nodes": 0,
+            "advise_time_limit": SAFETY_SECONDS,
+        }, "advise without the searches: one turn ahead, no forced-win search"),
+        "hard": Level("advise", {
             "advise_candidates": ADVISE_CANDIDATES,
             "advise_depth": 2,
             "advise_solve_turns": DETECTIVE_SOLVE_TURNS,
             "advise_solve_nodes": DETECTIVE_SOLVE_NODES,
             "advise_time_limit": SAFETY_SECONDS,
-        }, f"advise: {ADVISE_CANDIDATES} joint moves a round"),
-        "hard": Level("advise", {
-            "advise_candidates": 81,
-            "advise_depth": 2,
-            "advise_solve_turns": 4,
-            "advise_solve_nodes": 50_000,
-            "advise_time_limit": SAFETY_SECONDS,
-        }, "advise: 81 joint moves a round"),
+        }, f"advise: {ADVISE_CANDIDATES} joint moves two turns ahead, a forced win within {DETECTIVE_SOLVE_TURNS} turns"),
     },
 }
 

@@ -10,19 +10,25 @@ choices and show :func:`describe_level` in its help without importing the search
 ===========  ==========================================  ==========================================
 level        Mr. X (``"mrx"``)                            the detectives (``"detectives"``)
 ===========  ==========================================  ==========================================
-``easy``     ``greedy``: one step, no search: keeps the   ``greedy``: each detective steps towards
-             nearest detective as far as he can, then     his possible set (the smallest mean
-             the largest possible set                     distance), no search
-``normal``   ``advise`` with the self-play budgets: the   ``advise`` with the self-play budgets: 27
+``easy``     ``greedy``: one step, no search: he keeps    ``greedy``: each detective steps towards
+             the nearest detective as far as he can,      his possible set (the smallest mean
+             then the largest possible set                distance), no search
+``normal``   ``advise`` without the tree search: his      ``advise`` without the searches: the joint
+             ranking's first move (the look-ahead still   move judged best one turn ahead (one a
+             clears it: each forced-win search within     round; 9 weighed when his possible set has
+             20,000 nodes)                                at most 8 stations), no forced-win search
+``hard``     ``advise`` with the self-play budgets: the   ``advise`` with the self-play budgets: 27
              look-ahead proves or clears his best 4       joint moves a round (243 when his possible
-             moves (each forced-win search within         set has at most 8 stations), two turns
-             20,000 nodes), a tree search of 300          deep, and a forced win within 3 turns
-             iterations chooses among those not proved    that ``solve`` finds within 5,000 nodes
-             lost
-``hard``     ``advise`` with larger budgets: his best 8   ``advise`` with larger budgets: 81 joint
-             moves, 1,000 iterations, 50,000 nodes        moves a round, a forced win within 4 turns
-                                                          within 50,000 nodes
+             moves (20,000 nodes a search), a tree        set has at most 8 stations), two turns
+             search of 300 iterations chooses among       ahead, and a forced win within 3 turns
+             those not proved lost                        that ``solve`` finds within 5,000 nodes
 ===========  ==========================================  ==========================================
+
+The levels were chosen by measurement (docs/benchmarks.md, "The computer's levels"): larger
+budgets than the self-play ones (Mr. X: his best 8 moves, 1,000 iterations, 50,000 nodes; the
+detectives: 81 joint moves, a forced win within 4 turns in 50,000 nodes) were not measurably
+stronger and took 2-5 times the time, so ``hard`` is the strongest play the project has, and
+``normal`` is the same policy with its searches off, measured between ``easy`` and ``hard``.
 
 Each level sets its budget into the observation's ``memo`` with ``setdefault`` before it calls the
 built-in policy, so a caller that puts a key there first overrides it (the memo keys: Mr. X's

@@ -45,8 +45,8 @@ class DetectiveAdvice:
         """The move as typed (padded to ``width``), then ``#`` and why: the play prompt reads
         the whole line as the move (``#`` starts a comment there)."""
         if self.move is None or self.entry is None:
-            if self.reason.endswith("out of the game") or self.reason.startswith("blocked:"):
-                return f"{self.name} at {self.origin}: no legal move ({self.reason})"
+            if self.reason.startswith(f"{self.name} "):  # (why it cannot move, in the engine's words)
+                return self.reason
             return f"{self.name} at {self.origin}: stays ({self.reason})"
         t = self.move.tickets[0]
         left = self.tickets_left[t]

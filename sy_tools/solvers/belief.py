@@ -663,14 +663,14 @@ def _hand(tickets: Tickets) -> str:
     return ", ".join(f"{tickets[t]} {t.value}" for t in DETECTIVE_TICKETS if tickets[t] > 0) or "no ticket"
 
 
-def _blocked_by(board: Board, station: Station, tickets: Tickets, held: Mapping[Station, str]) -> dict[Station, str]:
-    """When every move a detective on ``station`` holding ``tickets`` has leads onto a station of
-    ``held`` (station -> the detective there), those stations and their holders: it is blocked.
-    Empty when it has a free move, or no move at all (its tickets, not a team-mate, strand it)."""
-    ways = {to for _, to in detective_hops(board, station, tickets)}
-    if not ways or not ways <= held.keys():
-        return {}
-    return {to: held[to] for to in sorted(ways)}
+def _at_its_turn(pos: Position, moves: Sequence[Move], i: int) -> Position:
+    """The position when detective ``i``'s turn came in the joint move ``moves`` played from
+    ``pos`` (the detectives before it moved, the others not yet)."""
+    for m in moves:
+        if pos.names.index(m.piece) > i:
+            break
+        pos = pos.push(m)
+    return pos
 
 
 def _on(blockers: Mapping[Station, str]) -> str:
@@ -740,17 +740,9 @@ def _detective_lines(pos: Position, best: _ScoredJointMove, S: StationMask, w: d
         origin = pos.stations[i]
         m = by_name.get(name)
         if m is None:
-            # (the detectives before it in turn order stand where the joint move takes them, the
-            # others where they stood)
-            held = {s: n for j, (n, s) in enumerate(zip(pos.names, pos.stations)) if j > i}
-            held.update((s, n) for j, (n, s) in enumerate(zip(after.names, after.stations)) if j < i)
-            blockers = _blocked_by(board, origin, pos.tickets[i], held)
-            # (blocked with a ticket that rides from here: out for good only where the rules say so)
-            fate = "out of the game" if pos.rules.stuck_is_out(bool(blockers)) else \
-                "it waits, and moves again once a move opens up"
-            why = ("no need to move: the moves above catch him wherever he is" if not S1
-                   else f"blocked: its moves all lead onto {_on(blockers)}; {fate}" if blockers
-                   else "stuck: out of the game")
+            stuck = _at_its_turn(pos, best.moves, i).stuck(name) if S1 else None
+            why = ("no need to move: the moves above catch him wherever he is" if stuck is None
+                   else stuck.describe())  # (the engine's words: who blocks it, whether it waits or is out)
             out.append(DetectiveAdvice(name, origin, None, pos.tickets[i], why))
             continue
         to = m.to
@@ -821,8 +813,10 @@ def _next_round_warnings(after: Position, moved: Mapping[str, Move], horizon: in
             continue  # (its tickets strand it, not a team-mate: the mobility warning's)
         if not free:
             stops = {to: held[to] for _, to in ways}
+            then = "is out for the rest of the game" if after.rules.stuck_is_out(True) else "waits a round"
             text = (f"{name} has no free move next round: its moves from {station} all lead onto {_on(stops)}, who "
-                    f"move after it (keep one of those stations free to keep {name} in play)")
+                    f"move after it, so it {then} (blocked_detective: {after.rules.blocked_detective}); keep one "
+                    f"of those stations free for {name}")
             short = f"{name} is blocked next round"
         else:
             goal = min(tickets.total, horizon)  # (the moves in a row each way on leaves it, this one included)

@@ -8,7 +8,8 @@ of the summary and of the tree search's note to :meth:`~sy_tools.play.Session.en
 accepted and plays the move it names: the move the JSON of the same advice gives (the CLI), or
 the move its words say, read by the small reader below rather than the notation's own (the
 session).  Mr. X's advice is his private advice: his hidden stations appear in it as his log
-takes them (``X T 46``), and nowhere in the detectives' advice."""
+takes them (``X T 46``), and nowhere in the detectives' advice; the session gives it, and takes
+his moves, in his private step."""
 
 from __future__ import annotations
 
@@ -160,6 +161,8 @@ def follow(table: Table, typed: list[str], want: list[Move] | None, verbatim: bo
         before = s.position
         move = want[i] if want is not None else words_move(line.split("  #")[0].strip())
         if verbatim:
+            if move.piece == MRX:  # (his moves are typed in his private step, as at the table)
+                table.type("private")
             table.type(line)
         else:
             s.enter(*split(line))

@@ -131,6 +131,39 @@ def test_each_warning_is_what_a_brute_force_says(london):
         for short in stuck.values():
             assert short in adv.summary, (stuck, adv.describe())
             said[next(k for k in ("blocked", "hemmed in", "keeps") if k in short)] += 1
+        for a in adv.moves:  # (what a blocked detective does then, as the rules say)
+            if "has no free move next round" in (a.warning or ""):
+                assert "so it waits a round (blocked_detective: waits)" in (a.warning or ""), a.warning
         assert adv.summary.count(" next round") == len(stuck), (stuck, adv.describe())
         assert ("WARNING" in adv.summary) == any(a.warning for a in adv.moves)
     assert min(said.values()) >= 1, said
+
+
+def test_a_detective_blocked_this_round_says_why_in_the_engines_words(london):
+    """Blue's one way on (by bus) is Green's station, and Green moves after Blue: Blue cannot move when
+    its turn comes. Its line is the engine's reason at that moment (Position.stuck), which says
+    whether it waits or is out under the rules' blocked_detective."""
+    import dataclasses
+
+    taxis, bus = Tickets(taxi=3), Tickets(bus=3)
+    pockets = [(s, ways[0]) for s in sorted(london.stations)
+               if len(ways := sorted({to for _, to in detective_hops(london, s, bus)})) == 1]
+    assert pockets
+    said = set()
+    for rule in ("waits", "out"):
+        rules = dataclasses.replace(RULES, blocked_detective=rule)
+        for blue, green in pockets[:6]:
+            red = next(s for s in sorted(london.stations) if s not in (blue, green)
+                       and any(detective_hops(london, s, taxis)))
+            where = [x for _, x in detective_hops(london, green, taxis) if x not in (blue, red)][:2]
+            pos = Position(london, rules, NAMES[:3], (red, blue, green), (taxis, bus, taxis), frozenset(),
+                           Tickets(taxi=4, bus=3, underground=3), None, 10, 10, 0, 1)
+            adv = advise_detectives(pos, where, time_limit=30, max_candidates=27)
+            line = next(a for a in adv.moves if a.name == "Blue")
+            if "catches or traps him now" in adv.summary:
+                continue
+            at_its_turn = pos.push(next(a.move for a in adv.moves if a.name == "Red"))
+            assert line.move is None and line.reason == at_its_turn.stuck("Blue").describe(), line
+            assert line.line() == line.reason and "Blue cannot move from" in line.reason
+            said.add("waits" if "it waits" in line.reason else "out" if "out for the rest" in line.reason else "?")
+    assert said == {"waits", "out"}, said

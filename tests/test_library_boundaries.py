@@ -186,3 +186,28 @@ def test_the_command_line_limit_counts_from_the_start(cli, monkeypatch):
             "--rules", "classic", "--time-limit", "0.3", "--format", "json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["status"] == "unknown"  # no time left for the solver (it was 'optimal')
+
+
+@pytest.mark.parametrize("side, search", [("mrx", "advise_mrx"), ("detectives", "advise_detectives")])
+def test_advise_record_searches_within_the_callers_limit(game, monkeypatch, side, search):
+    """``advise_record``'s search got a fresh ``time_limit`` after the record was replayed, so the
+    call could take the replay's time plus the whole limit.  The search now runs under the call's
+    one budget: the deadline it sees is the one set when the call began."""
+    import time
+
+    import sy_tools.solvers.advise as advise_module
+    from sy_tools.engine.budget import budget_deadline
+
+    seen: list[float | None] = []
+
+    def spy(*args, **kwargs):
+        seen.append(budget_deadline())
+        raise RuntimeError("stop here")
+
+    monkeypatch.setattr(advise_module, search, spy)
+    kwargs = {"at": 4} if side == "mrx" else {"side": "detectives", "round_": len(game.rounds)}
+    start = time.monotonic()
+    with pytest.raises(RuntimeError, match="stop here"):
+        advise_record(game, time_limit=7, **kwargs)
+    end = time.monotonic()
+    assert len(seen) == 1 and seen[0] is not None and start + 7 <= seen[0] <= end + 7

@@ -264,7 +264,9 @@ def advise_record(record: Record, side: str | None = None, at: Station | None = 
     # (where the detectives' advice is refused, the line says how to ask for a round of the game)
     hint = f"; for the detectives' advice of a round: --round N --side detectives ({_detective_rounds(record)})" \
         if record.rounds and round_ is None else ""
-    with time_budget(time_limit):  # the replay counts too (OutOfTime when it takes the whole limit)
+    # one budget for the whole call: the replay and the possible set count too, and the search gets
+    # what is left of it (OutOfTime when the replay takes the whole limit)
+    with time_budget(time_limit):
         try:
             pos = record_position(record, at, in_progress=True)
         except AnalysisError as e:
@@ -278,21 +280,21 @@ def advise_record(record: Record, side: str | None = None, at: Station | None = 
             raise InputError(f"{who} is to move, so only --side {to_move} can be advised here"
                              + (hint if side == "detectives" else ""), record.file, "--side")
         where = possible(record)
-    S = mask_of(where.stations)
-    out = pos.outcome
-    ctx: dict[str, Any] = {"file": record.file, "round": out.round, "move": out.move,
-                           "to_move": "mrx" if pos.turn == 0 else pos.to_move, "when": pos.when}
-    if played is not None:
-        ctx["played"] = played
-    if side == "mrx":
-        if pos.mrx_at is None:
-            raise InputError("Mr. X is to move and the record does not say where he is: give --at STATION for his "
-                             "advice (the detectives' comes after his move)", record.file, "--at")
-        return advise_mrx(pos, S, top, time_limit, context=ctx, choose=choose)
-    if at is not None:
-        raise InputError("--at places Mr. X; the detectives' advice never uses his station", record.file, "--at")
-    return advise_detectives(pos, S, where.probabilities, depth, time_limit, forced, candidates, context=ctx,
-                             came_from=came_from(record))
+        S = mask_of(where.stations)
+        out = pos.outcome
+        ctx: dict[str, Any] = {"file": record.file, "round": out.round, "move": out.move,
+                               "to_move": "mrx" if pos.turn == 0 else pos.to_move, "when": pos.when}
+        if played is not None:
+            ctx["played"] = played
+        if side == "mrx":
+            if pos.mrx_at is None:
+                raise InputError("Mr. X is to move and the record does not say where he is: give --at STATION for his "
+                                 "advice (the detectives' comes after his move)", record.file, "--at")
+            return advise_mrx(pos, S, top, time_limit, context=ctx, choose=choose)
+        if at is not None:
+            raise InputError("--at places Mr. X; the detectives' advice never uses his station", record.file, "--at")
+        return advise_detectives(pos, S, where.probabilities, depth, time_limit, forced, candidates, context=ctx,
+                                 came_from=came_from(record))
 
 
 def came_from(record: Record) -> dict[str, Station]:

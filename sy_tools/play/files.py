@@ -52,15 +52,23 @@ def target_of(path: str) -> str:
 
 def distinct_targets(files: Sequence[tuple[str, str]]) -> None:
     """``files``: (what, path) pairs the session writes.  :class:`InputError` when two of them
-    are the same file (directly or through links), or one is not a regular file."""
-    seen: dict[str, tuple[str, str]] = {}
+    are the same file (directly, through symbolic links or as hard links of one file), or one is
+    not a regular file."""
+    seen: dict[object, tuple[str, str]] = {}
     for what, path in files:
         t = target_of(path)
-        if t in seen:
-            other, other_path = seen[t]
-            same = "is" if other_path == path else f"is the same file as {other_path}, which is"
-            raise InputError(f"{same} {other}: {what} must be another file", path)
-        seen[t] = (what, path)
+        try:
+            st = os.stat(t)
+            keys: list[object] = [t, (st.st_dev, st.st_ino)]  # a hard link has its own name, not its own file
+        except OSError:
+            keys = [t]  # not there yet: its name is all there is
+        for key in keys:
+            if key in seen:
+                other, other_path = seen[key]
+                same = "is" if other_path == path else f"is the same file as {other_path}, which is"
+                raise InputError(f"{same} {other}: {what} must be another file", path)
+        for key in keys:
+            seen[key] = (what, path)
 
 
 def resume_command(game: str) -> str:

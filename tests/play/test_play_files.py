@@ -138,6 +138,16 @@ def test_a_log_replaced_by_a_link_to_the_record_is_refused_on_a_plain_resume(tmp
     assert "Mr. X's log must be another file" in refused(tmp_path, "g.txt")
 
 
+def test_a_log_that_is_a_hard_link_of_the_record_is_refused(tmp_path):
+    """A hard link has a name of its own but is the record's file: writing the log there would
+    publish his whole route in the public record."""
+    (tmp_path / "g.txt").write_text("map london\nrules classic\nX:\nRed 13:\nBlue 26:\n")
+    os.link(tmp_path / "g.txt", tmp_path / "m.txt")
+    error = refused(tmp_path, "g.txt", "--mrx-log", "m.txt", input=b"X T 37\nquit\n")
+    assert "m.txt: is the same file as g.txt, which is the record: Mr. X's log must be another file" in error
+    assert "37" not in (tmp_path / "g.txt").read_text()
+
+
 # ---- one session per record -------------------------------------------------------------------
 
 @pytest.mark.parametrize("second", ["g.txt", "./g.txt", "link.txt"])

@@ -43,6 +43,9 @@ def main(argv: list[str]) -> None:
         benches["web"] = bench_web.run
     except ImportError:
         pass
+    from . import bench_limits
+
+    benches["limits"] = bench_limits.run
     from . import strength
 
     benches["strength"] = strength.run

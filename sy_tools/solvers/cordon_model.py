@@ -173,7 +173,8 @@ def _new_solver(time_limit: float, workers: int | None):
     solver.parameters.catch_sigint_signal = False
     # Both models are covering problems whose proofs come from the LP with cuts (clique cuts above
     # all): at linearization level 2 one worker proves in well under a second what CP-SAT's default
-    # 2-thread portfolio (no LP-heavy worker) leaves unproven after 10 s (docs/benchmarks.md).
+    # 2-thread portfolio (no LP-heavy worker) leaves unproven after 10 s (docs/benchmarks.md, cordon;
+    # the measurement itself is in that page's git history, 2026-12-02).
     solver.parameters.linearization_level = 2
     solver.parameters.num_workers = int(workers) if workers else DEFAULT_WORKERS
     return solver

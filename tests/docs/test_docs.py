@@ -339,10 +339,27 @@ def test_no_measured_figures_outside_the_benchmarks_page(page: Path) -> None:
     assert FIGURE.findall(_prose(page.read_text())) == []
 
 
-def test_every_benchmark_section_says_where_and_when() -> None:
+def test_every_benchmark_section_says_where_when_and_how() -> None:
+    """Each section of the results page names the machine, a date and the command that
+    reproduces its figures."""
     text = (DOCS / "benchmarks.md").read_text()
     sections = re.split(r"^## ", text, flags=re.M)[1:]
+    assert len(text.splitlines()) <= 260, "the results page is a page, not a diary"
     for s in sections:
-        if s.startswith("`make bench`"):
-            continue
-        assert "2-core machine" in s and "2026-12" in s, s.splitlines()[0]
+        title, s = s.splitlines()[0], " ".join(s.split())
+        assert "2-core machine" in s, title
+        assert re.search(r"2026-\d\d-\d\d", s), title
+        assert re.search(r"`(?:python -m benchmarks|sy-tools |make bench)", s), title
+
+
+def _slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+@pytest.mark.parametrize("page", [ROOT / "README.md", *PAGES], ids=lambda p: p.name)
+def test_links_to_a_section_find_it(page: Path) -> None:
+    for target, anchor in re.findall(r"\]\(([\w./-]*\.md)?#([\w-]+)\)", page.read_text()):
+        linked = (page.parent / target) if target else page
+        headings = re.findall(r"^#+ (.+)$", _prose(linked.read_text()), flags=re.M)
+        assert anchor in {_slug(h) for h in headings}, f"{page.name}: {target}#{anchor}"

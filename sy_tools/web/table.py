@@ -32,7 +32,11 @@ from ..engine.position import Position
 from ..engine.tickets import DETECTIVE_TICKET_KINDS, DETECTIVE_TICKETS, MRX_TICKET_KINDS, TICKET_LETTERS, Ticket
 from ..formats.record import Record
 from ..formats.record_io import record_text
+from ..formats.report_text import plural
 from ..play.session import Ply, Refused, Session, plies_of
+
+#: How many turns ahead the table's Solve looks for a forced capture (as ``sy-tools solve``'s default).
+SOLVE_TURNS = 2
 
 #: The tickets as the web payloads spell them, and their letters in the notation.
 TICKET_NAMES = {t.value: TICKET_LETTERS[t] for t in Ticket}
@@ -423,11 +427,43 @@ class Table:
             plan = cordon(public, 1, time_limit=s.think)
             return {"kind": kind, "text": plan.to_text(False), "stations": sorted(plan.cordon)}
         if kind == "solve":
-            from ..solvers.forced import solve_record
-            from ..solvers.forced_tree import describe
-
-            return {"kind": kind, "text": describe(solve_record(public, 2, s.think))}
+            return self._solve(public)
         raise WebRefused("not-found", f"no analysis {kind[:40]!r}: possible, advise, cordon or solve", 404)
+
+    def _solve(self, public: Record) -> dict[str, Any]:
+        """Whether the detectives can force a capture within :data:`SOLVE_TURNS` turns, as a line
+        (``line``; ``verdict``: ``forced``, ``none`` or ``unknown``), the solver's whole answer
+        (``text``) and, for a proved forced win, its first joint move as ``arrows`` (each
+        detective from where it stands, in turn order), the moves to play now."""
+        from ..engine.budget import OutOfTime
+        from ..solvers.forced import solve_record
+        from ..solvers.forced_tree import describe
+
+        s = self.session
+        n = SOLVE_TURNS
+        try:
+            result = solve_record(public, n, s.think)
+        except OutOfTime:  # (replaying the record took the whole limit)
+            result = None
+        if result is None or result.forced is None:
+            line = f"forced win: unknown (not found within the time limit of {s.think:g} s)"
+            if result is not None and result.proved_none_within:
+                line += f"; none within {plural(result.proved_none_within, 'turn')} (proved)"
+            return {"kind": "solve", "verdict": "unknown", "turns": None, "line": line,
+                    "text": line if result is None else describe(result), "arrows": []}
+        if not result.forced:
+            line = f"no forced win within {plural(n, 'turn')} (proved)"
+            return {"kind": "solve", "verdict": "none", "turns": None, "line": line, "text": describe(result),
+                    "arrows": []}
+        assert result.turns is not None
+        at = dict(result.start)  # (the detectives' stations: public)
+        arrows = [{"name": m.piece, "from": at[m.piece], "to": m.to, "ticket": m.tickets[0].value}
+                  for m in result.first_moves if m.to is not None]
+        line = f"forced win in {plural(result.turns, 'turn')} (proved)"
+        if arrows:
+            line += ": " + ", ".join(f"{a['name']} {a['ticket']} to {a['to']}" for a in arrows)
+        return {"kind": "solve", "verdict": "forced", "turns": result.turns, "line": line, "text": describe(result),
+                "arrows": arrows}
 
     def mrx_advice(self) -> dict[str, Any]:
         """Mr. X's advice (his station: secret), as ``sy-tools advise`` gives it."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from web_helpers import BASE, TOKEN, events, served, start, x
+from web_helpers import BASE, FORCED_ARROWS, TOKEN, events, forced_win, served, start, x
 
 from sy_tools.play.setup import resume_game
 
@@ -187,7 +187,30 @@ def test_analysis_answers_on_the_public_record(game):
     advice = client.get("/api/analysis/advise").json()
     assert advice["arrows"] and {a["name"] for a in advice["arrows"]} <= {"Red", "Blue"}
     assert "cordon" in client.get("/api/analysis/cordon").json()["text"]
-    assert client.get("/api/analysis/solve").json()["kind"] == "solve"
+    solved = client.get("/api/analysis/solve").json()
+    assert solved["kind"] == "solve" and solved["arrows"] == []
+    assert (solved["verdict"], solved["line"]) == ("none", "no forced win within 2 turns (proved)")
+
+
+def test_solve_draws_a_proved_forced_win_on_the_board(tmp_path):
+    with served(forced_win(tmp_path)) as client:
+        solved = client.get("/api/analysis/solve").json()
+    assert solved["verdict"] == "forced" and solved["turns"] == 2
+    assert solved["arrows"] == FORCED_ARROWS  # the first joint move, each detective from where it stands
+    assert solved["line"] == "forced win in 2 turns (proved): Red taxi to 127, Blue taxi to 118, Green bus to 142"
+    assert "forced win in 2 turns (proved)" in solved["text"] and ": caught" in solved["text"]
+
+
+def test_solve_stopped_by_its_limit_says_unknown(tmp_path, monkeypatch):
+    from sy_tools.solvers import forced
+
+    real = forced.solve_record  # (a search this small ends before its time limit: a node limit stops it)
+    monkeypatch.setattr(forced, "solve_record", lambda record, turns, limit: real(record, turns, limit, max_nodes=1))
+    with served(forced_win(tmp_path)) as client:
+        solved = client.get("/api/analysis/solve")
+    assert solved.status_code == 200 and solved.json()["verdict"] == "unknown" and solved.json()["arrows"] == []
+    assert solved.json()["line"] == ("forced win: unknown (not found within the time limit of 1 s); none within 1 turn "
+                                     "(proved)")
 
 
 def test_mrx_advice_is_his(game):

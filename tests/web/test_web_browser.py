@@ -138,6 +138,25 @@ def test_the_computer_plays_the_detectives(browser, tmp_path):
         served.kill()
 
 
+def test_solve_draws_a_forced_win_on_the_board(browser, tmp_path):
+    from web_helpers import FORCED_ARROWS, forced_win
+
+    forced_win(tmp_path).lock.release()  # (a game where the detectives can force a capture, resumed)
+    errors: list[str] = []
+    served = Served(tmp_path, "g.txt", "--port", "0")
+    try:
+        table = page_of(browser, served.table, LAPTOP, errors)
+        expect(table.locator("#status")).to_contain_text("Red to move")
+        table.locator("#solve").click()
+        expect(table.locator("#answer")).to_contain_text("forced win in 2 turns (proved): Red taxi to 127, Blue taxi "
+                                                         "to 118, Green bus to 142")
+        expect(table.locator("svg.board line.arrow")).to_have_count(len(FORCED_ARROWS))
+        table.screenshot(path=str(shot_path(tmp_path, "serve-solve.png")))
+        assert errors == []
+    finally:
+        served.kill()
+
+
 def test_the_replay_file_opens_from_disk_and_steps(browser, tmp_path):
     import subprocess
 

@@ -206,9 +206,13 @@ async function analyse(kind) {
   out.textContent = `${kind}: thinking…`;
   try {
     const answer = await getJSON(`/api/analysis/${kind}`);
-    out.textContent = answer.text;
-    if (answer.arrows) board.setArrows(answer.arrows.map((a) => ({ from: a.from, to: a.to })));
-    if (kind === "cordon") board.setRings(answer.stations || [], "cordon");
+    // (Solve: its verdict in a line, then the solver's strategy tree; a proved win's first
+    // joint move drawn as arrows, as the advice is)
+    out.textContent = answer.line ? `${answer.line}\n\n${answer.text}` : answer.text;
+    const arrows = answer.arrows || [];
+    board.setArrows(arrows.map((a) => ({ from: a.from, to: a.to })));
+    if (arrows.length) board.focus(arrows.flatMap((a) => [a.from, a.to]), 520);  // (the moves, close up)
+    board.setRings(kind === "cordon" ? answer.stations || [] : [], "cordon");
   } catch (err) {
     out.textContent = err.message;
   }

@@ -38,6 +38,10 @@ from ..play.session import Ply, Refused, Session, plies_of
 #: How many turns ahead the table's Solve looks for a forced capture (as ``sy-tools solve``'s default).
 SOLVE_TURNS = 2
 
+#: A state's tag (:meth:`Table.tag`): its first hex digits of a hash.
+TAG_LENGTH = 16
+TAG = re.compile(f"[0-9a-f]{{{TAG_LENGTH}}}")
+
 #: The tickets as the web payloads spell them, and their letters in the notation.
 TICKET_NAMES = {t.value: TICKET_LETTERS[t] for t in Ticket}
 
@@ -133,7 +137,7 @@ class Table:
         restart: the files are the truth)."""
         s = self.session
         text = record_text(self.public(), s.path) + f"\nundone {len(s.undone)}\n{s.stopped or ''}"
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return hashlib.sha256(text.encode()).hexdigest()[:TAG_LENGTH]
 
     def public_state(self) -> dict[str, Any]:
         """The table's view of the game, from the public record only (cached per :meth:`tag`)."""
@@ -282,6 +286,11 @@ class Table:
     # ---- moves ------------------------------------------------------------------------------
 
     def _fresh(self, tag: Any) -> None:
+        """A move chosen on the state ``tag`` names (None: on the game as it stands) is still the
+        player's to make; a tag that is not one (mistyped) is bad input, not a stale move."""
+        if tag is not None and not (isinstance(tag, str) and TAG.fullmatch(tag)):
+            raise WebRefused("bad-request", f"tag: the state's tag as /api/state gives it (16 hex digits), got "
+                                            f"{str(tag)[:40]!r}", 400)
         if tag is not None and tag != self.tag():
             raise WebRefused("stale", "the game has moved on since this screen last looked (another screen was "
                                       f"quicker: {self.public_state()['last'] or 'a change'}): this move is no longer "

@@ -107,6 +107,9 @@ def test_refusals_say_why_and_his_reason_goes_to_him_alone(game):
     (b'{"piece": "Red", "to": 23, "ticket": "rocket"}', "bad-request"), (b'{"to": 23}', "bad-request"),
     (b'{"piece": "Mr. X", "to": 23}', "bad-request"), (b'{"piece": "Nobody", "to": 23}', "turn"),
     (b'{"a": ' + b"[" * 2000 + b"]" * 2000 + b"}", "bad-request"),  # (within the bound, too deep for the parser)
+    (b'{"piece": "Red", "to": 23, "tag": 12}', "bad-request"), (b'{"piece": "Red", "to": 23, "tag": "x"}', "bad-request"),
+    (b'{"piece": "Red", "to": 23, "tag": "0123456789ABCDEF"}', "bad-request"),  # (mistyped: not "stale")
+    (b'{"piece": "Red", "to": 23, "tag": "0123456789abcdef"}', "stale"),  # (a tag, of a state the game has left)
 ])
 def test_bad_input_is_a_json_error(game, body, code):
     client, _ = game

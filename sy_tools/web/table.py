@@ -123,6 +123,9 @@ class Table:
     def __init__(self, session: Session) -> None:
         self.session = session
         self.last_action = ""
+        #: Why the computer's last move failed (None: it did not): shown on every page until the
+        #: computer moves, or a person does.
+        self.computer_error: str | None = None
         self._cache: _Cached | None = None
         self._board: dict[str, Any] | None = None
 
@@ -136,7 +139,8 @@ class Table:
         can be redone (it changes with every move, undo and redo, and is the same after a
         restart: the files are the truth)."""
         s = self.session
-        text = record_text(self.public(), s.path) + f"\nundone {len(s.undone)}\n{s.stopped or ''}"
+        text = (record_text(self.public(), s.path) + f"\nundone {len(s.undone)}\n{s.stopped or ''}\n"
+                f"{self.computer_error or ''}")
         return hashlib.sha256(text.encode()).hexdigest()[:TAG_LENGTH]
 
     def public_state(self) -> dict[str, Any]:
@@ -187,6 +191,7 @@ class Table:
             "computer": s.computer,
             "level": s.level if s.computer else None,
             "computer_turn": s.computer_to_move(),
+            "computer_error": self.computer_error,
             "secret": s.secret,
             "stopped": s.stopped,
         }
@@ -367,6 +372,7 @@ class Table:
             self.session.enter(piece, entry)
         except Refused as e:
             raise self._refused(e, mrx) from None
+        self.computer_error = None
         return self._heard()
 
     def _heard(self) -> str:
@@ -392,21 +398,36 @@ class Table:
         word = "undo" if back else "redo"
         if not changed:
             raise WebRefused(word, f"nothing to {word}")
+        self.computer_error = None
         after = self.public_state()["said"]
         turns = reversed(before[len(after):]) if back else after[len(before):]
         self.last_action = f"{word}ne: " + "; ".join(turns)
         return self.last_action
 
     def computer_step(self) -> str | None:
-        """The computer's move when it is its turn (what the table hears), else None."""
+        """The computer's move when it is its turn (what the table hears), else None.  A move
+        that fails (refused, not saved, or a fault in its search) is not raised: the pages are
+        told (:attr:`computer_error`), and it is tried again after the next change (a person's
+        undo, redo or move) or when the server is started again."""
         s = self.session
         if s.over or not s.computer_to_move():
             return None
         try:
             s.computer_move()
-        except Refused:
+        except Refused as e:
+            self.computer_error = f"the computer's move was refused: {e.message}"
             return None
+        except Exception as e:  # (a fault: its message may name Mr. X's station, so only its kind)
+            self.computer_failed(e)
+            return None
+        self.computer_error = None
         return self._heard()
+
+    def computer_failed(self, e: BaseException) -> None:
+        """Tell the pages the computer could not move (``e``: what stopped it, named by its kind only)."""
+        self.computer_error = (f"the computer could not make its move (an error in the program: "
+                               f"{type(e).__name__}); the game is saved as it stands: undo to try again, or "
+                               "stop the server and resume the game")
 
     # ---- analysis ---------------------------------------------------------------------------
 

@@ -322,3 +322,36 @@ def test_the_computer_plays_both_sides_at_its_pace(tmp_path):
         assert state["computer"] == "both" and state["history"][0]["detectives"]
         r = client.post("/api/move", json={"piece": "Red", "to": 23})
         assert r.status_code == 409 and r.json()["error"] in ("turn", "game-over")
+
+
+def _waited(client, done, what: str):
+    """The table's state once ``done(state)`` (polled; fails after a few seconds without it)."""
+    import time
+
+    for _ in range(400):
+        state = client.get("/api/state").json()
+        if done(state):
+            return state
+        time.sleep(0.025)
+    raise AssertionError(f"never {what}: {state['to_move']} to move, computer_error {state['computer_error']!r}")
+
+
+def test_a_computer_move_that_fails_is_told_and_the_computer_plays_on(tmp_path):
+    session = start(tmp_path, computer="detectives", level="easy")
+    real = session.computer_move
+
+    def broken():
+        raise RuntimeError("Mr. X is at 37")  # (a fault whose words would give him away)
+    session.computer_move = broken
+    with served(session) as client:
+        mrx_moves(client, [[{"ticket": "taxi", "to": 37}]])
+        state = _waited(client, lambda s: s["computer_error"], "told")
+        assert "RuntimeError" in state["computer_error"] and "37" not in state["computer_error"]
+        assert state["to_move"] == "Red" and state["computer_turn"]
+        assert "RuntimeError" in client.get(x("state")).json()["computer_error"]
+        session.computer_move = real
+        r = client.post("/api/undo", json={"tag": state["tag"]})  # (the person's move: tried again after it)
+        assert r.status_code == 200 and client.get("/api/state").json()["computer_error"] is None
+        mrx_moves(client, [[{"ticket": "taxi", "to": 37}]])
+        state = _waited(client, lambda s: s["to_move"] == "Mr. X" and s["round"] == 1, "played on")
+        assert state["computer_error"] is None and len(state["history"][0]["detectives"]) == 2

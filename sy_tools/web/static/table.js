@@ -67,7 +67,8 @@ function turnPanel(s) {
   if (s.stopped) { node.replaceChildren(h("p", { class: "warn" }, s.stopped)); return; }
   if (s.over) { node.replaceChildren(h("p", { class: "over" }, s.status)); return; }
   if (s.computer_turn) {
-    node.replaceChildren(h("p", {}, `The computer is thinking (${s.to_move})…`));
+    node.replaceChildren(s.computer_error ? h("p", { class: "warn" }, s.computer_error)
+      : h("p", {}, `The computer is thinking (${s.to_move})…`));
     return;
   }
   if (s.to_move === MRX && s.mrx_entry) {

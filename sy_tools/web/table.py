@@ -186,7 +186,7 @@ class Table:
             "history": history_json(public),
             "said": said,
             "last": said[-1] if said else "",
-            "can_undo": self._can_undo(),
+            "can_undo": s.can_undo(),
             "can_redo": bool(s.undone),
             "computer": s.computer,
             "level": s.level if s.computer else None,
@@ -225,16 +225,6 @@ class Table:
         double = held.get("double", 0) > 0 and pos.move + 2 <= rules.log_length
         return {"tickets": tickets, "double": double, "reveal": [rules.is_reveal(pos.move + j) for j in (1, 2)],
                 "pass": not rules.trapped_loses, "show": self._show_offer(pos)}
-
-    def _can_undo(self) -> bool:
-        """Whether ``undo`` takes anything back (under the computer, only a person's turn with
-        the computer's replies)."""
-        s = self.session
-        if s.computer == "both":
-            return bool(s.plies)
-        if s.computer is None:
-            return bool(s.plies)
-        return any((p.piece == MRX) != (s.computer == "mrx") for p in s.plies)
 
     def board(self) -> dict[str, Any]:
         """The map as the pages draw it (:func:`board_json`)."""
@@ -496,19 +486,15 @@ class Table:
                 "arrows": arrows}
 
     def mrx_advice(self) -> dict[str, Any]:
-        """Mr. X's advice (his station: secret), as ``sy-tools advise`` gives it."""
-        from ..selfplay.budgets import ADVISE_CANDIDATES
-        from ..selfplay.policies import TreeSearch
-        from ..solvers.advise import advise_record
-
+        """Mr. X's advice (his station: secret), as ``sy-tools advise`` gives it
+        (:meth:`Session.mrx_advice`), its first choice as an arrow."""
         s = self.session
-        if s.over:
-            raise WebRefused("game-over", "the game is over")
-        if s.to_move != MRX:
+        if s.to_move != MRX and not s.over:
             raise WebRefused("turn", "your advice comes when it is your turn")
-        pos = s.position
-        advice = advise_record(self.public(), at=pos.mrx_at, top=3, time_limit=s.think,
-                               choose=TreeSearch(rng=s.seed), candidates=ADVISE_CANDIDATES)
+        try:
+            advice = s.mrx_advice()
+        except Refused as e:
+            raise self._refused(e, True) from None
         arrows = [{"tickets": [t.value for t in m.move.tickets], "stations": list(m.move.stations)}
                   for m in advice.moves[:1]]
         return {"kind": "advise", "text": advice.describe(), "arrows": arrows}

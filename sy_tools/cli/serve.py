@@ -11,6 +11,9 @@ import click
 from .app import main
 from .play import _KEPT, _SETUP, play_cmd
 
+#: How serve names itself in the record's lock (a second session is told who holds the game).
+PROGRAM = "sy-tools serve"
+
 #: play's options that serve shares: the set-up of a new game, and what a game keeps.
 _SHARED = (*_SETUP, "log", *_KEPT)
 
@@ -81,6 +84,7 @@ def _open(game: str, new: bool, opts: dict[str, Any]) -> tuple[Any, list[str]]:
     from ..play.session import default_log_path, refuse_resume_options
     from ..play.settings import DEFAULT_LEVEL, DEFAULT_PACE, DEFAULT_THINK
     from ..play.setup import new_game, refuse_stream, resume_game
+    from ..web.server import check_token_apart
 
     ctx = click.get_current_context()
     given = [flag for param, flag in _SETUP.items()
@@ -89,7 +93,7 @@ def _open(game: str, new: bool, opts: dict[str, Any]) -> tuple[Any, list[str]]:
     if not new:
         refuse_resume_options(given)
         session = resume_game(game, log=opts["log"], computer=opts["computer"], level=opts["level"],
-                              think=opts["think"], pace=opts["pace"])
+                              think=opts["think"], pace=opts["pace"], program=PROGRAM)
         return session, []
     from ..formats.values import named_stations
     from .common import load_puzzle_board
@@ -100,11 +104,13 @@ def _open(game: str, new: bool, opts: dict[str, Any]) -> tuple[Any, list[str]]:
         raise click.UsageError("--pace paces the computer's moves when it plays both sides: give --computer both")
     board = load_puzzle_board(opts["map_spec"], opts["rules"])
     pairs = named_stations(opts["dets"]) if opts["dets"] is not None else None
+    log = opts["log"] or default_log_path(game)
+    check_token_apart(game, log)  # (before a file is made)
     session, notes = new_game(game, board, opts["map_spec"], opts["rules"], detectives=pairs, count=opts["count"],
                               seed=opts["seed"], secret_seed=opts["secret_seed"], mrx_start=opts["mrx_start"],
-                              log=opts["log"] or default_log_path(game), computer=opts["computer"],
-                              level=opts["level"] or DEFAULT_LEVEL, think=opts["think"] or DEFAULT_THINK,
-                              pace=DEFAULT_PACE if opts["pace"] is None else opts["pace"])
+                              log=log, computer=opts["computer"], level=opts["level"] or DEFAULT_LEVEL,
+                              think=opts["think"] or DEFAULT_THINK,
+                              pace=DEFAULT_PACE if opts["pace"] is None else opts["pace"], program=PROGRAM)
     return session, [n for n in notes if n.startswith("start cards dealt")]
 
 

@@ -454,14 +454,12 @@ class Console:
         from ..solvers.advise import advise_record
 
         s = self.session
+        if at is not None:  # (his hint: the session's, seeded from the game's own secret seed)
+            return s.mrx_advice().describe()
         if s.over:
             raise Refused("game-over", "the game is over")
-        if at is not None and s.to_move != MRX:
-            raise Refused("turn", f"it is {who(s.to_move)}'s turn")
-        # Mr. X's hint is `sy-tools advise`'s, its tree search seeded from the game's own seed (his
-        # secret: the detectives' advice, on the shared screen, takes nothing from it)
-        return advise_record(s.public(), at=at, top=3, time_limit=s.think,
-                             choose=TreeSearch(rng=s.seed if at is not None else 0),
+        # (the detectives' advice, on the shared screen, takes nothing from his seed)
+        return advise_record(s.public(), top=3, time_limit=s.think, choose=TreeSearch(rng=0),
                              candidates=ADVISE_CANDIDATES).describe()
 
     def _cmd_solve(self, args: list[str]) -> None:

@@ -18,7 +18,7 @@ import os
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..analysis.referee import CheckResult, check
 from ..engine.hops import MRX
@@ -33,6 +33,9 @@ from ..formats.record import DetectiveMove, MrXMove, Record, Round
 from ..formats.record_io import record_text
 from .files import GameLock, Watched
 from .settings import COMPUTER_SIDES, DEFAULT_LEVEL, DEFAULT_PACE, DEFAULT_THINK
+
+if TYPE_CHECKING:
+    from ..solvers.advise import Advice
 
 #: The refusals only a session can give (``check`` has no code for them): a move out of turn,
 #: words it can't read, a hidden station with no log to keep it (or a logged move without one),
@@ -347,13 +350,20 @@ class Session:
             return False
         return (ply.piece == MRX) != (self.computer == "mrx")
 
+    def can_undo(self) -> bool:
+        """Whether :meth:`undo` takes anything back: a person's turn (with the computer's
+        replies to it); under ``computer both`` any turn."""
+        if self.computer == "both":
+            return bool(self.plies)
+        return any(self._human(p) for p in self.plies)
+
     def undo(self, n: int = 1) -> list[Ply]:
         """Take back the last ``n`` turns of the humans (with the computer's replies to them);
         the turns taken back, latest first.  Under ``computer both`` every turn counts."""
         before = (list(self.plies), list(self.undone))
         taken: list[Ply] = []
         for _ in range(n):
-            if self.computer != "both" and not any(self._human(p) for p in self.plies):
+            if not self.can_undo():
                 break
             while self.plies:
                 p = self.plies.pop()
@@ -388,6 +398,24 @@ class Session:
         except Refused:
             self.plies, self.undone = before
             raise
+
+    def mrx_advice(self, top: int = 3) -> Advice:
+        """``sy-tools advise``'s advice for Mr. X at his station (an
+        :class:`~sy_tools.solvers.advise.Advice`; his secret: for his eyes only), its tree search
+        seeded from the game's own seed.  :class:`Refused` when the game is over, it is not his
+        turn, or his station is not kept (no log)."""
+        from ..selfplay.budgets import ADVISE_CANDIDATES
+        from ..selfplay.policies import TreeSearch
+        from ..solvers.advise import advise_record
+
+        if self.over:
+            raise Refused("game-over", "the game is over")
+        if self.to_move != MRX:
+            raise Refused("turn", f"it is {self.to_move}'s turn")
+        if not self.secret:
+            raise Refused("unreadable", "Mr. X's advice needs his station: it is kept only with his log (--mrx-log)")
+        return advise_record(self.public(), at=self.position.mrx_at, top=top, time_limit=self.think,
+                             choose=TreeSearch(rng=self.seed), candidates=ADVISE_CANDIDATES)
 
     # ---- the computer -----------------------------------------------------------------------
 

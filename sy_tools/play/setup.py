@@ -65,6 +65,10 @@ def log_path_for(game: str, log: str | None, computer: str | None) -> str | None
     return log
 
 
+#: The program a session holds the record's lock for, unless told (``serve`` says its own name).
+PROGRAM = "sy-tools play"
+
+
 def session_files(game: str, log: str | None, record: Record | None = None,
                   picture: str | None = None) -> list[tuple[str, str]]:
     """The files a session on ``game`` must keep apart (what, path): the record, Mr. X's log, the
@@ -81,12 +85,13 @@ def session_files(game: str, log: str | None, record: Record | None = None,
     return files
 
 
-def _held(game: str, log: str | None, picture: str | None, record: Record | None = None) -> GameLock:
-    """The record's lock, once the session's files (and the picture it redraws) are known to
-    be distinct regular files."""
+def _held(game: str, log: str | None, picture: str | None, record: Record | None = None,
+          program: str = PROGRAM) -> GameLock:
+    """The record's lock (held in the name of ``program``), once the session's files (and the
+    picture it redraws) are known to be distinct regular files."""
     distinct_targets(session_files(game, log, record, picture))
     lock = GameLock(game)
-    lock.acquire()
+    lock.acquire(program)
     return lock
 
 
@@ -117,7 +122,7 @@ def new_game(game: str, board: Board, map_spec: str, rules: Rules, *,
              seed: int | None = None, secret_seed: int | None = None, mrx_start: Station | None = None,
              log: str | None = None, computer: str | None = None, level: str = DEFAULT_LEVEL,
              think: float = DEFAULT_THINK, pace: float = DEFAULT_PACE,
-             picture: str | None = None) -> tuple[Session, list[str]]:
+             picture: str | None = None, program: str = PROGRAM) -> tuple[Session, list[str]]:
     """A new game in ``game`` (which must not exist) and what to tell the table about it.
 
     The detectives stand where ``detectives`` says (names and starts in turn order), or ``count``
@@ -125,8 +130,9 @@ def new_game(game: str, board: Board, map_spec: str, rules: Rules, *,
     None; the notes print it, and it re-deals only their cards).  What only Mr. X may know (his
     dealt start, the computer's choices) comes from ``secret_seed`` (random when None), kept in
     his log and never printed.  His start is ``mrx_start``, else dealt when a log is kept;
-    without a log he picks his own card.  The session holds the record's lock: give it back
-    with ``session.lock.release()`` (the command line does)."""
+    without a log he picks his own card.  The session holds the record's lock in the name of
+    ``program`` (what another session is told): give it back with ``session.lock.release()``
+    (the command line does)."""
     from ..selfplay.game import DETECTIVE_NAMES
 
     refuse_stream(game)
@@ -174,7 +180,7 @@ def new_game(game: str, board: Board, map_spec: str, rules: Rules, *,
                      "type 'private' to see it")
     else:
         notes.append(f"Mr. X's start card is in his log {log} (for his eyes only: 'private' shows it)")
-    lock = _held(game, log, picture, record)
+    lock = _held(game, log, picture, record, program)
     try:
         session = Session(record, game, log, computer, think, secret_seed, level=level, pace=pace, lock=lock)
         session.save()
@@ -215,13 +221,14 @@ def _agree(game: str, header: Mapping[str, Any], given: Mapping[str, Any]) -> No
 
 
 def resume_game(game: str, *, log: str | None = None, computer: str | None = None, level: str | None = None,
-                think: float | None = None, pace: float | None = None, picture: str | None = None) -> Session:
+                think: float | None = None, pace: float | None = None, picture: str | None = None,
+                program: str = PROGRAM) -> Session:
     """The game in ``game`` where it stands, set up as its ``play`` header says (the options
     given must agree with it; a record without a header, from an older sy-tools, takes them as
     given), with Mr. X's log when one is kept (it must say the same as the record, plus his
     stations).  :class:`InputError` for a file that can't be read or written, a log that doesn't
     match or options that contradict the game; :class:`~sy_tools.errors.AnalysisError` for an
-    illegal record.  The session holds the record's lock."""
+    illegal record.  The session holds the record's lock (in the name of ``program``)."""
     from ..formats.record_io import load_record
 
     refuse_stream(game)
@@ -230,7 +237,7 @@ def resume_game(game: str, *, log: str | None = None, computer: str | None = Non
     if not os.path.exists(game):
         load_record(game)  # (says what is wrong: no such file, ...)
     lock = GameLock(game)
-    lock.acquire()  # first: what is read from here on is what this session will be judged against
+    lock.acquire(program)  # first: what is read from here on is what this session will be judged against
     try:
         return _resume_held(game, lock, log, computer, level, think, pace, picture)
     except BaseException:

@@ -22,6 +22,7 @@ computer's move included), so two screens racing for one turn get exactly one mo
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection
@@ -179,15 +180,18 @@ class Hub:
             s = self.table.session
             if s.computer is None:
                 continue
-            while not self.stopping:
-                async with self.lock:
-                    due = await asyncio.to_thread(self._computer_due)
-                if not due:
-                    break
-                if s.computer == "both" and self.pace:
-                    await asyncio.sleep(self.pace)
-                if await self.call(self.table.computer_step) is None:
-                    break  # (its move could not be saved: the next change tries again)
+            try:
+                while not self.stopping:
+                    async with self.lock:
+                        due = await asyncio.to_thread(self._computer_due)
+                    if not due:
+                        break
+                    if s.computer == "both" and self.pace:
+                        await asyncio.sleep(self.pace)
+                    if await self.call(self.table.computer_step) is None:
+                        break  # (it could not move: the pages are told, and the next change tries again)
+            except Exception as e:  # (the loop lives on: the pages are told)
+                await self.call(functools.partial(self.table.computer_failed, e))
 
 
 async def read_json(request: Request) -> dict[str, Any]:

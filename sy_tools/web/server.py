@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InputError
+from ..formats.record import Record
 from ..play.session import Session
 
 #: A token as :func:`mrx_token` writes it: 32 URL-safe characters (192 bits).
@@ -30,13 +31,31 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{32}")
 ANY_HOST = ("0.0.0.0", "::", "")
 
 
+def token_file(game: str, log: str | None) -> str:
+    """Where Mr. X's token is kept for the record ``game`` and his log ``log``: beside his log
+    (beside the record for a game without one)."""
+    return (log or game) + ".token"
+
+
 def token_path(session: Session) -> str:
-    """Where Mr. X's token is kept: beside his log (beside the record for a game without one)."""
-    return (session.log or session.path) + ".token"
+    """Where the token of ``session``'s game is kept (:func:`token_file`)."""
+    return token_file(session.path, session.log)
+
+
+def check_token_apart(game: str, log: str | None, record: Record | None = None) -> None:
+    """Mr. X's token must be a file of its own, apart from the session's files (the record, his
+    log, the lock, the map): :class:`InputError` naming the two otherwise (a record named like
+    his log's token would be written over by the token)."""
+    from ..play.files import distinct_targets
+    from ..play.setup import session_files
+
+    distinct_targets([*session_files(game, log, record), ("Mr. X's token", token_file(game, log))])
 
 
 def mrx_token(session: Session) -> str:
-    """Mr. X's token: the one kept beside his log, or a new one (written there, mode 0600)."""
+    """Mr. X's token: the one kept beside his log, or a new one (written there, mode 0600);
+    :class:`InputError` when that file would be one of the session's own."""
+    check_token_apart(session.path, session.log, session.setup)
     path = token_path(session)
     try:
         with open(path, encoding="ascii") as f:

@@ -32,7 +32,15 @@ from ..engine.position import Position
 from ..engine.tickets import DETECTIVE_TICKET_KINDS, DETECTIVE_TICKETS, MRX_TICKET_KINDS, TICKET_LETTERS, Ticket
 from ..formats.record import Record
 from ..formats.record_io import record_text
+from ..formats.report_text import plural
 from ..play.session import Ply, Refused, Session, plies_of
+
+#: How many turns ahead the table's Solve looks for a forced capture (as ``sy-tools solve``'s default).
+SOLVE_TURNS = 2
+
+#: A state's tag (:meth:`Table.tag`): its first hex digits of a hash.
+TAG_LENGTH = 16
+TAG = re.compile(f"[0-9a-f]{{{TAG_LENGTH}}}")
 
 #: The tickets as the web payloads spell them, and their letters in the notation.
 TICKET_NAMES = {t.value: TICKET_LETTERS[t] for t in Ticket}
@@ -115,6 +123,9 @@ class Table:
     def __init__(self, session: Session) -> None:
         self.session = session
         self.last_action = ""
+        #: Why the computer's last move failed (None: it did not): shown on every page until the
+        #: computer moves, or a person does.
+        self.computer_error: str | None = None
         self._cache: _Cached | None = None
         self._board: dict[str, Any] | None = None
 
@@ -128,8 +139,9 @@ class Table:
         can be redone (it changes with every move, undo and redo, and is the same after a
         restart: the files are the truth)."""
         s = self.session
-        text = record_text(self.public(), s.path) + f"\nundone {len(s.undone)}\n{s.stopped or ''}"
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        text = (record_text(self.public(), s.path) + f"\nundone {len(s.undone)}\n{s.stopped or ''}\n"
+                f"{self.computer_error or ''}")
+        return hashlib.sha256(text.encode()).hexdigest()[:TAG_LENGTH]
 
     def public_state(self) -> dict[str, Any]:
         """The table's view of the game, from the public record only (cached per :meth:`tag`)."""
@@ -174,11 +186,12 @@ class Table:
             "history": history_json(public),
             "said": said,
             "last": said[-1] if said else "",
-            "can_undo": self._can_undo(),
+            "can_undo": s.can_undo(),
             "can_redo": bool(s.undone),
             "computer": s.computer,
             "level": s.level if s.computer else None,
             "computer_turn": s.computer_to_move(),
+            "computer_error": self.computer_error,
             "secret": s.secret,
             "stopped": s.stopped,
         }
@@ -212,16 +225,6 @@ class Table:
         double = held.get("double", 0) > 0 and pos.move + 2 <= rules.log_length
         return {"tickets": tickets, "double": double, "reveal": [rules.is_reveal(pos.move + j) for j in (1, 2)],
                 "pass": not rules.trapped_loses, "show": self._show_offer(pos)}
-
-    def _can_undo(self) -> bool:
-        """Whether ``undo`` takes anything back (under the computer, only a person's turn with
-        the computer's replies)."""
-        s = self.session
-        if s.computer == "both":
-            return bool(s.plies)
-        if s.computer is None:
-            return bool(s.plies)
-        return any((p.piece == MRX) != (s.computer == "mrx") for p in s.plies)
 
     def board(self) -> dict[str, Any]:
         """The map as the pages draw it (:func:`board_json`)."""
@@ -278,6 +281,11 @@ class Table:
     # ---- moves ------------------------------------------------------------------------------
 
     def _fresh(self, tag: Any) -> None:
+        """A move chosen on the state ``tag`` names (None: on the game as it stands) is still the
+        player's to make; a tag that is not one (mistyped) is bad input, not a stale move."""
+        if tag is not None and not (isinstance(tag, str) and TAG.fullmatch(tag)):
+            raise WebRefused("bad-request", f"tag: the state's tag as /api/state gives it (16 hex digits), got "
+                                            f"{str(tag)[:40]!r}", 400)
         if tag is not None and tag != self.tag():
             raise WebRefused("stale", "the game has moved on since this screen last looked (another screen was "
                                       f"quicker: {self.public_state()['last'] or 'a change'}): this move is no longer "
@@ -354,6 +362,7 @@ class Table:
             self.session.enter(piece, entry)
         except Refused as e:
             raise self._refused(e, mrx) from None
+        self.computer_error = None
         return self._heard()
 
     def _heard(self) -> str:
@@ -379,21 +388,36 @@ class Table:
         word = "undo" if back else "redo"
         if not changed:
             raise WebRefused(word, f"nothing to {word}")
+        self.computer_error = None
         after = self.public_state()["said"]
         turns = reversed(before[len(after):]) if back else after[len(before):]
         self.last_action = f"{word}ne: " + "; ".join(turns)
         return self.last_action
 
     def computer_step(self) -> str | None:
-        """The computer's move when it is its turn (what the table hears), else None."""
+        """The computer's move when it is its turn (what the table hears), else None.  A move
+        that fails (refused, not saved, or a fault in its search) is not raised: the pages are
+        told (:attr:`computer_error`), and it is tried again after the next change (a person's
+        undo, redo or move) or when the server is started again."""
         s = self.session
         if s.over or not s.computer_to_move():
             return None
         try:
             s.computer_move()
-        except Refused:
+        except Refused as e:
+            self.computer_error = f"the computer's move was refused: {e.message}"
             return None
+        except Exception as e:  # (a fault: its message may name Mr. X's station, so only its kind)
+            self.computer_failed(e)
+            return None
+        self.computer_error = None
         return self._heard()
+
+    def computer_failed(self, e: BaseException) -> None:
+        """Tell the pages the computer could not move (``e``: what stopped it, named by its kind only)."""
+        self.computer_error = (f"the computer could not make its move (an error in the program: "
+                               f"{type(e).__name__}); the game is saved as it stands: undo to try again, or "
+                               "stop the server and resume the game")
 
     # ---- analysis ---------------------------------------------------------------------------
 
@@ -423,26 +447,54 @@ class Table:
             plan = cordon(public, 1, time_limit=s.think)
             return {"kind": kind, "text": plan.to_text(False), "stations": sorted(plan.cordon)}
         if kind == "solve":
-            from ..solvers.forced import solve_record
-            from ..solvers.forced_tree import describe
-
-            return {"kind": kind, "text": describe(solve_record(public, 2, s.think))}
+            return self._solve(public)
         raise WebRefused("not-found", f"no analysis {kind[:40]!r}: possible, advise, cordon or solve", 404)
 
-    def mrx_advice(self) -> dict[str, Any]:
-        """Mr. X's advice (his station: secret), as ``sy-tools advise`` gives it."""
-        from ..selfplay.budgets import ADVISE_CANDIDATES
-        from ..selfplay.policies import TreeSearch
-        from ..solvers.advise import advise_record
+    def _solve(self, public: Record) -> dict[str, Any]:
+        """Whether the detectives can force a capture within :data:`SOLVE_TURNS` turns, as a line
+        (``line``; ``verdict``: ``forced``, ``none`` or ``unknown``), the solver's whole answer
+        (``text``) and, for a proved forced win, its first joint move as ``arrows`` (each
+        detective from where it stands, in turn order), the moves to play now."""
+        from ..engine.budget import OutOfTime
+        from ..solvers.forced import solve_record
+        from ..solvers.forced_tree import describe
 
         s = self.session
-        if s.over:
-            raise WebRefused("game-over", "the game is over")
-        if s.to_move != MRX:
+        n = SOLVE_TURNS
+        try:
+            result = solve_record(public, n, s.think)
+        except OutOfTime:  # (replaying the record took the whole limit)
+            result = None
+        if result is None or result.forced is None:
+            line = f"forced win: unknown (not found within the time limit of {s.think:g} s)"
+            if result is not None and result.proved_none_within:
+                line += f"; none within {plural(result.proved_none_within, 'turn')} (proved)"
+            return {"kind": "solve", "verdict": "unknown", "turns": None, "line": line,
+                    "text": line if result is None else describe(result), "arrows": []}
+        if not result.forced:
+            line = f"no forced win within {plural(n, 'turn')} (proved)"
+            return {"kind": "solve", "verdict": "none", "turns": None, "line": line, "text": describe(result),
+                    "arrows": []}
+        assert result.turns is not None
+        at = dict(result.start)  # (the detectives' stations: public)
+        arrows = [{"name": m.piece, "from": at[m.piece], "to": m.to, "ticket": m.tickets[0].value}
+                  for m in result.first_moves if m.to is not None]
+        line = f"forced win in {plural(result.turns, 'turn')} (proved)"
+        if arrows:
+            line += ": " + ", ".join(f"{a['name']} {a['ticket']} to {a['to']}" for a in arrows)
+        return {"kind": "solve", "verdict": "forced", "turns": result.turns, "line": line, "text": describe(result),
+                "arrows": arrows}
+
+    def mrx_advice(self) -> dict[str, Any]:
+        """Mr. X's advice (his station: secret), as ``sy-tools advise`` gives it
+        (:meth:`Session.mrx_advice`), its first choice as an arrow."""
+        s = self.session
+        if s.to_move != MRX and not s.over:
             raise WebRefused("turn", "your advice comes when it is your turn")
-        pos = s.position
-        advice = advise_record(self.public(), at=pos.mrx_at, top=3, time_limit=s.think,
-                               choose=TreeSearch(rng=s.seed), candidates=ADVISE_CANDIDATES)
+        try:
+            advice = s.mrx_advice()
+        except Refused as e:
+            raise self._refused(e, True) from None
         arrows = [{"tickets": [t.value for t in m.move.tickets], "stations": list(m.move.stations)}
                   for m in advice.moves[:1]]
         return {"kind": "advise", "text": advice.describe(), "arrows": arrows}

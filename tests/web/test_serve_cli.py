@@ -48,7 +48,9 @@ def test_serve_prints_its_links_and_stops_saved(tmp_path):
         assert served.mrx.rsplit("/", 1)[1] == token
         second = subprocess.run([SY_TOOLS, "serve", "g.txt", "--port", "0"], cwd=tmp_path, capture_output=True,
                                 text=True, timeout=60)
-        assert second.returncode == 2 and "the game is open in another session" in second.stderr
+        assert second.returncode == 2 and "the game is open in another session: sy-tools serve (process" in second.stderr
+        played = subprocess.run([SY_TOOLS, "play", "g.txt"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        assert played.returncode == 2 and "another session: sy-tools serve (process" in played.stderr
         served.stop()
     finally:
         served.kill()
@@ -79,6 +81,28 @@ def test_bad_options_are_one_line(tmp_path):
         r = subprocess.run([SY_TOOLS, "serve", *args], cwd=tmp_path, capture_output=True, text=True, timeout=60)
         assert r.returncode == 2 and said in r.stderr and len(r.stderr.splitlines()) == 1, (args, r.stderr)
     assert not os.path.exists(tmp_path / "g.txt")
+
+
+def test_mrx_token_is_never_one_of_the_games_own_files(tmp_path):
+    """His token lives beside his log (``LOG.token``): a record of that name would be written over."""
+    r = subprocess.run([SY_TOOLS, "serve", "g.mrx.txt.token", "--new", "--mrx-log", "g.mrx.txt", "--port", "0"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert "is the record: Mr. X's token must be another file" in r.stderr
+    assert os.listdir(tmp_path) == []
+    from web_helpers import london
+
+    from sy_tools.play import new_game
+
+    board, classic = london()  # (a game play started so, then served)
+    session, _ = new_game(str(tmp_path / "g.mrx.txt.token"), board, "london", classic, detectives=[("Red", 13)],
+                          log=str(tmp_path / "g.mrx.txt"), mrx_start=50)
+    session.lock.release()
+    before = (tmp_path / "g.mrx.txt.token").read_bytes()
+    r = subprocess.run([SY_TOOLS, "serve", "g.mrx.txt.token", "--port", "0"], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 2 and "Mr. X's token must be another file" in r.stderr and len(r.stderr.splitlines()) == 1
+    assert (tmp_path / "g.mrx.txt.token").read_bytes() == before and not (tmp_path / "g.mrx.txt.token.lock").exists()
 
 
 def test_another_host_is_answered_by_its_own_name():

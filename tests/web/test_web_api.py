@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from web_helpers import BASE, TOKEN, events, served, start, x
+from web_helpers import BASE, FORCED_ARROWS, TOKEN, events, forced_win, served, start, x
 
 from sy_tools.play.setup import resume_game
 
@@ -107,6 +107,9 @@ def test_refusals_say_why_and_his_reason_goes_to_him_alone(game):
     (b'{"piece": "Red", "to": 23, "ticket": "rocket"}', "bad-request"), (b'{"to": 23}', "bad-request"),
     (b'{"piece": "Mr. X", "to": 23}', "bad-request"), (b'{"piece": "Nobody", "to": 23}', "turn"),
     (b'{"a": ' + b"[" * 2000 + b"]" * 2000 + b"}", "bad-request"),  # (within the bound, too deep for the parser)
+    (b'{"piece": "Red", "to": 23, "tag": 12}', "bad-request"), (b'{"piece": "Red", "to": 23, "tag": "x"}', "bad-request"),
+    (b'{"piece": "Red", "to": 23, "tag": "0123456789ABCDEF"}', "bad-request"),  # (mistyped: not "stale")
+    (b'{"piece": "Red", "to": 23, "tag": "0123456789abcdef"}', "stale"),  # (a tag, of a state the game has left)
 ])
 def test_bad_input_is_a_json_error(game, body, code):
     client, _ = game
@@ -187,7 +190,30 @@ def test_analysis_answers_on_the_public_record(game):
     advice = client.get("/api/analysis/advise").json()
     assert advice["arrows"] and {a["name"] for a in advice["arrows"]} <= {"Red", "Blue"}
     assert "cordon" in client.get("/api/analysis/cordon").json()["text"]
-    assert client.get("/api/analysis/solve").json()["kind"] == "solve"
+    solved = client.get("/api/analysis/solve").json()
+    assert solved["kind"] == "solve" and solved["arrows"] == []
+    assert (solved["verdict"], solved["line"]) == ("none", "no forced win within 2 turns (proved)")
+
+
+def test_solve_draws_a_proved_forced_win_on_the_board(tmp_path):
+    with served(forced_win(tmp_path)) as client:
+        solved = client.get("/api/analysis/solve").json()
+    assert solved["verdict"] == "forced" and solved["turns"] == 2
+    assert solved["arrows"] == FORCED_ARROWS  # the first joint move, each detective from where it stands
+    assert solved["line"] == "forced win in 2 turns (proved): Red taxi to 127, Blue taxi to 118, Green bus to 142"
+    assert "forced win in 2 turns (proved)" in solved["text"] and ": caught" in solved["text"]
+
+
+def test_solve_stopped_by_its_limit_says_unknown(tmp_path, monkeypatch):
+    from sy_tools.solvers import forced
+
+    real = forced.solve_record  # (a search this small ends before its time limit: a node limit stops it)
+    monkeypatch.setattr(forced, "solve_record", lambda record, turns, limit: real(record, turns, limit, max_nodes=1))
+    with served(forced_win(tmp_path)) as client:
+        solved = client.get("/api/analysis/solve")
+    assert solved.status_code == 200 and solved.json()["verdict"] == "unknown" and solved.json()["arrows"] == []
+    assert solved.json()["line"] == ("forced win: unknown (not found within the time limit of 1 s); none within 1 turn "
+                                     "(proved)")
 
 
 def test_mrx_advice_is_his(game):
@@ -296,3 +322,36 @@ def test_the_computer_plays_both_sides_at_its_pace(tmp_path):
         assert state["computer"] == "both" and state["history"][0]["detectives"]
         r = client.post("/api/move", json={"piece": "Red", "to": 23})
         assert r.status_code == 409 and r.json()["error"] in ("turn", "game-over")
+
+
+def _waited(client, done, what: str):
+    """The table's state once ``done(state)`` (polled; fails after a few seconds without it)."""
+    import time
+
+    for _ in range(400):
+        state = client.get("/api/state").json()
+        if done(state):
+            return state
+        time.sleep(0.025)
+    raise AssertionError(f"never {what}: {state['to_move']} to move, computer_error {state['computer_error']!r}")
+
+
+def test_a_computer_move_that_fails_is_told_and_the_computer_plays_on(tmp_path):
+    session = start(tmp_path, computer="detectives", level="easy")
+    real = session.computer_move
+
+    def broken():
+        raise RuntimeError("Mr. X is at 37")  # (a fault whose words would give him away)
+    session.computer_move = broken
+    with served(session) as client:
+        mrx_moves(client, [[{"ticket": "taxi", "to": 37}]])
+        state = _waited(client, lambda s: s["computer_error"], "told")
+        assert "RuntimeError" in state["computer_error"] and "37" not in state["computer_error"]
+        assert state["to_move"] == "Red" and state["computer_turn"]
+        assert "RuntimeError" in client.get(x("state")).json()["computer_error"]
+        session.computer_move = real
+        r = client.post("/api/undo", json={"tag": state["tag"]})  # (the person's move: tried again after it)
+        assert r.status_code == 200 and client.get("/api/state").json()["computer_error"] is None
+        mrx_moves(client, [[{"ticket": "taxi", "to": 37}]])
+        state = _waited(client, lambda s: s["to_move"] == "Mr. X" and s["round"] == 1, "played on")
+        assert state["computer_error"] is None and len(state["history"][0]["detectives"]) == 2

@@ -138,6 +138,74 @@ def test_the_computer_plays_the_detectives(browser, tmp_path):
         served.kill()
 
 
+def _apart(a, b) -> bool:
+    """Whether two boxes (Playwright's bounding boxes) do not overlap."""
+    return (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"] or a["y"] + a["height"] <= b["y"]
+            or b["y"] + b["height"] <= a["y"])
+
+
+#: The pieces whose middle is on the board but another element (not the board) takes a tap there.
+COVERED = """() => {
+  const board = document.querySelector("svg.board").getBoundingClientRect();
+  return [...document.querySelectorAll("svg.board g.piece")].filter((g) => {
+    const r = g.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+    if (x < board.left || x > board.right || y < board.top || y > board.bottom) return false;
+    const hit = document.elementFromPoint(x, y);
+    return !hit || !hit.closest("svg.board");
+  }).map((g) => g.getAttribute("data-piece"));
+}"""
+
+
+#: A station whose middle the board shows.
+IN_VIEW = """() => {
+  const board = document.querySelector("svg.board").getBoundingClientRect();
+  const inside = [...document.querySelectorAll("svg.board g.station")].find((g) => {
+    const r = g.getBoundingClientRect(), x = r.x + r.width / 2, y = r.y + r.height / 2;
+    return x > board.left + 20 && x < board.right - 20 && y > board.top + 20 && y < board.bottom - 20;
+  });
+  return Number(inside.getAttribute("data-station"));
+}"""
+
+
+def test_the_zoom_buttons_and_the_messages_leave_the_board_free(browser, tmp_path):
+    errors: list[str] = []
+    served = Served(tmp_path, "g.txt", "--new", "--detective-count", "5", "--seed", "3", "--port", "0")
+    try:
+        for viewport in (PHONE, LAPTOP):
+            page = page_of(browser, served.table, viewport, errors)
+            board = page.locator("svg.board").bounding_box()
+            assert _apart(page.locator(".zoom").bounding_box(), board)
+            station(page, page.evaluate(IN_VIEW)).click()  # (Mr. X is to move: a message says so)
+            expect(page.locator("#toast")).to_contain_text("Mr. X is to move")
+            assert _apart(page.locator("#toast").bounding_box(), board)
+            for _ in range(4):  # closer in, every piece the board shows can still be tapped
+                page.locator(".zoom button").first.click()
+                assert page.evaluate(COVERED) == []
+            page.context.close()
+        assert errors == []
+    finally:
+        served.kill()
+
+
+def test_solve_draws_a_forced_win_on_the_board(browser, tmp_path):
+    from web_helpers import FORCED_ARROWS, forced_win
+
+    forced_win(tmp_path).lock.release()  # (a game where the detectives can force a capture, resumed)
+    errors: list[str] = []
+    served = Served(tmp_path, "g.txt", "--port", "0")
+    try:
+        table = page_of(browser, served.table, LAPTOP, errors)
+        expect(table.locator("#status")).to_contain_text("Red to move")
+        table.locator("#solve").click()
+        expect(table.locator("#answer")).to_contain_text("forced win in 2 turns (proved): Red taxi to 127, Blue taxi "
+                                                         "to 118, Green bus to 142")
+        expect(table.locator("svg.board line.arrow")).to_have_count(len(FORCED_ARROWS))
+        table.screenshot(path=str(shot_path(tmp_path, "serve-solve.png")))
+        assert errors == []
+    finally:
+        served.kill()
+
+
 def test_the_replay_file_opens_from_disk_and_steps(browser, tmp_path):
     import subprocess
 

@@ -30,7 +30,26 @@ def start(folder: Path, mrx_start: int = 50, detectives=STARTS, rules=None, **kw
     board, classic = london()
     rules = rules or classic
     session, _ = new_game(str(folder / "g.txt"), board, "london", rules, detectives=detectives,
-                          log=str(folder / "g.mrx.txt"), mrx_start=mrx_start, secret_seed=5, seed=1, think=1, **kw)
+                          log=str(folder / "g.mrx.txt"), mrx_start=mrx_start, secret_seed=5, seed=1, **{"think": 1, **kw})
+    return session
+
+
+#: A game where the detectives can force a capture in two turns: Mr. X shows himself at 134 on
+#: his third move, and Red, Blue and Green close round him (``sy-tools solve`` proves it).
+FORCED_STARTS = [("Red", 133), ("Blue", 142), ("Green", 134)]
+FORCED_MOVES = [("Mr. X", "T 158"), ("Red", "T 127"), ("Blue", "T 118"), ("Green", "T 142"), ("Mr. X", "K 141"),
+                ("Red", "T 116"), ("Blue", "T 129"), ("Green", "B 157"), ("Mr. X", "K 134")]
+#: Its first joint move, as the table's Solve draws it.
+FORCED_ARROWS = [{"name": "Red", "from": 116, "to": 127, "ticket": "taxi"},
+                 {"name": "Blue", "from": 129, "to": 118, "ticket": "taxi"},
+                 {"name": "Green", "from": 157, "to": 142, "ticket": "bus"}]
+
+
+def forced_win(folder: Path, **kw):
+    """:data:`FORCED_MOVES` played in a new game in ``folder`` (the session holds the lock)."""
+    session = start(folder, mrx_start=141, detectives=FORCED_STARTS, **kw)
+    for piece, entry in FORCED_MOVES:
+        session.enter(piece, entry)
     return session
 
 

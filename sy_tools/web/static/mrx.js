@@ -74,8 +74,9 @@ function offer() {
   board.setRings([], "");
   if (!myTurn(s)) {
     board.setPickable([], onPick);
-    const why = s.over ? s.status : !s.mrx_plays ? "The computer plays Mr. X in this game." : `${s.to_move} to move.`;
-    turn.replaceChildren(h("p", {}, why));
+    const why = s.over ? s.status : s.computer_turn && s.computer_error ? s.computer_error
+      : !s.mrx_plays ? "The computer plays Mr. X in this game." : `${s.to_move} to move.`;
+    turn.replaceChildren(h("p", { class: s.computer_turn && s.computer_error ? "warn" : null }, why));
     return;
   }
   if (!double) {

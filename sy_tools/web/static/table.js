@@ -67,7 +67,8 @@ function turnPanel(s) {
   if (s.stopped) { node.replaceChildren(h("p", { class: "warn" }, s.stopped)); return; }
   if (s.over) { node.replaceChildren(h("p", { class: "over" }, s.status)); return; }
   if (s.computer_turn) {
-    node.replaceChildren(h("p", {}, `The computer is thinking (${s.to_move})…`));
+    node.replaceChildren(s.computer_error ? h("p", { class: "warn" }, s.computer_error)
+      : h("p", {}, `The computer is thinking (${s.to_move})…`));
     return;
   }
   if (s.to_move === MRX && s.mrx_entry) {
@@ -206,9 +207,13 @@ async function analyse(kind) {
   out.textContent = `${kind}: thinking…`;
   try {
     const answer = await getJSON(`/api/analysis/${kind}`);
-    out.textContent = answer.text;
-    if (answer.arrows) board.setArrows(answer.arrows.map((a) => ({ from: a.from, to: a.to })));
-    if (kind === "cordon") board.setRings(answer.stations || [], "cordon");
+    // (Solve: its verdict in a line, then the solver's strategy tree; a proved win's first
+    // joint move drawn as arrows, as the advice is)
+    out.textContent = answer.line ? `${answer.line}\n\n${answer.text}` : answer.text;
+    const arrows = answer.arrows || [];
+    board.setArrows(arrows.map((a) => ({ from: a.from, to: a.to })));
+    if (arrows.length) board.focus(arrows.flatMap((a) => [a.from, a.to]), 520);  // (the moves, close up)
+    board.setRings(kind === "cordon" ? answer.stations || [] : [], "cordon");
   } catch (err) {
     out.textContent = err.message;
   }

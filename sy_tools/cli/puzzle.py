@@ -1,0 +1,191 @@
+"""``sy-tools puzzle``: find, check, solve, try, rate and print puzzles (docs/puzzles.md)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+import click
+
+from ..errors import InputError
+from .app import command_started, main
+from .options import SECONDS, format_option, map_option, rules_option, seed_option
+
+
+@main.group("puzzle", short_help="Puzzles: find, check, solve, try, rate and print them.")
+def puzzle_group() -> None:
+    """Scotland Yard puzzles: positions where the detectives force a capture in N turns with
+    one solution only, found in games, proved by the solver, rated and printed as a book.
+
+    \b
+    Examples:
+      sy-tools puzzle find -o puzzles.json --count 5 --seed 1
+      sy-tools puzzle check examples/puzzles/puzzles.json
+      sy-tools puzzle solve examples/puzzles/puzzles.json --id p6df7b04e05
+    """
+
+
+def _pairings(text: str) -> list[tuple[str, str]]:
+    out = []
+    for part in text.split(","):
+        x, sep, d = part.strip().partition(":")
+        if not sep or not x or not d:
+            raise InputError(f"expected MRX:DETECTIVES pairs such as random:greedy, got {part.strip()!r}",
+                             where="--policies")
+        out.append((x, d))
+    return out
+
+
+def _turns(text: str) -> tuple[int, int]:
+    lo, sep, hi = text.partition("-")
+    try:
+        a = int(lo)
+        b = int(hi) if sep else a
+    except ValueError:
+        raise InputError(f"expected N or MIN-MAX such as 2-4, got {text!r}", where="--turns") from None
+    if not 1 <= a <= b <= 4:
+        raise InputError(f"expected turns from 1 to 4, got {text!r}", where="--turns")
+    return a, b
+
+
+@puzzle_group.command("find", short_help="Find puzzles in self-play games or records, proved unique.")
+@click.argument("records", nargs=-1)
+@click.option("-o", "--out", "out", required=True,
+              help="The puzzle file: new puzzles are added to it (written after each one), and the ones it holds "
+                   "are not found again.")
+@click.option("--count", type=click.IntRange(min=1), default=10, show_default=True, help="New puzzles to find.")
+@seed_option("The self-play games' seed (game i draws from (seed, i) alone).")
+@click.option("--turns", "turns", default="1-4", show_default=True,
+              help="Turns the capture may take: N or MIN-MAX (1 to 4).")
+@click.option("--time-limit", type=SECONDS, default=120.0, show_default=True,
+              help="Seconds for the whole command; then it stops with the puzzles found so far.")
+@click.option("--policies", default="random:greedy,greedy:greedy", show_default=True,
+              help="Self-play pairings MRX:DETECTIVES the games cycle through (built-in policy names).")
+@click.option("--selfplay/--no-selfplay", default=None,
+              help="Also mine self-play games (default: only when no RECORDS are given).")
+@map_option("The self-play games' map")
+@rules_option("The self-play games' rules")
+@format_option("text", "json")
+def find_cmd(records: tuple[str, ...], out: str, count: int, seed: int, turns: str, time_limit: float, policies: str,
+             selfplay: bool | None, map_spec: str, rules: Any, fmt: str) -> None:
+    """Find puzzles: positions where the detectives force a capture within N turns, from what
+    they know, with exactly one winning joint move on every turn of the main line.  Candidates
+    are the detectives' turns of the RECORDS given and of seeded self-play games.  Progress goes
+    to stderr; the summary to stdout.  Ctrl-C keeps what was found (exit 130).
+
+    \b
+    Examples:
+      sy-tools puzzle find -o puzzles.json --count 5 --seed 1
+      sy-tools puzzle find examples/capture.json -o puzzles.json --turns 2-3
+    """
+    import os
+
+    from ..formats.output import dumps
+    from ..formats.record_io import load_record
+    from ..puzzles.find import find_puzzles
+    from ..puzzles.model import read_puzzles, write_puzzles
+
+    lo, hi = _turns(turns)
+    pairings = _pairings(policies)
+    recs = [load_record(r) for r in records]
+    known = read_puzzles(out) if os.path.exists(out) else []
+    everything = list(known)
+    started = command_started() or time.monotonic()
+    left = max(0.01, time_limit - (time.monotonic() - started))
+    tty = sys.stderr.isatty()
+    last = [0.0]
+
+    def progress(stats: Any, puzzle: Any) -> None:
+        if puzzle is not None:
+            everything.append(puzzle)
+            write_puzzles(out, everything)
+        now = time.monotonic()
+        if puzzle is not None or now - last[0] > (0.5 if tty else 10):
+            last[0] = now
+            click.echo(("\r" if tty else "") + stats.line() + ("" if tty else "\n"), err=True, nl=False)
+
+    result = find_puzzles(None, count, seed, lo, hi, left, known, records=recs, progress=progress,
+                          map_spec=map_spec, rules=rules, pairings=pairings, selfplay=selfplay)
+    if tty:
+        click.echo("", err=True)
+    if not os.path.exists(out):
+        write_puzzles(out, everything)
+    if fmt == "json":
+        click.echo(dumps(result.to_dict()))
+        return
+    for p in result.puzzles:
+        click.echo(f"{p.id}: capture in {p.turns}; {p.question()}" + (f" [{', '.join(p.themes)}]" if p.themes else ""))
+    s = result.stats
+    click.echo(f"{s.kept} new puzzle{'s' if s.kept != 1 else ''} ({len(everything)} in {out}); {s.tried} candidates "
+               f"tried, {s.forced} forced, {s.unique} unique, {s.duplicates} repeats; "
+               f"{s.kept_share:.1%} kept")
+
+
+def _load(path: str, ids: tuple[str, ...]) -> list[Any]:
+    from ..puzzles.model import read_puzzles
+
+    puzzles = read_puzzles(path)
+    if ids:
+        want = set(ids)
+        missing = want - {p.id for p in puzzles}
+        if missing:
+            raise InputError(f"no puzzle {sorted(missing)[0]!r} in the file", file=path, where="--id")
+        puzzles = [p for p in puzzles if p.id in want]
+    if not puzzles:
+        raise InputError("no puzzles in the file", file=path)
+    return puzzles
+
+
+_ID = click.option("--id", "ids", multiple=True, help="Only this puzzle (repeat for more; default: every one).")
+
+
+@puzzle_group.command("check", short_help="Prove each puzzle again: its win, its one solution.")
+@click.argument("file")
+@_ID
+@click.option("--time-limit", type=SECONDS, default=60.0, show_default=True, help="Seconds per puzzle.")
+@format_option("text", "json")
+def check_cmd(file: str, ids: tuple[str, ...], time_limit: float, fmt: str) -> None:
+    """Prove every puzzle of FILE again: the detectives force a capture within its N turns and
+    not fewer, each turn of the line has exactly one winning joint move, and the solution the
+    file gives is that line.  Exit 0: all proved; 1: one is wrong; 3: a limit stopped a proof.
+
+    \b
+    Examples:
+      sy-tools puzzle check examples/puzzles/puzzles.json
+    """
+    from ..formats.output import dumps
+    from ..puzzles.check import check_puzzle
+
+    results = [check_puzzle(p, time_limit) for p in _load(file, ids)]
+    if fmt == "json":
+        click.echo(dumps([r.to_dict() for r in results]))
+    else:
+        for r in results:
+            click.echo(r.line())
+        ok = sum(r.ok for r in results)
+        click.echo(f"{ok} of {len(results)} puzzle{'s' if len(results) != 1 else ''} proved")
+    sys.exit(0 if all(r.ok for r in results) else 1 if any(r.status == "wrong" for r in results) else 3)
+
+
+@puzzle_group.command("solve", short_help="Show a puzzle's solution step by step.")
+@click.argument("file")
+@_ID
+@format_option("text", "json")
+def solve_cmd(file: str, ids: tuple[str, ...], fmt: str) -> None:
+    """Show each puzzle of FILE and its solution, turn by turn: the detectives' one winning
+    joint move, then Mr. X's best reply (as the file gives them; 'puzzle check' proves them).
+
+    \b
+    Examples:
+      sy-tools puzzle solve examples/puzzles/puzzles.json --id p6df7b04e05
+    """
+    from ..formats.output import dumps
+    from ..puzzles.model import position_lines, solution_lines
+
+    puzzles = _load(file, ids)
+    if fmt == "json":
+        click.echo(dumps([p.to_dict() for p in puzzles]))
+        return
+    blocks = ["\n".join(position_lines(p) + solution_lines(p)) for p in puzzles]
+    click.echo("\n\n".join(blocks))

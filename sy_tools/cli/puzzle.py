@@ -189,3 +189,82 @@ def solve_cmd(file: str, ids: tuple[str, ...], fmt: str) -> None:
         return
     blocks = ["\n".join(position_lines(p) + solution_lines(p)) for p in puzzles]
     click.echo("\n\n".join(blocks))
+
+
+@puzzle_group.command("try", short_help="Play a puzzle at the terminal; the solver answers as Mr. X.")
+@click.argument("file")
+@click.option("--id", "pid", default=None, help="The puzzle to play (default: the file's first).")
+def try_cmd(file: str, pid: str | None) -> None:
+    """Play a puzzle of FILE as the detectives: type each detective's move (a station, e.g.
+    41, or a ticket and a station, T 41); the solver checks that a forced capture still follows
+    and answers as Mr. X with his best reply.  '?' lists the legal moves, 'quit' gives up.
+    Exit 0: solved; 1: a wrong move, or given up.
+
+    \b
+    Examples:
+      sy-tools puzzle try examples/puzzles/puzzles.json --id p6df7b04e05
+    """
+    from ..puzzles.attempt import GaveUp, attempt, terminal_chooser
+    from ..puzzles.model import position_lines
+
+    puzzle = _load(file, (pid,) if pid else ())[0]
+    for line in position_lines(puzzle):
+        click.echo(line)
+
+    def read(prompt: str) -> str | None:
+        click.echo(prompt, nl=False)
+        line = sys.stdin.readline()
+        return line if line else None
+
+    try:
+        result = attempt(puzzle, terminal_chooser(read, click.echo), click.echo)
+    except GaveUp:
+        click.echo("given up; 'sy-tools puzzle solve' shows the solution")
+        sys.exit(1)
+    sys.exit(0 if result.solved else 1)
+
+
+@puzzle_group.command("rate", short_help="Rate puzzles by how graded solvers fare on them (Glicko-2).")
+@click.argument("file")
+@click.option("-o", "--out", "out", default=None, help="Write the rated puzzles here (default: back into FILE).")
+@click.option("--tries", type=click.IntRange(min=1, max=20), default=2, show_default=True,
+              help="Attempts by each solver at each puzzle.")
+@seed_option("The attempts' seed (each attempt draws from (seed, puzzle, solver, try) alone).")
+@format_option("text", "json")
+def rate_cmd(file: str, out: str | None, tries: int, seed: int, fmt: str) -> None:
+    """Rate every puzzle of FILE: each graded solver (random, greedy, advise at growing budgets,
+    with fixed ratings 1000 to 2000) attempts it; each attempt is a rated game between the
+    solver and the puzzle (Glicko-2), the puzzle winning when the solver goes wrong.  The same
+    seed gives the same ratings.
+
+    \b
+    Examples:
+      sy-tools puzzle rate examples/puzzles/puzzles.json -o rated.json
+    """
+    from ..formats.output import dumps, table
+    from ..puzzles.model import read_puzzles, write_puzzles
+    from ..puzzles.rate import rate_puzzles
+
+    puzzles = read_puzzles(file)
+    if not puzzles:
+        raise InputError("no puzzles in the file", file=file)
+
+    def progress(done: int, total: int) -> None:
+        if sys.stderr.isatty():
+            click.echo(f"\rrated {done} of {total}", err=True, nl=done == total)
+
+    report = rate_puzzles(puzzles, tries=tries, seed=seed, progress=progress)
+    write_puzzles(out or file, report.puzzles)
+    if fmt == "json":
+        click.echo(dumps(report.to_dict()))
+        return
+    from ..puzzles.attempt import SOLVERS
+
+    rows = []
+    for p in report.puzzles:
+        by = report.solved_by(p.id)
+        assert p.rating is not None
+        rows.append([p.id, p.turns, round(p.rating.rating), round(p.rating.rd)] +
+                    [f"{by.get(s.name, 0):.0%}" for s in SOLVERS])
+    click.echo(table(["puzzle", "turns", "rating", "rd"] + [s.name for s in SOLVERS], rows,
+                     [False, True, True, True] + [True] * len(SOLVERS)))

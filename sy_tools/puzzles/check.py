@@ -10,7 +10,7 @@ from typing import Any
 
 from ..solvers.forced_search import SearchLimit
 from .model import Puzzle, steps_of
-from .prove import PROVER_NODES, Belief, NotUnique, Prover, destinations
+from .prove import Belief, NotUnique, Prover, destinations
 
 
 @dataclass
@@ -39,7 +39,7 @@ class CheckResult:
         return f"{self.id}: {what}"
 
 
-def check_puzzle(puzzle: Puzzle, time_limit: float | None = None, max_nodes: int = 4 * PROVER_NODES) -> CheckResult:
+def check_puzzle(puzzle: Puzzle, time_limit: float | None = None, max_nodes: int = 200_000) -> CheckResult:
     """Re-prove ``puzzle``: the detectives force a capture within ``puzzle.turns`` turns and not
     fewer, every turn of the main line has exactly one winning joint move (Mr. X replying his
     best), and the file's solution is that line (who goes where, how each turn ends, what Mr.

@@ -32,7 +32,7 @@ from ..engine.tickets import Ticket, Tickets
 from ..solvers.forced_search import TABLE_SIZE, Search
 
 #: Node budget of one prover (a candidate that needs more is dropped, never half-proved).
-PROVER_NODES = 30_000
+PROVER_NODES = 3_000
 
 
 class Belief(NamedTuple):

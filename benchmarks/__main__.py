@@ -43,6 +43,9 @@ def main(argv: list[str]) -> None:
         benches["web"] = bench_web.run
     except ImportError:
         pass
+    from . import bench_puzzles
+
+    benches["puzzles"] = bench_puzzles.run
     from . import strength
 
     benches["strength"] = strength.run

@@ -226,13 +226,15 @@ def try_cmd(file: str, pid: str | None) -> None:
 
 @puzzle_group.command("rate", short_help="Rate puzzles by how graded solvers fare on them (Glicko-2).")
 @click.argument("file")
+@_ID
 @click.option("-o", "--out", "out", default=None, help="Write the rated puzzles here (default: back into FILE).")
 @click.option("--tries", type=click.IntRange(min=1, max=20), default=2, show_default=True,
               help="Attempts by each solver at each puzzle.")
 @seed_option("The attempts' seed (each attempt draws from (seed, puzzle, solver, try) alone).")
 @format_option("text", "json")
-def rate_cmd(file: str, out: str | None, tries: int, seed: int, fmt: str) -> None:
-    """Rate every puzzle of FILE: each graded solver (random, greedy, advise at growing budgets,
+def rate_cmd(file: str, ids: tuple[str, ...], out: str | None, tries: int, seed: int, fmt: str) -> None:
+    """Rate the puzzles of FILE (every one, or those --id names; the file keeps the others as
+    they are): each graded solver (random, greedy, advise at growing budgets,
     with fixed ratings 1000 to 2000) attempts it; each attempt is a rated game between the
     solver and the puzzle (Glicko-2), the puzzle winning when the solver goes wrong.  The same
     seed gives the same ratings.
@@ -245,16 +247,16 @@ def rate_cmd(file: str, out: str | None, tries: int, seed: int, fmt: str) -> Non
     from ..puzzles.model import read_puzzles, write_puzzles
     from ..puzzles.rate import rate_puzzles
 
-    puzzles = read_puzzles(file)
-    if not puzzles:
-        raise InputError("no puzzles in the file", file=file)
+    everything = read_puzzles(file)
+    puzzles = _load(file, ids)
 
     def progress(done: int, total: int) -> None:
         if sys.stderr.isatty():
             click.echo(f"\rrated {done} of {total}", err=True, nl=done == total)
 
     report = rate_puzzles(puzzles, tries=tries, seed=seed, progress=progress)
-    write_puzzles(out or file, report.puzzles)
+    rated = {p.id: p for p in report.puzzles}
+    write_puzzles(out or file, [rated.get(p.id, p) for p in everything])
     if fmt == "json":
         click.echo(dumps(report.to_dict()))
         return
@@ -268,3 +270,45 @@ def rate_cmd(file: str, out: str | None, tries: int, seed: int, fmt: str) -> Non
                     [f"{by.get(s.name, 0):.0%}" for s in SOLVERS])
     click.echo(table(["puzzle", "turns", "rating", "rd"] + [s.name for s in SOLVERS], rows,
                      [False, True, True, True] + [True] * len(SOLVERS)))
+
+
+@puzzle_group.command("book", short_help="A printable book of puzzles: PDF or HTML.")
+@click.argument("file")
+@_ID
+@click.option("-o", "--out", "out", required=True, help="The book: FILE.pdf or FILE.html.")
+@click.option("--title", default="Scotland Yard puzzles", show_default=True, help="The book's title.")
+@click.option("--pages-png", default=None,
+              help="Also write each PDF page as STEM-N.png (to look at the pages; default: none).")
+def book_cmd(file: str, ids: tuple[str, ...], out: str, title: str, pages_png: str | None) -> None:
+    """A printable book of the puzzles of FILE, easiest first (by rating): two a page, each a
+    board diagram zoomed to the stations that matter with its question in one line, then the
+    solutions at the back.
+
+    \b
+    Examples:
+      sy-tools puzzle book examples/puzzles/puzzles.json -o book.pdf
+      sy-tools puzzle book examples/puzzles/puzzles.json -o book.html
+    """
+    from ..formats.files import atomic_write_text
+    from ..plot.puzzle_book import BookEntry, book_html, puzzle_pages, write_pdf, write_pngs
+    from ..puzzles.book import book_items
+    from .common import say_written
+
+    suffix = out.lower().rsplit(".", 1)[-1] if "." in out else ""
+    if suffix not in ("pdf", "html"):
+        raise InputError(f"expected a .pdf or .html file, got {out!r}", where="--out")
+    puzzles = _load(file, ids)
+    maps = {p.map for p in puzzles}
+    if len(maps) > 1:
+        raise InputError(f"the puzzles are on {len(maps)} maps; a book takes one", file=file)
+    board = puzzles[0].get_board()
+    entries = [BookEntry(**item) for item in book_items(puzzles)]
+    if suffix == "html":
+        atomic_write_text(out, book_html(board, entries, title))
+    else:
+        pages = puzzle_pages(board, entries, title)
+        write_pdf(pages, out)
+        if pages_png:
+            for path in write_pngs(pages, pages_png):
+                say_written(path)
+    say_written(out)

@@ -191,7 +191,8 @@ def economical(position: Position, possible: StationMask, turns: int, deadline: 
 
 def themes_of(board: Board, rules: Rules, line: Sequence[LineStep]) -> tuple[str, ...]:
     """What the proof shows, in a fixed order: ``double move`` (Mr. X could double on the
-    line), ``black ticket`` (he held one), ``ferry`` (a station he may be at has a ferry),
+    line: the solution beats his doubles), ``black ticket`` (his best reply on the line shows
+    one), ``ferry`` (a station he may be at has a ferry),
     ``reveal trap`` (a reply of the line shows him), ``trap`` (the line ends with him without a
     move), ``cordon`` (the capture covers two or more stations at once), ``quiet move`` (a turn
     of the line moves onto none of his stations), ``blocked detective`` / ``stuck detective``
@@ -209,8 +210,8 @@ def themes_of(board: Board, rules: Rules, line: Sequence[LineStep]) -> tuple[str
         if st.reply is not None or st.joint.end is None:
             if double_allowed(rules, st.joint.after.mrx_tickets.double, b.doubles, b.move):
                 found.add("double move")
-            if st.joint.after.mrx_tickets.black > 0:
-                found.add("black ticket")
+        if st.reply is not None and Ticket.BLACK in st.reply.tickets:
+            found.add("black ticket")
         if st.reply is not None and any(s is not None for s in st.reply.shown):
             found.add("reveal trap")
         if st.joint.end == "trapped":

@@ -20,9 +20,9 @@ def puzzle_group() -> None:
 
     \b
     Examples:
-      sy-tools puzzle find -o puzzles.json --count 5 --seed 1
+      sy-tools puzzle find -o puzzles.json --count 1 --seed 1 --turns 2
       sy-tools puzzle check examples/puzzles/puzzles.json
-      sy-tools puzzle solve examples/puzzles/puzzles.json --id p6df7b04e05
+      sy-tools puzzle solve examples/puzzles/puzzles.json --id pbac511fd84
     """
 
 
@@ -76,7 +76,7 @@ def find_cmd(records: tuple[str, ...], out: str, count: int, seed: int, turns: s
 
     \b
     Examples:
-      sy-tools puzzle find -o puzzles.json --count 5 --seed 1
+      sy-tools puzzle find -o puzzles.json --count 1 --seed 1 --turns 2
       sy-tools puzzle find examples/capture.json -o puzzles.json --turns 2-3
     """
     import os
@@ -178,7 +178,7 @@ def solve_cmd(file: str, ids: tuple[str, ...], fmt: str) -> None:
 
     \b
     Examples:
-      sy-tools puzzle solve examples/puzzles/puzzles.json --id p6df7b04e05
+      sy-tools puzzle solve examples/puzzles/puzzles.json --id pbac511fd84
     """
     from ..formats.output import dumps
     from ..puzzles.model import position_lines, solution_lines
@@ -202,7 +202,7 @@ def try_cmd(file: str, pid: str | None) -> None:
 
     \b
     Examples:
-      sy-tools puzzle try examples/puzzles/puzzles.json --id p6df7b04e05
+      sy-tools puzzle try examples/puzzles/puzzles.json --id pbac511fd84
     """
     from ..puzzles.attempt import GaveUp, attempt, terminal_chooser
     from ..puzzles.model import position_lines
@@ -211,9 +211,13 @@ def try_cmd(file: str, pid: str | None) -> None:
     for line in position_lines(puzzle):
         click.echo(line)
 
+    typed = sys.stdin.isatty()
+
     def read(prompt: str) -> str | None:
         click.echo(prompt, nl=False)
         line = sys.stdin.readline()
+        if not typed:  # read from a pipe or a file: show the move, as a terminal would have
+            click.echo(line.rstrip("\n"))
         return line if line else None
 
     try:
@@ -241,7 +245,7 @@ def rate_cmd(file: str, ids: tuple[str, ...], out: str | None, tries: int, seed:
 
     \b
     Examples:
-      sy-tools puzzle rate examples/puzzles/puzzles.json -o rated.json
+      sy-tools puzzle rate examples/puzzles/puzzles.json --id pbac511fd84 -o rated.json
     """
     from ..formats.output import dumps, table
     from ..puzzles.model import read_puzzles, write_puzzles
@@ -286,8 +290,8 @@ def book_cmd(file: str, ids: tuple[str, ...], out: str, title: str, pages_png: s
 
     \b
     Examples:
-      sy-tools puzzle book examples/puzzles/puzzles.json -o book.pdf
-      sy-tools puzzle book examples/puzzles/puzzles.json -o book.html
+      sy-tools puzzle book examples/puzzles/puzzles.json --id pbac511fd84 -o book.pdf
+      sy-tools puzzle book examples/puzzles/puzzles.json --id pbac511fd84 -o book.html
     """
     from ..formats.files import atomic_write_text
     from ..plot.puzzle_book import BookEntry, book_html, puzzle_pages, write_pdf, write_pngs

@@ -50,7 +50,7 @@ def draw_entry(fig: Figure, rect: Sequence[float], board: Board, entry: BookEntr
     x, y, w, h = rect
     fig.text(x + 0.01, y + h - 0.005, entry.heading, fontsize=12, fontweight="bold", va="top")
     fig.text(x + 0.01, y + h - 0.03, textwrap.shorten(entry.question, 110), fontsize=10, va="top")
-    notes = "\n".join(textwrap.fill(n, 112) for n in entry.notes)
+    notes = "\n".join(textwrap.fill(n, 100) for n in entry.notes)
     fig.text(x + 0.01, y + 0.005, notes, fontsize=8, va="bottom", family="monospace")
     coords, _ = layout(board)
     ba = BoardAxes(fig, (x, y + 0.055, w, h - 0.1), board, coords, view=entry.view)

@@ -144,7 +144,11 @@ def selfplay_candidates(seed: int = 0, map_spec: str = "london", rules: Rules | 
     if not specs:
         raise InputError("give at least one pairing of policies", where="--policies")
     for spec in specs:
-        check_spec(spec)
+        try:
+            check_spec(spec)
+        except InputError as e:
+            where = "--policies" if e.where in ("--mrx-policy", "--detective-policy") else e.where
+            raise InputError(e.detail, e.file, where) from None
     i = 0
     board = None
     while games is None or i < games:

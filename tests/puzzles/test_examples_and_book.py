@@ -88,3 +88,27 @@ def test_the_book_orders_by_rating_and_zooms(examples, tmp_path, cli):
     assert text.count("<img") == 2 and "Solutions" in text and examples[0].question() in text
     r = cli("puzzle", "book", str(FILE), "-o", str(tmp_path / "book.txt"))
     assert r.exit_code == 2 and ".pdf or .html" in r.output
+
+
+BAD_FLAGS = {
+    ("--turns", "5"): "--turns: expected turns from 1 to 4",
+    ("--policies", "bad"): "--policies: expected MRX:DETECTIVES pairs",
+    ("--policies", "nobody:greedy"): "--policies: unknown policy 'nobody'",
+}
+
+
+def test_find_refuses_bad_flags_in_one_line(cli, tmp_path):
+    for flags, message in BAD_FLAGS.items():
+        r = cli("puzzle", "find", "-o", str(tmp_path / "p.json"), "--count", "1", *flags)
+        lines = r.output.strip().splitlines()
+        assert (r.exit_code, len(lines)) == (2, 1) and message in lines[0], r.output
+    assert not (tmp_path / "p.json").exists()
+
+
+def test_find_resumes_a_file(cli, tmp_path, examples):
+    """A file's puzzles are read first and kept; a run that finds nothing new leaves it as it was."""
+    out = tmp_path / "p.json"
+    out.write_text(FILE.read_text())
+    r = cli("puzzle", "find", str(REPO / "examples" / "capture.json"), "-o", str(out), "--turns", "2")
+    assert r.exit_code == 0 and f"0 new puzzles ({len(examples)} in {out})" in r.output
+    assert out.read_text() == FILE.read_text()

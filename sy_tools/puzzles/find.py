@@ -269,6 +269,9 @@ def prove_candidate(c: Candidate, min_turns: int = 1, max_turns: int = 4, deadli
         stats.forced += 1
         pos, prover = economical(pos, S, k, deadline, max_nodes)
         b = belief_of(pos, S)
+        k = prover.shortest(b, k) or k  # (a detective taken off may have been in the way: a faster win)
+        if k < min_turns:
+            return None
         try:
             line = prover.main_line(b, k)
         except NotUnique:

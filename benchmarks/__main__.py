@@ -46,6 +46,9 @@ def main(argv: list[str]) -> None:
     from . import bench_limits
 
     benches["limits"] = bench_limits.run
+    from . import bench_puzzles
+
+    benches["puzzles"] = bench_puzzles.run
     from . import strength
 
     benches["strength"] = strength.run

@@ -11,7 +11,7 @@ from pathlib import Path
 from helpers import REPO
 
 # the research environment (env) and the table session (play) sit above the pictures, below the CLI
-LAYERS = ["errors", "findings", "engine", "formats", "analysis", "solvers", "selfplay", "plot", "env", "play", "cli"]
+LAYERS = ["errors", "findings", "engine", "formats", "analysis", "solvers", "selfplay", "puzzles", "plot", "env", "play", "cli"]
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:

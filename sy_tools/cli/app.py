@@ -53,7 +53,7 @@ def command_started() -> float | None:
 #: solvers and the rest first (start-up is a large share of a batch of small records).
 COMMAND_MODULES = {
     "advise": "advise", "check": "records", "cordon": "cordon", "heatmap": "heatmap", "map": "maps",
-    "moves": "records", "play": "play", "possible": "possible", "record": "records", "rules": "records",
+    "moves": "records", "play": "play", "possible": "possible", "puzzle": "puzzle", "record": "records", "rules": "records",
     "replay": "serve", "serve": "serve",
     "simulate": "simulate", "solve": "solve", "validate": "maps",
 }

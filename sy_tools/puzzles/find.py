@@ -1,0 +1,374 @@
+"""Finding puzzles (:func:`find_puzzles`): candidate positions from game records and self-play
+games, each proved or dropped.
+
+A candidate is the start of a detectives' turn in a game, as the detectives know it (their
+stations and tickets, Mr. X's possible set and tickets: :func:`record_candidates`).  It becomes
+a puzzle when, in order:
+
+1. the detectives force a capture within ``max_turns`` turns (the solver's proof; ``turns`` is
+   the shortest, at least ``min_turns``);
+2. the detectives that play no part are removed, one at a time, as long as the win in
+   ``turns`` still holds (a problem composer's economy: a far-away detective would otherwise
+   make every move of its own a second solution);
+3. every detectives' turn of the main line has exactly one winning joint move, Mr. X answering
+   his best (:meth:`~sy_tools.puzzles.prove.Prover.main_line`); a trivial last turn is trimmed;
+4. it is not a position already kept, nor one on a kept puzzle's line.
+
+The themes are read off the proof (:func:`themes_of`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.board import Board
+from ..engine.game import Game, StepKind
+from ..engine.observations import mrx_move_seen
+from ..engine.position import Position
+from ..engine.rules import PRESETS, Rules
+from ..engine.stations import StationMask, mask_of, stations_of
+from ..engine.tickets import DETECTIVE_KINDS, Ticket, Transport
+from ..errors import InputError
+from ..formats.record import Record
+from ..solvers.forced_search import SearchLimit
+from .model import Puzzle, steps_of
+from .prove import PROVER_NODES, Belief, LineStep, NotUnique, Prover, belief_of
+
+#: The self-play pairings a search cycles through, (Mr. X's policy, the detectives' policy).
+DEFAULT_PAIRINGS: tuple[tuple[str, str], ...] = (("random", "greedy"), ("greedy", "greedy"))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A detectives' turn of a game as they know it: the position (Mr. X's station unknown),
+    his possible set and where it came from."""
+
+    position: Position
+    possible: StationMask
+    source: str
+
+
+@dataclass
+class FindStats:
+    """What a search looked at: games played, records read, candidates (every detectives'
+    turn), tried (possible set small enough), forced (a win within the turns asked), unique
+    (after removing idle detectives, one solution all along the line), kept, duplicates, too
+    hard (the node budget ran out), the solver's nodes and the seconds spent."""
+
+    games: int = 0
+    records: int = 0
+    candidates: int = 0
+    tried: int = 0
+    forced: int = 0
+    unique: int = 0
+    kept: int = 0
+    duplicates: int = 0
+    too_hard: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+    stopped: str | None = None  # "count", "time", "sources"
+
+    @property
+    def kept_share(self) -> float:
+        """Kept puzzles per candidate tried."""
+        return self.kept / self.tried if self.tried else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["seconds"] = round(self.seconds, 2)
+        d["kept_share"] = round(self.kept_share, 4)
+        return d
+
+    def line(self) -> str:
+        """One line of progress."""
+        return (f"{self.kept} puzzles kept; {self.tried} candidates tried ({self.forced} forced, {self.unique} "
+                f"unique, {self.duplicates} repeats) from {self.games} games and {self.records} records; "
+                f"{self.seconds:.0f} s")
+
+
+@dataclass
+class FindResult:
+    """The puzzles found (new ones, in the order found) and the search's statistics."""
+
+    puzzles: list[Puzzle] = field(default_factory=list)
+    stats: FindStats = field(default_factory=FindStats)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"puzzles": [p.to_dict() for p in self.puzzles], "stats": self.stats.to_dict()}
+
+
+# ---- candidates ------------------------------------------------------------------------------------
+
+def record_candidates(record: Record, source: str = "") -> Iterator[Candidate]:
+    """Every start of a detectives' turn in ``record`` (replayed by the engine), with Mr. X's
+    possible set as the detectives know it then (the record's start candidates, then each
+    ticket he showed and each station he was shown at, less the stations detectives moved
+    onto)."""
+    name = source or record.file or "record"
+    S = mask_of(record.start_candidates) if record.start_candidates else 0
+    first = True
+    for step in Game.replay(record):
+        if step.kind is StepKind.AFTER_END:
+            return
+        before, after = step.before, step.after
+        if first:
+            S = (S or mask_of(before.board.stations)) & ~before.occupied
+            first = False
+        if step.kind is StepKind.MRX and step.move is not None:
+            if step.move.is_pass:
+                S = before.trapped_stations(S)
+            else:
+                legs = list(mrx_move_seen(before, S, step.move))
+                S = legs[-1][2] if legs else S
+            if after.ended is None and after.turn >= 1 and S:
+                pos = dataclasses.replace(after, mrx_at=None)
+                yield Candidate(pos, S & ~pos.occupied, f"{name} round {step.round}")
+        elif step.kind is StepKind.DETECTIVE and step.move is not None and step.move.to is not None:
+            S &= ~(1 << step.move.to)
+
+
+def selfplay_candidates(seed: int = 0, map_spec: str = "london", rules: Rules | None = None, detectives: int = 5,
+                        pairings: Sequence[tuple[str, str]] = DEFAULT_PAIRINGS, games: int | None = None,
+                        stats: FindStats | None = None) -> Iterator[Candidate]:
+    """The candidates of self-play games (game ``i`` of the seeded run plays pairing ``i mod
+    len(pairings)``); endless unless ``games`` is given."""
+    from ..formats.game_json import parse_record
+    from ..selfplay.game import GameSpec, check_spec, play_game
+
+    rules = rules or PRESETS["classic"]
+    specs = [GameSpec(map=map_spec, rules=rules, detectives=detectives, mrx_policy=x, detective_policy=d, seed=seed,
+                      records=True) for x, d in pairings]
+    if not specs:
+        raise InputError("give at least one pairing of policies", where="--policies")
+    for spec in specs:
+        try:
+            check_spec(spec)
+        except InputError as e:
+            where = "--policies" if e.where in ("--mrx-policy", "--detective-policy") else e.where
+            raise InputError(e.detail, e.file, where) from None
+    i = 0
+    board = None
+    while games is None or i < games:
+        spec = specs[i % len(specs)]
+        result = play_game(spec, i)
+        if stats is not None:
+            stats.games += 1
+        if result.record is not None:
+            if board is None:
+                from ..formats.map_load import load_board
+
+                board = load_board(map_spec)
+            rec = parse_record(result.record, board=board)
+            yield from record_candidates(rec, f"selfplay seed {seed} game {i} ({spec.mrx_policy} Mr. X, "
+                                              f"{spec.detective_policy} detectives)")
+        i += 1
+
+
+# ---- proving one ---------------------------------------------------------------------------------
+
+def without(position: Position, i: int) -> Position:
+    """``position`` with detective ``i`` taken off the board (Mr. X's station unknown)."""
+    keep = [j for j in range(len(position.names)) if j != i]
+    names = tuple(position.names[j] for j in keep)
+    return Position(position.board, position.rules, names, tuple(position.stations[j] for j in keep),
+                    tuple(position.tickets[j] for j in keep), position.out & frozenset(names), position.mrx_tickets,
+                    None, position.move, position.round, position.doubles, 1)
+
+
+def economical(position: Position, possible: StationMask, turns: int, deadline: float | None,
+               max_nodes: int) -> tuple[Position, Prover]:
+    """Take off, last first, each detective without which the win within ``turns`` still
+    holds; the position left and a prover on it."""
+    prover = Prover(position, deadline, max_nodes)
+    i = len(position.names) - 1
+    while i >= 0 and len(position.names) > 1:
+        smaller = without(position, i)
+        p2 = Prover(smaller, deadline, max_nodes)
+        if p2.wins_within(belief_of(smaller, possible), turns):
+            position, prover = smaller, p2
+        i -= 1
+    return position, prover
+
+
+def themes_of(board: Board, rules: Rules, line: Sequence[LineStep]) -> tuple[str, ...]:
+    """What the proof shows, in a fixed order: ``double move`` (Mr. X could double on the
+    line: the solution beats his doubles), ``black ticket`` (his best reply on the line shows
+    one), ``ferry`` (a station he may be at has a ferry),
+    ``reveal trap`` (a reply of the line shows him), ``trap`` (the line ends with him without a
+    move), ``cordon`` (the capture covers two or more stations at once), ``quiet move`` (a turn
+    of the line moves onto none of his stations), ``blocked detective`` / ``stuck detective``
+    (one cannot move on the line: others hold its stations / no ticket fits), ``underground``
+    (the solution rides it), ``long`` (three turns or more)."""
+    from ..engine.position import double_allowed
+    from ..engine.tickets import DETECTIVE_TICKETS
+
+    found: set[str] = set()
+    for st in line:
+        b = st.before
+        S = b.possible
+        if any(Transport.FERRY in board.transports_at(s) for s in stations_of(S)):
+            found.add("ferry")
+        if st.reply is not None or st.joint.end is None:
+            if double_allowed(rules, st.joint.after.mrx_tickets.double, b.doubles, b.move):
+                found.add("double move")
+        if st.reply is not None and Ticket.BLACK in st.reply.tickets:
+            found.add("black ticket")
+        if st.reply is not None and any(s is not None for s in st.reply.shown):
+            found.add("reveal trap")
+        if st.joint.end == "trapped":
+            found.add("trap")
+        if st.joint.end == "caught" and S.bit_count() >= 2:
+            found.add("cordon")
+        if st.joint.end is None and not st.trivial and not any(m.to is not None and S >> m.to & 1
+                                                               for m in st.joint.moves):
+            found.add("quiet move")
+        if any(m.tickets[0] is Ticket.UNDERGROUND for m in st.joint.moves):
+            found.add("underground")
+        occ = mask_of(b.stations)
+        for i, (s, t) in enumerate(zip(b.stations, b.tickets)):
+            if b.out >> i & 1:
+                continue
+            hops = [(k, d) for k in DETECTIVE_TICKETS if t[k] > 0 for d in board.destinations(s, k)]
+            if not hops:
+                found.add("stuck detective")
+            elif all(occ >> d & 1 for _, d in hops):
+                found.add("blocked detective")
+    if len(line) >= 3:
+        found.add("long")
+    return tuple(t for t in THEMES if t in found)
+
+
+#: Every theme, in the order a puzzle lists them.
+THEMES = ("double move", "black ticket", "ferry", "reveal trap", "trap", "cordon", "quiet move",
+          "blocked detective", "stuck detective", "underground", "long")
+
+
+def belief_key(map_name: str, b: Belief) -> tuple[Any, ...]:
+    """A belief state's identity for spotting repeats."""
+    return (map_name, b.stations, tuple(tuple(t.to_dict(DETECTIVE_KINDS).values()) for t in b.tickets), b.out,
+            b.possible, tuple(b.mrx_tickets.to_dict().values()), b.move, b.doubles)
+
+
+def prove_candidate(c: Candidate, min_turns: int = 1, max_turns: int = 4, deadline: float | None = None,
+                    max_nodes: int = PROVER_NODES, map_name: str = "london",
+                    stats: FindStats | None = None) -> tuple[Puzzle, list[Belief]] | None:
+    """The puzzle a candidate makes (and the beliefs along its line), or None (see the module
+    docstring).  :class:`SearchLimit` ("time") when ``deadline`` passes; a candidate that needs
+    more than ``max_nodes`` nodes in one proof is dropped."""
+    stats = stats if stats is not None else FindStats()
+    pos, S = c.position, c.possible
+    prover = Prover(pos, deadline, max_nodes)
+    try:
+        k = prover.shortest(belief_of(pos, S), max_turns)
+        stats.nodes += prover.nodes
+        if k is None or k < min_turns:
+            return None
+        stats.forced += 1
+        pos, prover = economical(pos, S, k, deadline, max_nodes)
+        b = belief_of(pos, S)
+        k = prover.shortest(b, k) or k  # (a detective taken off may have been in the way: a faster win)
+        if k < min_turns:
+            return None
+        try:
+            line = prover.main_line(b, k)
+        except NotUnique:
+            return None
+        finally:
+            stats.nodes += prover.nodes
+    except SearchLimit as e:
+        if e.limit == "time":
+            raise
+        stats.too_hard += 1
+        return None
+    if line[0].trivial:
+        return None
+    stats.unique += 1
+    names = pos.names
+    puzzle = Puzzle(map_name, pos.rules, tuple(zip(names, pos.stations, pos.tickets)), tuple(sorted(pos.out)),
+                    tuple(stations_of(b.possible)), pos.mrx_tickets, pos.move, pos.round, pos.doubles, k,
+                    steps_of(line), "capture", themes_of(pos.board, pos.rules, line), c.source, None, pos.board)
+    beliefs = [st.before for st in line]
+    return puzzle, beliefs
+
+
+# ---- the search ----------------------------------------------------------------------------------
+
+def find_puzzles(sources: Iterable[Candidate] | None = None, count: int = 10, seed: int = 0,
+                 min_turns: int = 1, max_turns: int = 4, time_limit: float | None = None,
+                 known: Iterable[Puzzle] = (), max_possible: int = 12, max_nodes: int = PROVER_NODES,
+                 map_spec: str = "london", rules: Rules | None = None, detectives: int = 5,
+                 pairings: Sequence[tuple[str, str]] = DEFAULT_PAIRINGS, records: Sequence[Record] = (),
+                 selfplay: bool | None = None, progress: Callable[[FindStats, Puzzle | None], None] | None = None) -> FindResult:
+    """Find up to ``count`` new puzzles (``known`` ones, and positions on their lines, are
+    skipped): first from ``records``, then from ``sources``, then (with ``selfplay``; None: when
+    neither records nor sources are given) from endless self-play games seeded by ``seed``,
+    cycling through ``pairings``, each candidate whose possible set has at
+    most ``max_possible`` stations tried by :func:`prove_candidate`.  ``time_limit`` (seconds)
+    bounds the whole search: it stops with what it found.  ``progress(stats, puzzle)`` is called
+    after each candidate tried (``puzzle``: the one just kept, or None)."""
+    if not 1 <= min_turns <= max_turns <= 6:
+        raise InputError(f"expected 1 <= min turns <= max turns <= 6, got {min_turns} and {max_turns}",
+                         where="--turns")
+    if count < 1:
+        raise InputError(f"expected a count of at least 1, got {count}", where="--count")
+    t0 = time.monotonic()
+    deadline = None if time_limit is None else t0 + time_limit
+    result = FindResult()
+    stats = result.stats
+    seen: set[tuple[Any, ...]] = set()
+    for p in known:
+        seen.add(belief_key(p.map, p.belief()))
+        seen.update(_line_keys(p))
+
+    def all_sources() -> Iterator[Candidate]:
+        for r in records:
+            stats.records += 1
+            yield from record_candidates(r)
+        if sources is not None:
+            yield from sources
+        if selfplay or (selfplay is None and not records and sources is None):
+            yield from selfplay_candidates(seed, map_spec, rules, detectives, pairings, stats=stats)
+
+    try:
+        for c in all_sources():
+            stats.candidates += 1
+            if deadline is not None and time.monotonic() > deadline:
+                stats.stopped = "time"
+                break
+            if c.possible.bit_count() > max_possible:
+                continue
+            stats.tried += 1
+            found = prove_candidate(c, min_turns, max_turns, deadline, max_nodes, c.position.board.name, stats)
+            kept = None
+            if found is not None:
+                puzzle, beliefs = found
+                keys = [belief_key(puzzle.map, b) for b in beliefs]
+                if keys[0] in seen:
+                    stats.duplicates += 1
+                else:
+                    seen.update(keys)
+                    result.puzzles.append(puzzle)
+                    stats.kept += 1
+                    kept = puzzle
+            stats.seconds = time.monotonic() - t0
+            if progress is not None:
+                progress(stats, kept)
+            if stats.kept >= count:
+                stats.stopped = "count"
+                break
+        else:
+            stats.stopped = "sources"
+    except SearchLimit:
+        stats.stopped = "time"
+    stats.seconds = time.monotonic() - t0
+    return result
+
+
+def _line_keys(p: Puzzle) -> list[tuple[Any, ...]]:
+    """The beliefs after each reply of a puzzle's line (positions a later find must not keep)."""
+    from .check import replay_line
+
+    return [belief_key(p.map, b) for b in replay_line(p)]

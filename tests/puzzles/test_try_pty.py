@@ -1,0 +1,95 @@
+"""``sy-tools puzzle try`` at a terminal of its own (pexpect): a person who plays the solution
+solves the puzzle (exit 0), the solver answering as Mr. X between the turns; a wrong move ends
+it (exit 1) naming the solution; '?' lists the moves; Ctrl-C ends with exit 130.  No timing
+is asserted: the timeouts are only generous bounds."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+from helpers import REPO, default_signals
+
+from sy_tools.puzzles.model import read_puzzles
+
+pytestmark = pytest.mark.skipif(not Path(sys.executable).with_name("sy-tools").exists(),
+                                reason="the sy-tools script is not installed")
+
+FILE = REPO / "examples" / "puzzles" / "puzzles.json"
+
+
+def _spawn(pid: str) -> pexpect.spawn:
+    script = str(Path(sys.executable).with_name("sy-tools"))
+    env = dict(os.environ, TERM="xterm", COLUMNS="120", LINES="40")
+    child = pexpect.spawn(script, ["puzzle", "try", str(FILE), "--id", pid], env=env, timeout=120,
+                          dimensions=(40, 120), preexec_fn=default_signals)
+    child.delaybeforesend = 0.02
+    return child
+
+
+def _options(child: pexpect.spawn, prompt: str) -> list[list[str]]:
+    """Ask for the legal moves ('?'): [[ticket letter, station], ...], the prompt back."""
+    child.send("?\r")
+    child.expect(r"\n  (.*)\r")
+    options = [o.strip().split() for o in child.match.group(1).decode().split(",")]
+    child.expect(prompt)
+    return options
+
+
+def _exit_status(child: pexpect.spawn) -> int | None:
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.exitstatus
+
+
+def _two_turns():
+    return next(p for p in read_puzzles(FILE) if p.turns == 2 and all(st.moves for st in p.solution))
+
+
+def test_playing_the_solution_solves_it():
+    p = _two_turns()
+    child = _spawn(p.id)
+    for n, step in enumerate(p.solution, 1):
+        child.expect(f"turn {n} of ")
+        for i, m in enumerate(step.moves):
+            child.expect(f"{m.piece} at \\d+ moves to: ")
+            if n == 1 and i == 0:
+                options = _options(child, f"{m.piece} at \\d+ moves to: ")  # then the same prompt again
+                assert [m.tickets[0].value[0].upper(), str(m.to)] in options
+            child.send(f"{m.tickets[0].value} {m.to}\r")
+        if step.has_reply:
+            child.expect(f"Mr. X shows {step.reply_text()}")
+    child.expect("Solved!")
+    assert _exit_status(child) == 0
+
+
+def test_a_wrong_move_ends_it_with_the_solution():
+    p = _two_turns()
+    first = p.solution[0].moves
+    taken = {s for _, s, _ in p.detectives}
+    child = _spawn(p.id)
+    m = first[0]
+    prompt = f"{m.piece} at \\d+ moves to: "
+    child.expect(prompt)
+    # a legal move elsewhere than the solution's, then any move for the others
+    other = next(o for o in _options(child, prompt) if int(o[1]) != m.to and int(o[1]) not in taken)
+    child.send(f"{other[0]} {other[1]}\r")
+    for _ in first[1:]:
+        if child.expect([r"at \d+ moves to: ", "not a forced win"]) == 1:
+            break
+        opt = _options(child, r"at \d+ moves to: ")[0]
+        child.send(f"{opt[0]} {opt[1]}\r")
+    child.expect("not a forced win: he gets away \\(the solution: ")
+    assert _exit_status(child) == 1
+
+
+def test_ctrl_c_ends_with_130():
+    p = _two_turns()
+    child = _spawn(p.id)
+    child.expect("moves to: ")
+    child.sendintr()
+    child.expect("interrupted")
+    assert _exit_status(child) == 130

@@ -23,9 +23,6 @@ STARTS = [("Red", 13), ("Blue", 26), ("Green", 94)]
 PUBLIC = ["/api/state", "/api/analysis/possible", "/", "/static/table.js", "/api/board",
           f"/api/x/{'A' * 32}/state", "/api/x/state", "/x/nope"]
 ANALYSES = ["/api/analysis/advise", "/api/analysis/solve", "/api/analysis/cordon"]
-#: what a solver answers when its time limit ran out before it found anything (on a loaded
-#: machine, in one of the two games only: such a pair is not compared, and there are few)
-UNKNOWN = b"not found within the time limit"
 
 
 def _played(seed: int, folder, rules=None):
@@ -63,7 +60,8 @@ def _normal(body: bytes) -> bytes:
 def _transcript(folder, public, route, rules=None) -> tuple[list[bytes], bytes, list[int]]:
     """Play ``public`` with Mr. X on ``route``: every public answer after every request, the
     event stream, and the status codes of his own requests."""
-    session = start(folder, detectives=STARTS, mrx_start=route[0], rules=rules)
+    # (a think time no search reaches: the answers are then what the nodes decide, not the load)
+    session = start(folder, detectives=STARTS, mrx_start=route[0], rules=rules, think=600)
     answers: list[bytes] = []
     his: list[int] = []
     board = public.board
@@ -155,13 +153,8 @@ def test_every_public_answer_and_event_is_the_same_whatever_his_route(tmp_path, 
     answers_a, events_a, his_a = _transcript(tmp_path / "a", public, a, rules)
     answers_b, events_b, his_b = _transcript(tmp_path / "b", public, b, rules)
     assert len(answers_a) == len(answers_b)
-    unknown = 0
     for one, other in zip(answers_a, answers_b):
-        if (UNKNOWN in one) != (UNKNOWN in other) and one.startswith(b"/api/analysis/"):
-            unknown += 1  # (a solver the machine's load stopped at its time limit in one game only)
-            continue
         assert one == other, _where(one, other)
-    assert unknown <= 2
     assert events_a == events_b and events_a.count(b"event: state") > 3
     assert (tmp_path / "a" / "g.txt").read_bytes() == (tmp_path / "b" / "g.txt").read_bytes()
     assert (tmp_path / "a" / "g.mrx.txt").read_bytes() != (tmp_path / "b" / "g.mrx.txt").read_bytes()

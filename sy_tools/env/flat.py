@@ -4,8 +4,8 @@ single-agent envs' observation).
 
 ``S`` stations (``board.stations`` ascending: a station's *index* is its place there), ``D``
 detectives in turn order, ``C = D + 4`` channels per station.  The vector starts with the
-stations block, ``S * C`` numbers station by station (``obs[: S * C].reshape(S, C)`` gives a
-graph network its node features), then the globals:
+stations block, ``C * S`` numbers channel by channel (``obs[: C * S].reshape(C, S).T`` gives a
+graph network its node features, station by station), then the globals:
 
 ======================  =========  ==========================================================
 field                    length     what
@@ -94,14 +94,14 @@ class FlatLayout:
             at += n
         self.size = at
 
-    def fields(self) -> list[tuple[str, int, int, int]]:
-        """``(field, start, length, stride)`` of every field: the per-station channels start at
-        their channel number with stride ``C``; the globals are contiguous (stride 1)."""
-        c = self.channels
-        out = [(f"detective_{i}", i, len(self.stations), c) for i in range(self.detectives)]
+    def fields(self) -> list[tuple[str, int, int]]:
+        """``(field, start, length)`` of every field, in order: each per-station channel is ``S``
+        numbers (one per station index) from ``channel * S``; then the globals."""
+        s = len(self.stations)
+        out = [(f"detective_{i}", i * s, s) for i in range(self.detectives)]
         for k, name in enumerate(("possible", "probability", "last_reveal", "mrx")):
-            out.append((name, self.detectives + k, len(self.stations), c))
-        out += [(name, a, b - a, 1) for name, (a, b) in self._offsets.items()]
+            out.append((name, (self.detectives + k) * s, s))
+        out += [(name, a, b - a) for name, (a, b) in self._offsets.items()]
         return out
 
     def space(self) -> Any:
@@ -130,16 +130,16 @@ class FlatLayout:
         else:
             out.fill(0.0)
         rows = np.arange(n)
-        block = out[:, :self.station_block].reshape(n, s, c)
+        block = out[:, :self.station_block].reshape(n, c, s)
         for i in range(d):
-            block[rows, b.det_at[:, i], i] = 1.0
-        block[:, :, d] = b.possible
+            block[rows, i, b.det_at[:, i]] = 1.0
+        block[:, d, :] = b.possible
         count = b.possible.sum(axis=1)
-        block[:, :, d + 1] = b.possible * (1.0 / np.maximum(count, 1))[:, None]
+        np.multiply(b.possible, (1.0 / np.maximum(count, 1)).astype(np.float32)[:, None], out=block[:, d + 1, :])
         seen = b.last_reveal >= 0
-        block[rows[seen], b.last_reveal[seen], d + 2] = 1.0
+        block[rows[seen], d + 2, b.last_reveal[seen]] = 1.0
         x = (b.mrx_at >= 0) & np.asarray(mrx_view)
-        block[rows[x], b.mrx_at[x], d + 3] = 1.0
+        block[rows[x], d + 3, b.mrx_at[x]] = 1.0
         o = self._offsets
         live = b.turn >= 0
         out[rows[live], o["to_move"][0] + b.turn[live]] = 1.0

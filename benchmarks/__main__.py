@@ -43,6 +43,12 @@ def main(argv: list[str]) -> None:
         benches["web"] = bench_web.run
     except ImportError:
         pass
+    try:
+        from . import bench_env
+
+        benches["env"] = bench_env.run
+    except ImportError:
+        pass
     from . import strength
 
     benches["strength"] = strength.run

@@ -121,15 +121,20 @@ class FlatLayout:
             out[k, idx[c.a], idx[c.b]] = out[k, idx[c.b], idx[c.a]] = 1.0
         return out
 
-    def encode(self, b: Batch, mrx_view: np.ndarray | bool, out: np.ndarray | None = None) -> np.ndarray:
+    def encode(self, b: Batch, mrx_view: np.ndarray | bool, out: np.ndarray | None = None,
+               last: Batch | None = None) -> np.ndarray:
         """The ``(N, size)`` observations of the games in ``b``; Mr. X's channel is filled only
-        where ``mrx_view`` (a bool or one per game) is true.  ``out``: an array to fill."""
+        where ``mrx_view`` (a bool or one per game) is true.  ``out``: an array to fill; with
+        ``last``, the batch ``out`` was last filled from (its one-hot entries are cleared
+        instead of the whole array)."""
         n, d, s, c = b.det_at.shape[0], self.detectives, len(self.stations), self.channels
+        rows = np.arange(n)
         if out is None:
             out = np.zeros((n, self.size), dtype=np.float32)
-        else:
+        elif last is None:
             out.fill(0.0)
-        rows = np.arange(n)
+        else:
+            self._clear(out, last)
         block = out[:, :self.station_block].reshape(n, c, s)
         for i in range(d):
             block[rows, i, b.det_at[:, i]] = 1.0
@@ -151,3 +156,15 @@ class FlatLayout:
         out[:, o["next_reveal"][0]] = self._to_reveal[np.minimum(b.move, self.rules.log_length)]
         out[:, o["doubles_used"][0]] = np.minimum(b.doubles * self._double_scale, 1.0)
         return out
+
+    def _clear(self, out: np.ndarray, last: Batch) -> None:
+        """Zero the one-hot entries ``out`` holds from ``last`` (every other entry is written
+        whole by :meth:`encode`)."""
+        n, d, s = last.det_at.shape[0], self.detectives, len(self.stations)
+        rows = np.arange(n)
+        block = out[:, :self.station_block].reshape(n, self.channels, s)
+        for i in range(d):
+            block[rows, i, last.det_at[:, i]] = 0.0
+        block[rows, d + 2, np.maximum(last.last_reveal, 0)] = 0.0
+        block[rows, d + 3, np.maximum(last.mrx_at, 0)] = 0.0
+        out[:, slice(*self._offsets["to_move"])] = 0.0

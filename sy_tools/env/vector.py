@@ -177,6 +177,7 @@ class VectorEngine:
         self._next_game = 0
         self.ended_records: dict[int, dict[str, Any]] = {}
         self._obs: np.ndarray | None = None
+        self._last: Batch | None = None
         self._legal_cache: dict[str, Any] | None = None
         self.reset(self.seed)
 
@@ -616,8 +617,10 @@ class VectorEngine:
         next ``observe``/``step`` (as Gymnasium's vector envs with ``copy=False``); ``copy``
         returns a new one."""
         if self._obs is None:
-            self._obs = np.zeros((self.n, self.flat.size), dtype=np.float32)
-        self.flat.encode(self.batch(), self.turn == 0, self._obs)
+            self._obs, self._last = np.zeros((self.n, self.flat.size), dtype=np.float32), None
+        b = self.batch()
+        self.flat.encode(b, self.turn == 0, self._obs, self._last)
+        self._last = replace(b, det_at=b.det_at.copy(), last_reveal=b.last_reveal.copy(), mrx_at=b.mrx_at.copy())
         return self._obs.copy() if copy else self._obs
 
     def detectives_view(self) -> np.ndarray:
@@ -645,5 +648,5 @@ def _kth(cand: np.ndarray, ok: np.ndarray, k: np.ndarray) -> np.ndarray:
     """Per row, the ``k``-th ``cand`` where ``ok`` (0-based; a row with none gives its first)."""
     if not len(cand):
         return np.zeros(0, dtype=np.int64)
-    pos = np.argmax(np.cumsum(ok, axis=1) > k[:, None], axis=1)
+    pos = np.argmax(np.cumsum(ok, axis=1, dtype=np.int16) > k[:, None], axis=1)
     return cand[np.arange(len(cand)), pos]

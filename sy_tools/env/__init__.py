@@ -3,7 +3,9 @@
 rewards, the seeds and the adapters.
 
 :class:`ScotlandYardEnv` is an AEC environment on the rules engine (:func:`env` wraps it as
-PettingZoo's factories do, :func:`parallel_env` is the parallel API); :func:`policy_agent` makes
+PettingZoo's factories do, :func:`parallel_env` is the parallel API; :class:`DetectivesEnv`
+and :class:`MrXEnv` are single-agent Gymnasium envs; :mod:`sy_tools.env.vector` steps many
+games at once); :func:`policy_agent` makes
 any ``simulate`` policy an agent of it, and :func:`as_policy` makes an agent of it a
 ``simulate`` policy.  Only this package imports pettingzoo and gymnasium.
 """
@@ -23,7 +25,10 @@ from .aec import MRX_AGENT, ScotlandYardEnv, detective_agent, env, raw_env  # no
 from .flat import FlatLayout  # noqa: E402
 from .observe import ObservationLayout, PublicState  # noqa: E402
 from .parallel import ScotlandYardParallelEnv, parallel_env  # noqa: E402
+from .single import DetectivesEnv, MrXEnv, register  # noqa: E402
 
-__all__ = ["MRX_AGENT", "ActionCodec", "FlatLayout", "ObservationLayout", "PublicState", "ScotlandYardEnv",
+register()  # gymnasium.make("sy_tools/ScotlandYardDetectives-v0"), "sy_tools/ScotlandYardMrX-v0"
+
+__all__ = ["MRX_AGENT", "ActionCodec", "DetectivesEnv", "FlatLayout", "MrXEnv", "ObservationLayout", "PublicState", "ScotlandYardEnv",
            "ScotlandYardParallelEnv", "as_policy", "detective_agent", "env", "parallel_env", "play", "policy_agent",
            "raw_env"]

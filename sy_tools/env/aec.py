@@ -81,7 +81,7 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
     def __init__(self, rules: Rules | str = "classic", map: str | Board = "london", detectives: int = 5,
                  render_mode: str | None = None, probabilities: str | None = None,
                  starts: str | tuple[Station, ...] | None = None, max_cycles: int | None = None,
-                 illegal_action: str = "end") -> None:
+                 illegal_action: str = "end", observation: str = "dict") -> None:
         from ..analysis.tracker import WEIGHTS
         from ..formats.map_load import load_board
 
@@ -96,6 +96,9 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer))
                                        or max_cycles < 1):
             raise InputError(f"max_cycles must be a positive integer or None, got {max_cycles!r}")
+        if observation not in ("dict", "flat"):
+            raise InputError(f"unknown observation {observation!r}: expected dict or flat")
+        self.observation_kind = observation
         if illegal_action not in ILLEGAL_ACTIONS:
             raise InputError(f"unknown illegal_action {illegal_action!r}: expected {' or '.join(ILLEGAL_ACTIONS)}")
         self.max_cycles = None if max_cycles is None else int(max_cycles)
@@ -115,6 +118,8 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         self.flat = FlatLayout(self.board, self.rules, detectives)
         #: the space of :meth:`state`: the flat observation of everything (Mr. X's station included)
         self.state_space = self.flat.space()
+        if observation == "flat":
+            self.observation_spaces = {a: self.flat.space() for a in self.possible_agents}
         deal(self.board, self.rules, detectives, starts, random.Random(0))  # a deck the map lacks fails here
         self._template = Position.start(self.board, self.rules, list(zip(self.names, range(detectives))))
         self._seed: int | None = None
@@ -312,6 +317,8 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
                 self._cache.clear()
                 for a in self.agents:
                     self.infos[a]["truncated"] = True
+            if self.observation_kind == "flat":
+                self._flat_masks()
 
     def _finish(self, rewards: Mapping[str, float]) -> None:
         """End the game: every agent is done, with ``rewards``."""
@@ -320,6 +327,20 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         info = self._info()
         for a in self.agents:
             self.infos[a] = dict(info)
+        if self.observation_kind == "flat":
+            self._flat_masks()
+
+    def _flat_masks(self) -> None:
+        """Under ``observation="flat"``: each agent's mask in its ``infos`` entry."""
+        for a in self.agents:
+            self.infos[a]["action_mask"] = self.observe_mask(a)
+
+    def observe_mask(self, agent: str) -> np.ndarray:
+        """``agent``'s action mask now (int8; all 0 unless it is to act)."""
+        piece = self.piece(agent)
+        if agent == self.agent_selection and not self._truncated:
+            return self._mask(piece).copy()
+        return np.zeros(self.codec.size(piece), np.int8)
 
     def _info(self) -> dict[str, Any]:
         """What ``infos`` carry: the outcome kind (``in-progress``, ``capture``, ``trapped``,
@@ -367,8 +388,11 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
             self._cache["probabilities"] = dict(possible(self.record(), weights=weights).probabilities)
         return self._cache["probabilities"]  # type: ignore[no-any-return]
 
-    def observe(self, agent: str) -> dict[str, Any]:
-        """``agent``'s observation: its side's view and its action mask (all 0 unless it is to act)."""
+    def observe(self, agent: str) -> Any:
+        """``agent``'s observation: its side's view and its action mask (all 0 unless it is to
+        act); under ``observation="flat"`` the flat view (:meth:`flat_observation`)."""
+        if self.observation_kind == "flat":
+            return self.flat_observation(agent)
         piece = self.piece(agent)
         mask = self._mask(piece).copy() if agent == self.agent_selection else np.zeros(self.codec.size(piece), np.int8)
         if "arrays" not in self._cache:

@@ -127,7 +127,8 @@ def evaluate(weights: np.ndarray, games: int = 1000, slots: int = 250, seed: int
 def against(weights: np.ndarray, mrx_policy: str, games: int, seed: int = 1, detectives: int = 5) -> tuple[int, int]:
     """The trained detectives against a built-in Mr. X policy (``greedy``, ``advise`` ...) in
     the AEC env: games ``0 .. games - 1`` of the run ``seed``; returns ``(wins, games)``."""
-    from sy_tools.env import ScotlandYardEnv, play as play_game, policy_agent
+    from sy_tools.env import ScotlandYardEnv, policy_agent
+    from sy_tools.env import play as play_game
 
     env = ScotlandYardEnv(detectives=detectives)
     features = Features(VectorEngine(1, "classic", "london", detectives=detectives))

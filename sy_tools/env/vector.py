@@ -267,11 +267,11 @@ class VectorEngine:
         """Detective ``who[k]``'s candidate hops in game ``rows[k]`` and which are legal."""
         here = self.det_at[rows, who]
         cand = self._tab["det"][here]  # (G, K, 3): action, ticket, to
-        occ = self._occupied(rows)
         r = np.arange(len(rows))[:, None]
         ok = cand[:, :, 0] >= 0
         held = self.det_tk[rows, who][r, np.maximum(cand[:, :, 1], 0)] > 0
-        free = ~occ[r, np.maximum(cand[:, :, 2], 0)]
+        # free: no detective stands on ``to`` (the mover's own station is never a destination)
+        free = ~(cand[:, :, 2, None] == self.det_at[rows][:, None, :]).any(axis=2)
         return cand, ok & held & free
 
     def _can_double(self, rows: np.ndarray) -> np.ndarray:

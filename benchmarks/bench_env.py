@@ -92,7 +92,7 @@ def cartpole_steps(seconds: float = 2.0) -> float:
 def run() -> Iterator[str]:
     import os
 
-    yield (f"env: random legal steps, London, classic, 5 detectives, one process "
+    yield (f"env: random legal steps, London, classic, 5 detectives, one process, per CPU-second "
            f"(OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')})")
     aec = aec_steps()
     yield f"  AEC env (ScotlandYardEnv): {aec:,.0f} steps/s"

@@ -49,6 +49,12 @@ def main(argv: list[str]) -> None:
     from . import bench_puzzles
 
     benches["puzzles"] = bench_puzzles.run
+    try:
+        from . import bench_env
+
+        benches["env"] = bench_env.run
+    except ImportError:
+        pass
     from . import strength
 
     benches["strength"] = strength.run

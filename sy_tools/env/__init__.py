@@ -2,7 +2,10 @@
 ``pip install 'sy-tools[rl]'``).  docs/env.md describes the spaces, the action numbering, the
 rewards, the seeds and the adapters.
 
-:class:`ScotlandYardEnv` is an AEC environment on the rules engine; :func:`policy_agent` makes
+:class:`ScotlandYardEnv` is an AEC environment on the rules engine (:func:`env` wraps it as
+PettingZoo's factories do, :func:`parallel_env` is the parallel API; :class:`DetectivesEnv`
+and :class:`MrXEnv` are single-agent Gymnasium envs; :mod:`sy_tools.env.vector` steps many
+games at once); :func:`policy_agent` makes
 any ``simulate`` policy an agent of it, and :func:`as_policy` makes an agent of it a
 ``simulate`` policy.  Only this package imports pettingzoo and gymnasium.
 """
@@ -18,8 +21,14 @@ except ImportError as e:  # pragma: no cover - the extra is part of [test]
 
 from .actions import ActionCodec  # noqa: E402
 from .adapters import as_policy, play, policy_agent  # noqa: E402
-from .aec import MRX_AGENT, ScotlandYardEnv, detective_agent, env  # noqa: E402
+from .aec import MRX_AGENT, ScotlandYardEnv, detective_agent, env, raw_env  # noqa: E402
+from .flat import FlatLayout  # noqa: E402
 from .observe import ObservationLayout, PublicState  # noqa: E402
+from .parallel import ScotlandYardParallelEnv, parallel_env  # noqa: E402
+from .single import DetectivesEnv, MrXEnv, register  # noqa: E402
 
-__all__ = ["MRX_AGENT", "ActionCodec", "ObservationLayout", "PublicState", "ScotlandYardEnv", "as_policy",
-           "detective_agent", "env", "play", "policy_agent"]
+register()  # gymnasium.make("sy_tools/ScotlandYardDetectives-v0"), "sy_tools/ScotlandYardMrX-v0"
+
+__all__ = ["MRX_AGENT", "ActionCodec", "DetectivesEnv", "FlatLayout", "MrXEnv", "ObservationLayout", "PublicState", "ScotlandYardEnv",
+           "ScotlandYardParallelEnv", "as_policy", "detective_agent", "env", "parallel_env", "play", "policy_agent",
+           "raw_env"]

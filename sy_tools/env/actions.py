@@ -155,3 +155,22 @@ class ActionCodec:
         for m in position.legal_moves():
             out[self.encode(m)] = 1
         return out
+
+
+def action_int(value: object, size: int | None = None, who: str = "an action") -> int:
+    """``value`` as an action number: a Python or numpy integer (a 0-d integer array too), from
+    0 to ``size - 1`` when ``size`` is given.  Anything else (a float, even 160.0; a bool; a
+    string; None; an array of shape (1,) or larger) is refused with an :class:`InputError` that
+    says what was given: it is never rounded, played or turned into a loss."""
+    from ..errors import InputError
+
+    v = value
+    if isinstance(v, np.ndarray) and v.shape == () and np.issubdtype(v.dtype, np.integer):
+        v = v[()]
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+        shape = f" of shape {v.shape}" if isinstance(v, np.ndarray) else ""
+        raise InputError(f"{who} must be an integer, got {type(value).__name__}{shape} {value!r}")
+    a = int(v)
+    if size is not None and not 0 <= a < size:
+        raise InputError(f"{who} must be from 0 to {size - 1}, got {a}")
+    return a

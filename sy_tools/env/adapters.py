@@ -27,7 +27,7 @@ from ..engine.rules import Rules
 from ..engine.stations import Station
 from ..errors import InputError
 from ..selfplay.policies import DETECTIVE_POLICIES, MRX_POLICIES, Policy, load_policy, run_policy
-from .actions import ActionCodec
+from .actions import ActionCodec, action_int
 from .aec import MRX_AGENT, ScotlandYardEnv
 from .observe import ObservationLayout, PublicState
 
@@ -72,7 +72,9 @@ def as_policy(agent: Agent, probabilities: str | None = None) -> Policy:
     ``probabilities`` (the agent was trained with them), the detectives' ``probabilities`` are
     the weights ``simulate`` passes with its observation, or each possible station alike when
     it passes none (it computes no route counts), and Mr. X's likewise.  The action is
-    decoded into a move, which ``simulate`` checks as it checks any policy's."""
+    decoded into a move, which ``simulate`` checks as it checks any policy's; an action that is
+    not an integer of the space (a float such as 161.7 is never truncated) is an
+    :class:`InputError`."""
 
     def policy(obs: Any, rng: Any) -> Move:
         memo = obs.memo
@@ -90,7 +92,8 @@ def as_policy(agent: Agent, probabilities: str | None = None) -> Policy:
             shown, reveals = memo.setdefault("env_shown", []), memo.setdefault("env_reveals", {})
             st = PublicState(pos.stations, pos.tickets, pos.out, 0, pos.mrx_tickets, tuple(shown), dict(reveals),
                              obs.possible, pos.round, pos.move, _alike(obs.possible) if probabilities else None)
-            move = codec.decode(MRX, agent(layout.mrx(st, pos.mrx_at, pos.doubles, codec.mask(pos, MRX))))
+            move = codec.decode(MRX, action_int(agent(layout.mrx(st, pos.mrx_at, pos.doubles, codec.mask(pos, MRX))),
+                                                codec.mrx_size, "the agent's action"))
             if move in pos.legal_moves:  # what the detectives will have seen of it
                 for leg, t, _, seen in mrx_move_seen(pos, obs.possible, move):
                     shown.append(t)
@@ -104,7 +107,8 @@ def as_policy(agent: Agent, probabilities: str | None = None) -> Policy:
         mask = np.zeros(codec.detective_size, dtype=np.int8)
         for m in obs.legal_moves:
             mask[codec.encode(m)] = 1
-        return codec.decode(obs.to_move, agent(layout.detective(st, obs.to_move, mask)))
+        return codec.decode(obs.to_move, action_int(agent(layout.detective(st, obs.to_move, mask)),
+                                                    codec.detective_size, "the agent's action"))
 
     return policy
 

@@ -8,15 +8,23 @@ never selected again (it stays in ``agents`` and shares the team's reward at the
 :mod:`sy_tools.env.actions`' numbering, observations :mod:`sy_tools.env.observe`'s; docs/env.md
 describes both.
 
-An illegal action (not 1 in the agent's ``action_mask``, or not an action at all) is never
-applied: as PettingZoo's ``TerminateIllegalWrapper`` does, the game ends at once with reward
--1 for the agent that chose it and 0 for every other (``infos[...]["outcome"]`` is
-``"illegal-action"``).
+What is not an action at all (anything but an integer of the agent's space: a float, a bool,
+a string, None, an array of shape (1,) or more) is refused with an :class:`InputError` and
+changes nothing.  An illegal action (an action whose ``action_mask`` entry is 0) is never
+applied: under ``illegal_action="end"`` (the default), as PettingZoo's
+``TerminateIllegalWrapper`` does, the game ends at once with reward -1 for the agent that chose
+it and 0 for every other (``infos[...]["outcome"]`` is ``"illegal-action"``); under
+``illegal_action="random"`` a uniformly random legal action (from the game's stream
+``env.rng``) is played instead and ``infos[agent]["replaced"]`` holds the refused one.
+
+:func:`env` is the factory PettingZoo's environments have (the env wrapped in
+``OrderEnforcingWrapper``), :func:`raw_env` the class itself.
 """
 
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -36,7 +44,8 @@ from ..engine.tickets import Ticket
 from ..errors import InputError
 from ..selfplay.budgets import SEED_MAX, SEED_MIN
 from ..selfplay.game import DETECTIVE_NAMES, deal, game_record, game_rng
-from .actions import ActionCodec
+from .actions import ActionCodec, action_int
+from .flat import Batch, FlatLayout
 from .observe import ObservationLayout, PublicState
 
 #: the agent name of Mr. X
@@ -45,7 +54,10 @@ MRX_AGENT = "mrx"
 #: the outcome ``infos`` report for a game ended by an illegal action
 ILLEGAL = "illegal-action"
 
-RENDER_MODES = ("ansi", "rgb_array")
+RENDER_MODES = ("human", "ansi", "rgb_array")
+
+#: what an illegal action does: end the game (-1 for its agent) or play a random legal one
+ILLEGAL_ACTIONS = ("end", "random")
 
 
 def detective_agent(i: int) -> str:
@@ -60,13 +72,16 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
     ``probabilities``: a weights name of :func:`~sy_tools.analysis.possible.possible`
     (``paths``, ``uniform``, ``moves``) to add Mr. X's probability per station to every
     observation (None: not computed).  ``starts``: the start decks, as ``GameSpec.starts``
-    (None: the rules' decks)."""
+    (None: the rules' decks).  ``max_cycles``: end every game after that many rounds (every
+    agent truncated; None: play to the end).  ``illegal_action``: ``"end"`` or ``"random"``
+    (the module's docstring)."""
 
     metadata = {"name": "scotland_yard_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
 
     def __init__(self, rules: Rules | str = "classic", map: str | Board = "london", detectives: int = 5,
                  render_mode: str | None = None, probabilities: str | None = None,
-                 starts: str | tuple[Station, ...] | None = None) -> None:
+                 starts: str | tuple[Station, ...] | None = None, max_cycles: int | None = None,
+                 illegal_action: str = "end", observation: str = "dict") -> None:
         from ..analysis.tracker import WEIGHTS
         from ..formats.map_load import load_board
 
@@ -78,6 +93,16 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         if isinstance(detectives, bool) or not isinstance(detectives, int) \
                 or not 1 <= detectives <= len(DETECTIVE_NAMES):
             raise InputError(f"expected 1 to {len(DETECTIVE_NAMES)} detectives, got {detectives!r}")
+        if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer))
+                                       or max_cycles < 1):
+            raise InputError(f"max_cycles must be a positive integer or None, got {max_cycles!r}")
+        if observation not in ("dict", "flat"):
+            raise InputError(f"unknown observation {observation!r}: expected dict or flat")
+        self.observation_kind = observation
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise InputError(f"unknown illegal_action {illegal_action!r}: expected {' or '.join(ILLEGAL_ACTIONS)}")
+        self.max_cycles = None if max_cycles is None else int(max_cycles)
+        self.illegal_action = illegal_action
         self.rules: Rules = preset(rules) if isinstance(rules, str) else rules
         self.board: Board = map if isinstance(map, Board) else load_board(map)
         self.map_spec = map if isinstance(map, str) else self.board.name
@@ -90,10 +115,16 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {a: self.layout.mrx_space if a == MRX_AGENT else self.layout.detective_space
                                    for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.codec.size(self.piece(a))) for a in self.possible_agents}
+        self.flat = FlatLayout(self.board, self.rules, detectives)
+        #: the space of :meth:`state`: the flat observation of everything (Mr. X's station included)
+        self.state_space = self.flat.space()
+        if observation == "flat":
+            self.observation_spaces = {a: self.flat.space() for a in self.possible_agents}
         deal(self.board, self.rules, detectives, starts, random.Random(0))  # a deck the map lacks fails here
         self._template = Position.start(self.board, self.rules, list(zip(self.names, range(detectives))))
         self._seed: int | None = None
         self._game = -1
+        self._truncated = False
         self.agents: list[str] = []
         self.rng = random.Random(0)
 
@@ -146,22 +177,30 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         ``mrx_start`` and ``detective_starts`` (set the start stations: both or neither),
         ``start_candidates`` (Mr. X's start candidates; default: the rules' Mr. X deck less the
         detectives' stations)."""
+        if options is not None and not isinstance(options, Mapping):
+            raise InputError(f"reset options must be a dict, got {type(options).__name__}")
         opts = dict(options or {})
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not SEED_MIN <= seed <= SEED_MAX:
+            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) \
+                    or not SEED_MIN <= seed <= SEED_MAX:
                 raise InputError(f"expected a seed from {SEED_MIN} to {SEED_MAX}, got {seed!r}")
-            self._seed, self._game = int(seed), 0
+            new_seed, new_game = int(seed), 0
         elif self._seed is None:
-            self._seed, self._game = random.SystemRandom().randrange(SEED_MAX), 0
+            new_seed, new_game = random.SystemRandom().randrange(SEED_MAX), 0
         else:
-            self._game += 1
+            new_seed, new_game = self._seed, self._game + 1
         if "game" in opts:
-            self._game = int(opts["game"])
-        assert self._seed is not None
-        self.rng = game_rng(self._seed, self._game)
-        mrx, dets, candidates = deal(self.board, self.rules, len(self.names), self.starts, self.rng)
-        if "mrx_start" in opts or "detective_starts" in opts:
+            g = opts["game"]
+            if isinstance(g, (bool, np.bool_)) or not isinstance(g, (int, np.integer)) or g < 0:
+                raise InputError(f"reset options: game must be a non-negative integer, got {g!r}")
+            new_game = int(g)
+        rng = game_rng(new_seed, new_game)
+        mrx, dets, candidates = deal(self.board, self.rules, len(self.names), self.starts, rng)
+        if "mrx_start" in opts or "detective_starts" in opts or "start_candidates" in opts:
             mrx, dets, candidates = self._chosen_starts(opts)
+        # every option checked: only now does the environment change
+        self._seed, self._game, self.rng = new_seed, new_game, rng
+        self._truncated = False
         self._start = (mrx, tuple(dets), tuple(candidates))
         self._pos = replace(self._template, stations=tuple(dets), mrx_at=mrx)
         self._possible = mask_of(candidates) & ~self._pos.occupied
@@ -181,19 +220,30 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         self.agent_selection = MRX_AGENT
         self._advance()
 
+    def _station(self, value: Any, what: str) -> Station:
+        """A start station from reset options: an integer (numpy's too) on the map."""
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise InputError(f"reset options: {what} must be a station number, got {value!r}")
+        if int(value) not in self.board:
+            raise InputError(f"reset options: {what} {value!r} is not a station of the map {self.board.name!r}")
+        return int(value)
+
+    def _stations(self, value: Any, what: str) -> list[Station]:
+        if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+            raise InputError(f"reset options: {what} must be a list of stations, got {value!r}")
+        return [self._station(v, f"{what} entry") for v in value]
+
     def _chosen_starts(self, opts: Mapping[str, Any]) -> tuple[Station, list[Station], list[Station]]:
         if "mrx_start" not in opts or "detective_starts" not in opts:
             raise InputError("reset options: give both mrx_start and detective_starts, or neither")
-        mrx, dets = opts["mrx_start"], list(opts["detective_starts"])
+        mrx = self._station(opts["mrx_start"], "mrx_start")
+        dets = self._stations(opts["detective_starts"], "detective_starts")
         if len(dets) != len(self.names):
             raise InputError(f"reset options: expected {len(self.names)} detective_starts, got {len(dets)}")
-        for s in [mrx, *dets]:
-            if s not in self.board:
-                raise InputError(f"reset options: station {s!r} is not on the map {self.board.name!r}")
         if len(set(dets)) != len(dets) or mrx in dets:
             raise InputError("reset options: the start stations must all differ")
         if "start_candidates" in opts:
-            candidates = sorted(set(opts["start_candidates"]) - set(dets))
+            candidates = sorted(set(self._stations(opts["start_candidates"], "start_candidates")) - set(dets))
         else:
             deck = self.board.start_decks.get(self.rules.mrx_deck) or self.board.stations
             candidates = sorted(set(deck) - set(dets))
@@ -208,10 +258,15 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        piece = self.piece(agent)
+        a = action_int(action, self.codec.size(piece), f"{agent}'s action")  # refused: nothing changes
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        piece = self.piece(agent)
-        move = self._legal_move(piece, action)
+        move = self.codec.decode(piece, a) if self._mask(piece)[a] else None
+        replaced = None
+        if move is None and self.illegal_action == "random":
+            legal = np.flatnonzero(self._mask(piece))
+            replaced, move = a, self.codec.decode(piece, int(legal[int(self.rng.random() * len(legal))]))
         if move is None:
             self._illegal = f"{agent} chose {action!r}, which is not a legal action"
             self._cache.clear()
@@ -219,19 +274,9 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         else:
             self._play(move)
             self._advance()
+            if replaced is not None:
+                self.infos[agent]["replaced"] = replaced
         self._accumulate_rewards()
-
-    def _legal_move(self, piece: str, action: Any) -> Move | None:
-        """The move ``action`` stands for, when it is a legal action of ``piece`` now."""
-        try:
-            a = int(action)
-            if a != action:
-                return None
-        except (TypeError, ValueError, OverflowError):
-            return None
-        if not 0 <= a < self.codec.size(piece) or not self._mask(piece)[a]:
-            return None
-        return self.codec.decode(piece, a)
 
     def _play(self, move: Move) -> None:
         """Push ``move``, keeping the detectives' view up to date as ``simulate`` does."""
@@ -266,6 +311,14 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         else:
             assert pos.to_move is not None
             self.agent_selection = self.agent_of(pos.to_move)
+            if self.max_cycles is not None and pos.turn == 0 and pos.round >= self.max_cycles:
+                self._truncated = True  # max_cycles rounds played: every agent truncated
+                self.truncations = {a: True for a in self.agents}
+                self._cache.clear()
+                for a in self.agents:
+                    self.infos[a]["truncated"] = True
+            if self.observation_kind == "flat":
+                self._flat_masks()
 
     def _finish(self, rewards: Mapping[str, float]) -> None:
         """End the game: every agent is done, with ``rewards``."""
@@ -274,6 +327,20 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         info = self._info()
         for a in self.agents:
             self.infos[a] = dict(info)
+        if self.observation_kind == "flat":
+            self._flat_masks()
+
+    def _flat_masks(self) -> None:
+        """Under ``observation="flat"``: each agent's mask in its ``infos`` entry."""
+        for a in self.agents:
+            self.infos[a]["action_mask"] = self.observe_mask(a)
+
+    def observe_mask(self, agent: str) -> np.ndarray:
+        """``agent``'s action mask now (int8; all 0 unless it is to act)."""
+        piece = self.piece(agent)
+        if agent == self.agent_selection and not self._truncated:
+            return self._mask(piece).copy()
+        return np.zeros(self.codec.size(piece), np.int8)
 
     def _info(self) -> dict[str, Any]:
         """What ``infos`` carry: the outcome kind (``in-progress``, ``capture``, ``trapped``,
@@ -294,7 +361,7 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
     def _mask(self, piece: str) -> np.ndarray:
         key = ("mask", piece)
         if key not in self._cache:
-            live = self._illegal is None and self._pos.ended is None
+            live = self._illegal is None and self._pos.ended is None and not self._truncated
             self._cache[key] = self.codec.mask(self._pos, piece) if live else np.zeros(self.codec.size(piece), np.int8)
         return self._cache[key]  # type: ignore[no-any-return]
 
@@ -302,7 +369,7 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         """What every agent sees now."""
         if "public" not in self._cache:
             pos = self._pos
-            over = pos.ended is not None or self._illegal is not None
+            over = pos.ended is not None or self._illegal is not None or self._truncated
             self._cache["public"] = PublicState(
                 pos.stations, pos.tickets, pos.out, None if over else pos.turn, pos.mrx_tickets, tuple(self._shown),
                 dict(self._reveals), self._possible, pos.round, pos.move, self.probabilities())
@@ -321,8 +388,11 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
             self._cache["probabilities"] = dict(possible(self.record(), weights=weights).probabilities)
         return self._cache["probabilities"]  # type: ignore[no-any-return]
 
-    def observe(self, agent: str) -> dict[str, Any]:
-        """``agent``'s observation: its side's view and its action mask (all 0 unless it is to act)."""
+    def observe(self, agent: str) -> Any:
+        """``agent``'s observation: its side's view and its action mask (all 0 unless it is to
+        act); under ``observation="flat"`` the flat view (:meth:`flat_observation`)."""
+        if self.observation_kind == "flat":
+            return self.flat_observation(agent)
         piece = self.piece(agent)
         mask = self._mask(piece).copy() if agent == self.agent_selection else np.zeros(self.codec.size(piece), np.int8)
         if "arrays" not in self._cache:
@@ -331,6 +401,36 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         if piece == MRX:
             return self.layout.mrx(public, self._pos.mrx_at, self._pos.doubles, mask)
         return self.layout.detective(public, piece, mask)
+
+    def batch(self, mrx_known: bool = True) -> Batch:
+        """This game as a one-game :class:`~sy_tools.env.flat.Batch` (Mr. X's station left out
+        unless ``mrx_known``)."""
+        pos, st = self._pos, self.public_state()
+        idx = self.codec.index
+        last = max(self._reveals) if self._reveals else None
+        possible = np.zeros((1, len(self.codec.stations)), dtype=bool)
+        possible[0] = self.layout.public(st)["possible"] if "arrays" not in self._cache \
+            else self._cache["arrays"]["possible"]
+        tk = [[t.taxi, t.bus, t.underground] for t in pos.tickets]
+        x = pos.mrx_tickets
+        return Batch(
+            det_at=np.array([[idx[s] for s in pos.stations]]), det_tk=np.array([tk], dtype=np.int64),
+            out=np.array([[n in pos.out for n in self.names]]),
+            mrx_at=np.array([idx[pos.mrx_at] if mrx_known and pos.mrx_at is not None else -1]),
+            mrx_tk=np.array([[x.taxi, x.bus, x.underground, x.black, x.double]], dtype=np.int64),
+            move=np.array([pos.move]), round=np.array([pos.round]), doubles=np.array([pos.doubles]),
+            turn=np.array([-1 if st.turn is None else st.turn]), possible=possible,
+            last_reveal=np.array([-1 if last is None else idx[self._reveals[last]]]))
+
+    def state(self) -> np.ndarray:
+        """The whole game as one float32 vector in [0, 1] (for a centralised critic): the flat
+        observation (:mod:`sy_tools.env.flat`) with Mr. X's station, in :attr:`state_space`."""
+        return self.flat.encode(self.batch(), True)[0]
+
+    def flat_observation(self, agent: str) -> np.ndarray:
+        """``agent``'s view as the flat observation (the batched engine's): a detective's
+        without Mr. X's station, Mr. X's with it."""
+        return self.flat.encode(self.batch(agent == MRX_AGENT), agent == MRX_AGENT)[0]
 
     def policy_observation(self, agent: str | None = None) -> MrXObservation | DetectiveObservation:
         """What ``simulate`` hands a policy when ``agent`` (default: the agent to act) is to move:
@@ -381,15 +481,19 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
     # ---- pictures -----------------------------------------------------------------------------------
 
     def render(self) -> str | np.ndarray | None:
-        """``ansi``: the game in a few lines of text; ``rgb_array``: the detectives' possible-
-        positions heatmap (``sy-tools heatmap``'s ``possible`` layer) as an RGB array."""
+        """``ansi``: the game as the detectives see it, in a few lines of text; ``human``: the
+        same printed to standard output (returns None); ``rgb_array``: the detectives'
+        possible-positions heatmap (``sy-tools heatmap``'s ``possible`` layer) as an RGB array."""
         if self.render_mode is None:
-            logger.warn("render() called without a render_mode: give render_mode='ansi' or 'rgb_array'")
+            logger.warn("render() called without a render_mode: give render_mode='human', 'ansi' or 'rgb_array'")
             return None
-        if self.render_mode == "ansi":
+        if self.render_mode in ("ansi", "human"):
             from .render import text
 
-            return text(self)
+            if self.render_mode == "ansi":
+                return text(self)
+            print(text(self), file=sys.stdout, flush=True)
+            return None
         from .render import picture
 
         return picture(self)
@@ -398,7 +502,15 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         """Nothing to release (each picture's figure is closed once drawn)."""
 
 
-def env(**kwargs: Any) -> ScotlandYardEnv:
-    """``ScotlandYardEnv(**kwargs)`` (PettingZoo's factory name)."""
-    return ScotlandYardEnv(**kwargs)
+#: the environment class itself (PettingZoo's name for the unwrapped env)
+raw_env = ScotlandYardEnv
+
+
+def env(**kwargs: Any) -> Any:
+    """``ScotlandYardEnv(**kwargs)`` wrapped as PettingZoo's factories wrap theirs
+    (``OrderEnforcingWrapper``: stepping before ``reset`` is an error; its attributes read
+    through)."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(ScotlandYardEnv(**kwargs))
 

@@ -72,13 +72,15 @@ class ObservationLayout:
         self._numbers = np.array(codec.stations, dtype=np.intp)
         self._nbytes = (max(codec.stations, default=0) + 8) // 8
         d, s, log = len(self.names), len(codec.stations), rules.log_length
-        det_high = np.array([int(rules.detective_tickets.get(k, 0)) for k in DETECTIVE_TICKET_KINDS], dtype=np.int64)
+        top = int(np.iinfo(np.int64).max)  # a rules file may give 18-digit ticket counts: highs stay in int64
+        dt = [int(rules.detective_tickets.get(k, 0)) for k in DETECTIVE_TICKET_KINDS]
         start = rules.mrx_start_tickets(d)
-        gain = det_high * d if rules.tickets_to_mrx else np.zeros(3, dtype=np.int64)
-        mrx_high = np.array([int(start.get(k, 0)) for k in MRX_TICKET_KINDS], dtype=np.int64)
-        mrx_high[:3] += gain
+        xt = [int(start.get(k, 0)) + (dt[i] * d if i < 3 and rules.tickets_to_mrx else 0)
+               for i, k in enumerate(MRX_TICKET_KINDS)]
+        det_high = np.array([min(t, top) for t in dt], dtype=np.int64)
+        mrx_high = np.array([min(t, top) for t in xt], dtype=np.int64)
         #: the most rounds a game can have: a round spends a detective ticket or a travel-log entry
-        self.max_round = log + int(det_high.sum()) * d + 1
+        self.max_round = min(log + sum(dt) * d + 1, top)
         public: dict[str, spaces.Space[Any]] = {
             "detectives": spaces.Box(0, 1, (d, s), np.int8),
             "detective_tickets": spaces.Box(np.zeros((d, 3), np.int64), np.tile(det_high, (d, 1)), dtype=np.int64),

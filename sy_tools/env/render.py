@@ -1,5 +1,5 @@
-"""Drawing an environment's game: a few lines of text (``ansi``) or the possible-positions
-heatmap as an RGB array (``rgb_array``)."""
+"""Drawing an environment's game: a few lines of text as the detectives see it (``ansi``,
+``human``) or the possible-positions heatmap as an RGB array (``rgb_array``)."""
 
 from __future__ import annotations
 
@@ -19,9 +19,10 @@ PICTURE_SIZE = (8.0, 6.0)
 PICTURE_DPI = 80
 
 
-def text(env: ScotlandYardEnv) -> str:
-    """The game in a few lines: how it stands (the moment and whose turn), Mr. X (his station, tickets and
-    travel log), each detective (station, tickets), the possible set's size."""
+def text(env: ScotlandYardEnv, full: bool = False) -> str:
+    """The game in a few lines, as the detectives see it: how it stands (the moment and whose
+    turn), Mr. X (where he was last seen, tickets and travel log), each detective (station,
+    tickets), the possible set's size.  ``full``: Mr. X's station too (not for the detectives)."""
     pos = env.position
     st = env.public_state()
     head = pos.outcome.describe() if env.outcome != "illegal-action" else \
@@ -29,9 +30,16 @@ def text(env: ScotlandYardEnv) -> str:
     log = " ".join(TICKET_LETTERS[t] + (f"{st.reveals[n]}" if n in st.reveals else "")
                    for n, t in enumerate(st.shown, 1)) or "-"
     x = pos.mrx_tickets
+    if full:
+        where = f"at {pos.mrx_at}"
+    elif st.reveals:
+        last = max(st.reveals)
+        where = f"last seen at {st.reveals[last]} (move {last})"
+    else:
+        where = "not seen yet"
     lines = [
         head,
-        f"Mr. X at {pos.mrx_at}: T{x.taxi} B{x.bus} U{x.underground} K{x.black} 2X{x.double}; log {log}",
+        f"Mr. X {where}: T{x.taxi} B{x.bus} U{x.underground} K{x.black} 2X{x.double}; log {log}",
         "  ".join(f"{n} {s}{' (out)' if n in pos.out else ''}: "
                   + " ".join(f"{TICKET_LETTERS[t]}{tk[t]}" for t in DETECTIVE_TICKETS)
                   for n, s, tk in zip(pos.names, pos.stations, pos.tickets)),

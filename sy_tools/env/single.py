@@ -1,0 +1,118 @@
+"""Single-agent Gymnasium envs: one side learns, the other is a built-in ``simulate`` policy.
+
+* ``DetectivesEnv`` (``gymnasium.make("sy_tools/ScotlandYardDetectives-v0")``): the
+  detectives as one team; each step is the turn of the detective to move (the observation's
+  ``to_move`` says which); Mr. X's moves are the opponent's, played in between.
+* ``MrXEnv`` (``gymnasium.make("sy_tools/ScotlandYardMrX-v0")``): Mr. X against built-in
+  detectives; each step is one of his moves (a double move is one action).
+
+Observations are the side's view as the flat float32 vector of :mod:`sy_tools.env.flat`
+(``Box(0, 1)``); the legal actions are ``info["action_mask"]`` (int8, one per action of
+:mod:`sy_tools.env.actions`; Gymnasium's ``Discrete.sample(mask=...)`` takes it).  Reward +1
+when the side wins, -1 when it loses, 0 before; an illegal action ends the game with -1 (or,
+``illegal_action="random"``, is replaced by a random legal one).  ``opponent``: a built-in
+policy name (``random``, ``greedy``, ``cordon``, ``advise``, ``mcts``, ``level-easy`` ...), a
+``module:function``, or the function itself; ``level`` (``easy``, ``normal``, ``hard``) plays
+that level's policy instead.  Seeds deal as the AEC env deals (``reset(seed=s)``: game 0 of
+``simulate --seed s``; each later ``reset()`` the next game), and the opponent draws from the
+game's stream, so a seed fixes the whole game given the actions.  Other keyword arguments go to
+:class:`~sy_tools.env.aec.ScotlandYardEnv` (``rules``, ``map``, ``detectives``, ``max_cycles``,
+...).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from ..errors import InputError
+from .adapters import policy_agent
+from .aec import MRX_AGENT, ScotlandYardEnv
+
+
+class _SideEnv(gymnasium.Env):  # type: ignore[misc]
+    side = "detectives"
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"]}
+
+    def __init__(self, opponent: Any = "random", level: str | None = None, render_mode: str | None = None,
+                 **kwargs: Any) -> None:
+        if level is not None:
+            from ..selfplay.levels import LEVELS
+
+            if level not in LEVELS:
+                raise InputError(f"unknown level {level!r}: expected {', '.join(LEVELS)}")
+            opponent = f"level-{level}"
+        self.aec = ScotlandYardEnv(render_mode=render_mode, **kwargs)
+        self.render_mode = render_mode
+        other = "mrx" if self.side == "detectives" else "detectives"
+        self.opponent = policy_agent(self.aec, opponent, other)
+        self.observation_space = self.aec.flat.space()
+        self.action_space = self.aec.action_space(MRX_AGENT if self.side == "mrx" else "det_0")
+
+    def _mine(self, agent: str) -> bool:
+        return (agent == MRX_AGENT) == (self.side == "mrx")
+
+    def _play_opponent(self) -> None:
+        aec = self.aec
+        while aec.agents and not any(aec.terminations.values()) and not any(aec.truncations.values()) \
+                and not self._mine(aec.agent_selection):
+            aec.step(self.opponent(None))
+
+    def _out(self) -> tuple[np.ndarray, dict[str, Any]]:
+        aec = self.aec
+        agent = aec.agent_selection if self._mine(aec.agent_selection) else \
+            (MRX_AGENT if self.side == "mrx" else "det_0")
+        info = dict(aec.infos.get(agent, {}))
+        info["action_mask"] = aec.observe_mask(agent)
+        info["agent"] = agent
+        return aec.flat_observation(agent), info
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        self.aec.reset(seed=seed, options=options)
+        self._play_opponent()
+        return self._out()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        aec = self.aec
+        actor = aec.agent_selection
+        if any(aec.terminations.values()) or any(aec.truncations.values()):
+            raise InputError("the game is over: call reset()")
+        aec.step(action)
+        reward = float(aec.rewards.get(actor, 0.0))
+        while aec.agents and not any(aec.terminations.values()) and not any(aec.truncations.values()) \
+                and not self._mine(aec.agent_selection):
+            aec.step(self.opponent(None))
+            reward += float(aec.rewards.get(actor, 0.0))
+        obs, info = self._out()
+        return obs, reward, any(aec.terminations.values()), any(aec.truncations.values()), info
+
+    def render(self) -> Any:
+        return self.aec.render()
+
+
+class DetectivesEnv(_SideEnv):
+    """The detectives as one team against a built-in Mr. X (the module's docstring)."""
+
+    side = "detectives"
+
+
+class MrXEnv(_SideEnv):
+    """Mr. X against built-in detectives (the module's docstring)."""
+
+    side = "mrx"
+
+
+#: the ids :func:`register` gives the envs
+IDS = {"sy_tools/ScotlandYardDetectives-v0": "sy_tools.env.single:DetectivesEnv",
+       "sy_tools/ScotlandYardMrX-v0": "sy_tools.env.single:MrXEnv"}
+
+
+def register() -> None:
+    """Register :data:`IDS` with Gymnasium (importing :mod:`sy_tools.env` does it)."""
+    for env_id, entry in IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point=entry, disable_env_checker=False)

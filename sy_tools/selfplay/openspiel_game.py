@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -96,11 +96,11 @@ class Spec:
     def __deepcopy__(self, memo: dict[int, Any]) -> Spec:
         return self  # (immutable: a cloned state shares it)
 
-    @property
+    @cached_property
     def stations(self) -> tuple[Station, ...]:
         return tuple(sorted(self.board.stations))
 
-    @property
+    @cached_property
     def n(self) -> int:
         return len(self.board.stations)
 
@@ -108,15 +108,15 @@ class Spec:
     def num_players(self) -> int:
         return 2 if self.team else 1 + len(self.names)
 
-    @property
+    @cached_property
     def double(self) -> int:
         return 4 * self.n
 
-    @property
+    @cached_property
     def pass_action(self) -> int:
         return 4 * self.n + 1
 
-    @property
+    @cached_property
     def no_reveal(self) -> int:
         return 4 * self.n + 2
 
@@ -138,9 +138,9 @@ class Spec:
     def leg(self, ticket: Ticket, station: Station) -> int:
         return _TICKET_CODE[ticket] * self.n + self.index[station]
 
-    @property
+    @cached_property
     def index(self) -> dict[Station, int]:
-        return _index(self.board)
+        return {s: i for i, s in enumerate(self.stations)}
 
     def tokens(self, move: Move) -> tuple[int, ...]:
         """A move as the actions that make it (module docstring)."""
@@ -174,9 +174,16 @@ class Spec:
         return f"reveal after hop {hop}, take {self.names[d]}'s {DETECTIVE_TICKETS[t].value}"
 
 
-@lru_cache(maxsize=16)
-def _index(board: Board) -> dict[Station, int]:
-    return {s: i for i, s in enumerate(sorted(board.stations))}
+#: Boards a game may name by key instead of a map spec (:func:`board_key`: the policies play on
+#: the board their observation holds, which may come from no file)
+BOARDS: dict[str, Board] = {}
+
+
+def board_key(board: Board) -> str:
+    """A ``map`` parameter that names ``board`` in this process (kept in :data:`BOARDS`)."""
+    key = f"board:{board.name}:{id(board)}"
+    BOARDS.setdefault(key, board)
+    return key
 
 
 @lru_cache(maxsize=16)
@@ -187,7 +194,7 @@ def make_spec(rules: str = "classic", map: str = "london", detectives: int = 5, 
     if not isinstance(detectives, int) or not 1 <= detectives <= len(DETECTIVE_NAMES):
         raise InputError(f"expected 1 to {len(DETECTIVE_NAMES)} detectives, got {detectives!r}", where="detectives")
     r = parse_rules(rules)
-    board = load_board(map)
+    board = BOARDS[map] if map in BOARDS else load_board(map)
     params = (("detectives", detectives), ("map", map), ("rules", rules), ("team", bool(team)))
     return Spec(board, r, DETECTIVE_NAMES[:detectives], bool(team), params, _decks(board, r))
 
@@ -297,6 +304,33 @@ class ScotlandYardState(pyspiel.State):
         self.private: Frozen = Frozen()
         self._options = Shared(None)
         self._routes = Shared(None)
+        #: a state made by :meth:`at`: (the position it starts from, his possible set then, its weights)
+        self._origin = Shared(None)
+
+    @classmethod
+    def at(cls, game: ScotlandYardGame, position: Position, possible: StationMask,
+           weights: Mapping[Station, float] | None = None) -> ScotlandYardState:
+        """A state that starts at ``position`` (a game's middle, as a policy is shown it) where
+        the detectives consider ``possible`` for Mr. X, each station by ``weights`` (None: alike).
+        Its record starts there: :meth:`resample_from_infostate` draws his station then from
+        ``possible`` by those weights, and his route since by the path weights.  ``position``
+        may leave Mr. X's station unknown (a detectives' view): one of ``possible`` is taken."""
+        if position.ended is not None:
+            raise ValueError("the game is over at that position")
+        if position.mrx_at is None:
+            position = position.with_mrx_at((possible & -possible).bit_length() - 1)  # (the lowest)
+        st = game.new_initial_state()
+        st._origin = Shared((position, possible, dict(weights) if weights else None))
+        st.dealt = Frozen((*position.stations, position.mrx_at))
+        st.start = possible
+        st._pos = Shared(position)
+        dets = " ".join(f"{n}@{s}{t.to_dict(['taxi', 'bus', 'underground'])}"
+                        for n, s, t in zip(position.names, position.stations, position.tickets))
+        head = (f"from {position.when}, doubles {position.doubles}, out {sorted(position.out)}: {dets}; "
+                f"Mr. X {position.mrx_tickets.to_dict()} at one of {stations_of(possible)}")
+        st._event(head, f"{head}: at {position.mrx_at}")
+        st._trap_check()
+        return st
 
     @property
     def pos(self) -> Position | None:
@@ -329,8 +363,15 @@ class ScotlandYardState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         if self.pos is None or self.pos.ended is not None:
             return []
-        if self.pos.turn != 0:
-            return sorted({self.spec.tokens(m)[0] for m in self.pos.legal_moves})
+        pos = self.pos
+        if pos.turn != 0:
+            return sorted({self.spec.tokens(m)[0] for m in pos.legal_moves})
+        if not self.prefix and not self.spec.rules.voluntary_reveal:  # (no need to list his double moves)
+            singles = pos.legal_moves.singles
+            out = sorted({self.spec.tokens(m)[0] for m in singles()})
+            if len(pos.legal_moves) > len(singles()):
+                out.append(self.spec.double)
+            return out
         k = len(self.prefix)
         return sorted({tk[k] for tk, _ in self.options() if tk[:k] == self.prefix})
 
@@ -391,11 +432,15 @@ class ScotlandYardState(pyspiel.State):
     def replay(self, route: Sequence[Station]) -> ScotlandYardState:
         """This game's public record with Mr. X on ``route`` (start, then one station per
         leg), as a new state (Mr. X's half-chosen move, private to him, is dropped)."""
-        st = self.get_game().new_initial_state()
-        index = self.spec.index
-        for s in self.dealt[:len(self.spec.names)]:
-            st.apply_action(index[s])
-        st.apply_action(index[route[0]])
+        origin = self._origin.v
+        if origin is not None:
+            st = self.at(self.get_game(), origin[0].with_mrx_at(route[0]), origin[1], origin[2])
+        else:
+            st = self.get_game().new_initial_state()
+            index = self.spec.index
+            for s in self.dealt[:len(self.spec.names)]:
+                st.apply_action(index[s])
+            st.apply_action(index[route[0]])
         leg = 1
         for m in self.moves:
             if m.piece == MRX and not m.is_pass:
@@ -411,6 +456,8 @@ class ScotlandYardState(pyspiel.State):
         marked), which ``sy-tools check`` referees."""
         if self.pos is None:
             raise ValueError("the start cards are not dealt yet")
+        if self._origin.v is not None:
+            raise ValueError("this state starts in a game's middle (ScotlandYardState.at): it has no whole record")
         d = len(self.spec.names)
         doc = game_record(self.spec.board, self.spec.rules, self.spec.names, self.dealt[:d], self.dealt[d],
                           self.candidates, self.moves)
@@ -531,7 +578,7 @@ def _uniform(sampler: Any) -> Any:
     return sampler
 
 
-def route_weights(state: ScotlandYardState) -> tuple[list[StationMask], list[dict[Station, int]]]:
+def route_weights(state: ScotlandYardState) -> tuple[list[StationMask], list[dict[Station, Any]]]:
     """The possible-set filter smoothed over the whole public record (``live[0]`` the start,
     ``live[i]`` after leg ``i``) and the number of consistent route prefixes ending at each
     station after each leg (``counts[i]``; exact integers): the tracker's ``paths`` weights."""
@@ -541,9 +588,11 @@ def route_weights(state: ScotlandYardState) -> tuple[list[StationMask], list[dic
     for i in range(len(state.steps) - 1, -1, -1):  # backwards: only stations on a whole route
         t, occ = state.steps[i]
         live[i] &= mrx_sources(board, live[i + 1], t, occ, rules)
-    counts: list[dict[Station, int]] = [{s: 1 for s in stations_of(live[0])}]
+    origin = state._origin.v
+    first = origin[2] if origin is not None and origin[2] else {}
+    counts: list[dict[Station, Any]] = [{s: first.get(s, 1) for s in stations_of(live[0])}]
     for i, (t, occ) in enumerate(state.steps, 1):
-        nxt: dict[Station, int] = {}
+        nxt: dict[Station, Any] = {}
         for s, c in counts[-1].items():
             for d in stations_of(mrx_targets(board, 1 << s, t, occ, rules) & live[i]):
                 nxt[d] = nxt.get(d, 0) + c
@@ -574,12 +623,14 @@ def sample_route(state: ScotlandYardState, uniform: Any) -> list[Station]:
     return route
 
 
-def _pick(weights: dict[Station, int], uniform: Any) -> Station:
+def _pick(weights: dict[Station, Any], uniform: Any) -> Station:
     items = sorted(weights.items())
     total = sum(c for _, c in items)
     if not total:
         raise ValueError("no route of Mr. X fits the public record")
-    x = int(uniform() * total)
+    x = uniform() * total
+    if isinstance(total, int):
+        x = int(x)
     for s, c in items:
         x -= c
         if x < 0:

@@ -139,3 +139,22 @@ def test_games_played_in_openspiel_export_as_legal_records_with_the_same_outcome
 
 def test_game_is_registered_under_its_name():
     assert GAME_NAME in pyspiel.registered_names()
+
+
+def test_mr_xs_first_action_without_listing_double_moves_is_the_engines_list():
+    """Mr. X's first action of a move is offered without listing his double moves; it must be
+    exactly the first actions of the engine's legal moves (the general path)."""
+    game = load(detectives=4)
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+                continue
+            if state.current_player() == 0 and not state.prefix:
+                assert state.legal_actions() == sorted({tk[0] for tk, _ in state.options()})
+                checked += 1
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 20

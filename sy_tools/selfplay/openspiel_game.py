@@ -535,6 +535,7 @@ class ScotlandYardState(pyspiel.State):
         self.moves = Frozen((*self.moves, move))
         self._pos = Shared(pos.push(move))
         self._options = Shared(None)
+        self._routes = Shared(None)  # (the record changed: the route counts are made afresh when asked)
         self._trap_check()
 
     def _set_current(self, mask: StationMask) -> None:

@@ -158,3 +158,23 @@ def test_mr_xs_first_action_without_listing_double_moves_is_the_engines_list():
                 checked += 1
             state.apply_action(rng.choice(state.legal_actions()))
     assert checked > 20
+
+
+def test_resampling_all_along_a_game_keeps_the_detectives_information():
+    """A resample at every detectives' turn of a game (the route table made afresh as the
+    record grows) keeps their information state and puts Mr. X where the record allows."""
+    game = load(detectives=3)
+    rng = random.Random(21)
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        if state.current_player() == 1:
+            twin = state.resample_from_infostate(1, rng)
+            assert twin.information_state_string(1) == state.information_state_string(1)
+            assert twin.legal_actions() == state.legal_actions()
+            checked += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 10

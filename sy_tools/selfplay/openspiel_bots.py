@@ -7,8 +7,8 @@ double move is three decisions in OpenSpiel (declare it, then each leg), each wi
 Fair: a policy sees only its observation.  The search starts from a state made from it
 (:meth:`~.openspiel_game.ScotlandYardState.at`): for the detectives, Mr. X's station is not in
 it, and ISMCTS draws a world per simulation with ``resample_from_infostate`` (his station from
-the possible set the observation gives, each alike or by the observation's weights, then his
-route since by the path weights); the detectives' MCTS, a perfect-information search, runs on
+the possible set the observation gives, by the path weights of the public record their
+observations make up (:func:`path_weights`), then his route since by the path weights); the detectives' MCTS, a perfect-information search, runs on
 one such draw a decision.  Mr. X knows everything, so his searches start from the true state.
 
 Evaluator: our own random playout (:func:`~sy_tools.engine.playout.random_playout`, one a leaf,
@@ -28,10 +28,13 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+from ..engine.hops import mrx_targets
 from ..engine.moves import Move
 from ..engine.observations import DetectiveObservation, MrXObservation, observed_position
 from ..engine.playout import random_playout
-from .openspiel_game import PARAMETERS, ScotlandYardState, board_key, rules_parameter
+from ..engine.stations import Station, StationMask, mask_of, stations_of
+from ..errors import InputError
+from .openspiel_game import PARAMETERS, ScotlandYardState, board_key, path_counts, rules_parameter, start_decks
 
 #: simulations a decision unless the policy's name says (``openspiel-ismcts:1000``)
 SIMULATIONS = 300
@@ -77,7 +80,56 @@ def _root(obs: Any) -> ScotlandYardState:
     if isinstance(obs, MrXObservation):
         return ScotlandYardState.at(game, obs.position, obs.possible)
     assert isinstance(obs, DetectiveObservation)
-    return ScotlandYardState.at(game, observed_position(obs), obs.possible, obs.weights)
+    return ScotlandYardState.at(game, observed_position(obs), obs.possible, obs.weights or path_weights(obs))
+
+
+def path_weights(obs: DetectiveObservation) -> dict[Station, int] | None:
+    """The number of routes that fit the public record and end at each of Mr. X's possible
+    stations (the tracker's ``paths`` weights), from the record the detectives' observations make
+    up call by call (kept in ``obs.memo``: each call sees the last caller's move and any legs of
+    Mr. X since).  None where the record cannot be followed (a pass; a start other than the
+    rules' deck: the filter's set then differs from the observation's): the stations count alike."""
+    memo = obs.memo
+    rec = memo.get(_RECORD)
+    board, rules = obs.board, obs.rules
+    stations = tuple(obs.stations)
+    if rec is None:
+        try:
+            deck = start_decks(board, rules)[0]
+        except InputError:
+            deck = []
+        rec = memo[_RECORD] = {"ok": bool(deck), "round": 1 if obs.move else 0, "move": 0, "stations": stations,
+                               "start": mask_of(deck) & ~mask_of(stations), "steps": [], "sets": []}
+    if not rec["ok"]:
+        return None
+    sets: list[StationMask] = rec["sets"]
+    for was, now in zip(rec["stations"], stations):  # the last caller's move (before any new leg of his)
+        if was != now:
+            if sets:
+                sets[-1] &= ~(1 << now)
+            else:
+                rec["start"] &= ~(1 << now)
+    legs = obs.move - rec["move"]
+    if obs.round - rec["round"] > (1 if legs else 0) or len(obs.shown) < obs.move:  # a pass; no log to follow
+        rec["ok"] = False
+        return None
+    occ = mask_of(stations)
+    for leg in range(rec["move"], obs.move):
+        t = obs.shown[leg]
+        here = mrx_targets(board, sets[-1] if sets else rec["start"], t, occ, rules)
+        if leg + 1 in obs.reveals:
+            here &= 1 << obs.reveals[leg + 1]
+        rec["steps"].append((t, occ))
+        sets.append(here)
+    rec.update(round=obs.round, move=obs.move, stations=stations)
+    if (sets[-1] if sets else rec["start"]) != obs.possible:
+        rec["ok"] = False
+        return None
+    counts = path_counts(board, rules, rec["start"], rec["steps"], sets)[1][-1]
+    return {s: counts.get(s, 0) for s in stations_of(obs.possible)}
+
+
+_RECORD = "openspiel_record"
 
 
 def _search(kind: str, state: ScotlandYardState, simulations: int, rng: random.Random) -> int:

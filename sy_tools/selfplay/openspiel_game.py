@@ -196,7 +196,7 @@ def make_spec(rules: str = "classic", map: str = "london", detectives: int = 5, 
     r = parse_rules(rules)
     board = BOARDS[map] if map in BOARDS else load_board(map)
     params = (("detectives", detectives), ("map", map), ("rules", rules), ("team", bool(team)))
-    return Spec(board, r, DETECTIVE_NAMES[:detectives], bool(team), params, _decks(board, r))
+    return Spec(board, r, DETECTIVE_NAMES[:detectives], bool(team), params, start_decks(board, r))
 
 
 def parse_rules(text: str) -> Rules:
@@ -245,7 +245,7 @@ def rules_parameter(rules: Rules) -> str:
     return name + ":" + ":".join(f"{k} {text(v)}" for k, v in over.items())
 
 
-def _decks(board: Board, rules: Rules) -> tuple[list[Station], list[Station]]:
+def start_decks(board: Board, rules: Rules) -> tuple[list[Station], list[Station]]:
     """Mr. X's deck and the detectives' (a map without decks deals from every station)."""
     decks = board.start_decks
 
@@ -583,16 +583,24 @@ def route_weights(state: ScotlandYardState) -> tuple[list[StationMask], list[dic
     """The possible-set filter smoothed over the whole public record (``live[0]`` the start,
     ``live[i]`` after leg ``i``) and the number of consistent route prefixes ending at each
     station after each leg (``counts[i]``; exact integers): the tracker's ``paths`` weights."""
-    sp = state.spec
-    board, rules = sp.board, sp.rules
-    live = [state.start, *state.sets]
-    for i in range(len(state.steps) - 1, -1, -1):  # backwards: only stations on a whole route
-        t, occ = state.steps[i]
-        live[i] &= mrx_sources(board, live[i + 1], t, occ, rules)
     origin = state._origin.v
-    first = origin[2] if origin is not None and origin[2] else {}
-    counts: list[dict[Station, Any]] = [{s: first.get(s, 1) for s in stations_of(live[0])}]
-    for i, (t, occ) in enumerate(state.steps, 1):
+    first = origin[2] if origin is not None and origin[2] else None
+    return path_counts(state.spec.board, state.spec.rules, state.start, state.steps, state.sets, first)
+
+
+def path_counts(board: Board, rules: Rules, start: StationMask, steps: Sequence[tuple[Ticket, StationMask]],
+                sets: Sequence[StationMask], first: Mapping[Station, Any] | None = None
+                ) -> tuple[list[StationMask], list[dict[Station, Any]]]:
+    """:func:`route_weights` of a public record given by its parts: the set before Mr. X's first
+    leg, each leg's ticket and the detectives' stations then, the set after each leg (pruned by
+    what followed), and the start stations' weights (None: one each)."""
+    live = [start, *sets]
+    for i in range(len(steps) - 1, -1, -1):  # backwards: only stations on a whole route
+        t, occ = steps[i]
+        live[i] &= mrx_sources(board, live[i + 1], t, occ, rules)
+    weight = first or {}
+    counts: list[dict[Station, Any]] = [{s: weight.get(s, 1) for s in stations_of(live[0])}]
+    for i, (t, occ) in enumerate(steps, 1):
         nxt: dict[Station, Any] = {}
         for s, c in counts[-1].items():
             for d in stations_of(mrx_targets(board, 1 << s, t, occ, rules) & live[i]):

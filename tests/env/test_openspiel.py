@@ -160,21 +160,47 @@ def test_mr_xs_first_action_without_listing_double_moves_is_the_engines_list():
     assert checked > 20
 
 
-def test_resampling_all_along_a_game_keeps_the_detectives_information():
-    """A resample at every detectives' turn of a game (the route table made afresh as the
-    record grows) keeps their information state and puts Mr. X where the record allows."""
-    game = load(detectives=3)
-    rng = random.Random(21)
+def detectives_turns(game, rng: random.Random):
+    """Each state of a random game of ``game`` where the detectives (player 1) are to move."""
     state = game.new_initial_state()
-    checked = 0
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
             continue
         if state.current_player() == 1:
-            twin = state.resample_from_infostate(1, rng)
-            assert twin.information_state_string(1) == state.information_state_string(1)
-            assert twin.legal_actions() == state.legal_actions()
-            checked += 1
+            yield state
         state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_resampling_all_along_a_game_keeps_the_detectives_information():
+    """A resample at every detectives' turn of a game (the route table made afresh as the
+    record grows) keeps their information state and puts Mr. X where the record allows."""
+    rng = random.Random(21)
+    checked = 0
+    for state in detectives_turns(load(detectives=3), rng):
+        twin = state.resample_from_infostate(1, rng)
+        assert twin.information_state_string(1) == state.information_state_string(1)
+        assert twin.legal_actions() == state.legal_actions()
+        checked += 1
+    assert checked > 10
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_the_detectives_path_weights_from_their_observations_are_the_games(seed):
+    """The record the detectives' simulate policy makes up from its observations, call by
+    call, gives the same path weights as the game's own public record (:func:`route_weights`)
+    at every detectives' turn."""
+    from sy_tools.engine.observations import DetectiveObservation
+    from sy_tools.env.openspiel import route_weights
+    from sy_tools.selfplay.openspiel_bots import path_weights
+
+    memo: dict = {}
+    checked = 0
+    for state in detectives_turns(load(detectives=4), random.Random(seed)):
+        legs = [(t, s) for m in state.moves if m.piece == "Mr. X" for t, s in zip(m.tickets, m.stations)]
+        reveals = {n: s for n, (_, s) in enumerate(legs, 1) if state.spec.rules.is_reveal(n)}
+        obs = DetectiveObservation.of(state.pos, state.possible, tuple(t for t, _ in legs), reveals, memo=memo)
+        want = route_weights(state)[1][-1]
+        assert path_weights(obs) == {s: want[s] for s in sorted(want)}
+        checked += 1
     assert checked > 10

@@ -70,3 +70,4 @@ def test_the_detectives_search_draws_mr_x_from_their_possible_set_not_his_statio
     assert set(seen) == {51, 67, 86, 132}
     assert chisquare(list(seen.values())).pvalue > 0.001
     assert openspiel_bots.decide("ismcts", obs, random.Random(4), 10).piece == "Red"
+

@@ -331,6 +331,31 @@ MRX_POLICIES["mcts"] = lambda obs, rng: importlib.import_module(".mcts", __packa
 DETECTIVE_POLICIES["mcts"] = lambda obs, rng: importlib.import_module(".mcts", __package__).mcts_detective(obs, rng)
 
 
+
+def _at_level(side: str, level: str) -> Policy:
+    """``side``'s ``level`` of :data:`~sy_tools.selfplay.budgets.LEVEL_TABLE`: its budget set
+    into ``obs.memo`` (``setdefault``: a caller's keys win), then its built-in policy (looked up
+    at each call)."""
+    spec = LEVEL_TABLE[side][level]
+    registry = MRX_POLICIES if side == "mrx" else DETECTIVE_POLICIES
+    budget = tuple(spec.budget.items())
+
+    def policy(obs: Any, rng: Any) -> Move:
+        memo = obs.memo
+        for key, value in budget:
+            memo.setdefault(key, value)
+        return registry[spec.policy](obs, rng)
+
+    policy.__name__ = policy.__qualname__ = f"{side}_{level}"
+    policy.__doc__ = f"{'Mr. X' if side == 'mrx' else 'The detectives'} at level {level}: {spec.summary}."
+    return policy
+
+
+for _level in LEVELS:  # the computer's strength levels (:mod:`.levels`): level-easy, level-normal, level-hard
+    MRX_POLICIES[LEVEL_POLICY_PREFIX + _level] = _at_level("mrx", _level)
+    DETECTIVE_POLICIES[LEVEL_POLICY_PREFIX + _level] = _at_level("detectives", _level)
+
+
 def _openspiel(kind: str, simulations: int | None = None) -> Policy:
     """OpenSpiel's ``kind`` bot (:mod:`.openspiel_bots`, imported at its first move: OpenSpiel
     loads only where it plays) with ``simulations`` a decision (None: its default)."""
@@ -359,30 +384,6 @@ def _budgeted(spec: str, option: str) -> Policy | None:
         raise InputError(f"{spec}: expected {name}:N, N a whole number of simulations a decision (at least 1)",
                          where=option)
     return BUDGETED[name](int(budget))
-
-
-def _at_level(side: str, level: str) -> Policy:
-    """``side``'s ``level`` of :data:`~sy_tools.selfplay.budgets.LEVEL_TABLE`: its budget set
-    into ``obs.memo`` (``setdefault``: a caller's keys win), then its built-in policy (looked up
-    at each call)."""
-    spec = LEVEL_TABLE[side][level]
-    registry = MRX_POLICIES if side == "mrx" else DETECTIVE_POLICIES
-    budget = tuple(spec.budget.items())
-
-    def policy(obs: Any, rng: Any) -> Move:
-        memo = obs.memo
-        for key, value in budget:
-            memo.setdefault(key, value)
-        return registry[spec.policy](obs, rng)
-
-    policy.__name__ = policy.__qualname__ = f"{side}_{level}"
-    policy.__doc__ = f"{'Mr. X' if side == 'mrx' else 'The detectives'} at level {level}: {spec.summary}."
-    return policy
-
-
-for _level in LEVELS:  # the computer's strength levels (:mod:`.levels`): level-easy, level-normal, level-hard
-    MRX_POLICIES[LEVEL_POLICY_PREFIX + _level] = _at_level("mrx", _level)
-    DETECTIVE_POLICIES[LEVEL_POLICY_PREFIX + _level] = _at_level("detectives", _level)
 
 
 def safe_repr(obj: Any, error: bool = False, limit: int = 300) -> str:

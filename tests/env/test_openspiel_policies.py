@@ -71,3 +71,14 @@ def test_the_detectives_search_draws_mr_x_from_their_possible_set_not_his_statio
     assert chisquare(list(seen.values())).pvalue > 0.001
     assert openspiel_bots.decide("ismcts", obs, random.Random(4), 10).piece == "Red"
 
+
+
+def test_registering_the_bots_does_not_load_openspiel():
+    """OpenSpiel loads at a bot's first move, not when the policies (or the CLI) are imported."""
+    import subprocess
+    import sys
+
+    code = ("import sys, sy_tools.selfplay.policies as p, sy_tools.cli; "
+            "p.load_policy('openspiel-ismcts:50', 'mrx'); assert 'pyspiel' not in sys.modules, 'pyspiel loaded'")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr

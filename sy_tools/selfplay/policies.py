@@ -15,7 +15,8 @@ Each observation carries ``memo``, a dict that lives for one game and one side, 
 that plan ahead (``cordon``) or keep their own notes (a user's bot).
 
 Built-in policies: ``random``, ``greedy``, ``advise``, ``mcts`` (both sides), ``cordon``
-(detectives) and the computer's levels ``level-easy``, ``level-normal``, ``level-hard`` (both
+(detectives), OpenSpiel's ``openspiel-ismcts`` and ``openspiel-mcts`` (both sides;
+``openspiel-ismcts:1000`` sets the simulations a decision: :mod:`.openspiel_bots`) and the computer's levels ``level-easy``, ``level-normal``, ``level-hard`` (both
 sides: :mod:`.levels`).  Any other name is ``module:function`` or ``path/to/file.py:function``;
 :func:`load_policy` resolves it.
 """
@@ -330,6 +331,7 @@ MRX_POLICIES["mcts"] = lambda obs, rng: importlib.import_module(".mcts", __packa
 DETECTIVE_POLICIES["mcts"] = lambda obs, rng: importlib.import_module(".mcts", __package__).mcts_detective(obs, rng)
 
 
+
 def _at_level(side: str, level: str) -> Policy:
     """``side``'s ``level`` of :data:`~sy_tools.selfplay.budgets.LEVEL_TABLE`: its budget set
     into ``obs.memo`` (``setdefault``: a caller's keys win), then its built-in policy (looked up
@@ -352,6 +354,36 @@ def _at_level(side: str, level: str) -> Policy:
 for _level in LEVELS:  # the computer's strength levels (:mod:`.levels`): level-easy, level-normal, level-hard
     MRX_POLICIES[LEVEL_POLICY_PREFIX + _level] = _at_level("mrx", _level)
     DETECTIVE_POLICIES[LEVEL_POLICY_PREFIX + _level] = _at_level("detectives", _level)
+
+
+def _openspiel(kind: str, simulations: int | None = None) -> Policy:
+    """OpenSpiel's ``kind`` bot (:mod:`.openspiel_bots`, imported at its first move: OpenSpiel
+    loads only where it plays) with ``simulations`` a decision (None: its default)."""
+
+    def play(obs: Any, rng: Any) -> Move:
+        bots = importlib.import_module(".openspiel_bots", __package__)
+        return bots.decide(kind, obs, rng, simulations or bots.SIMULATIONS)  # type: ignore[no-any-return]
+
+    return play
+
+
+#: Built-in policies that take a budget after a colon (``openspiel-ismcts:1000``: simulations a
+#: decision): name -> the policy with that budget (both sides)
+BUDGETED: dict[str, Callable[[int], Policy]] = {"openspiel-ismcts": lambda n: _openspiel("ismcts", n),
+                                                "openspiel-mcts": lambda n: _openspiel("mcts", n)}
+for _name in BUDGETED:
+    MRX_POLICIES[_name] = DETECTIVE_POLICIES[_name] = _openspiel(_name.removeprefix("openspiel-"))
+
+
+def _budgeted(spec: str, option: str) -> Policy | None:
+    """The policy ``NAME:BUDGET`` names, for a name of :data:`BUDGETED` (None for any other)."""
+    name, colon, budget = spec.partition(":")
+    if not colon or name not in BUDGETED:
+        return None
+    if not budget.isdigit() or int(budget) < 1:
+        raise InputError(f"{spec}: expected {name}:N, N a whole number of simulations a decision (at least 1)",
+                         where=option)
+    return BUDGETED[name](int(budget))
 
 
 def safe_repr(obj: Any, error: bool = False, limit: int = 300) -> str:
@@ -406,7 +438,7 @@ def policy_source(spec: str) -> str | None:
 def is_plug_in(spec: str, side: str) -> bool:
     """Whether the policy named ``spec`` for ``side`` (``"mrx"`` or ``"detectives"``) is a user's
     (``module:function``, ``file.py:function``) rather than a built-in one."""
-    return spec not in (MRX_POLICIES if side == "mrx" else DETECTIVE_POLICIES)
+    return spec not in (MRX_POLICIES if side == "mrx" else DETECTIVE_POLICIES) and spec.partition(":")[0] not in BUDGETED
 
 
 def load_policy(spec: str, side: str) -> Policy:
@@ -417,6 +449,9 @@ def load_policy(spec: str, side: str) -> Policy:
     option = "--mrx-policy" if side == "mrx" else "--detective-policy"
     if spec in builtins:
         return builtins[spec]
+    budgeted = _budgeted(spec, option)
+    if budgeted is not None:
+        return budgeted
     if ":" not in spec:
         raise InputError(f"unknown policy {spec!r}: expected one of {', '.join(builtins)}, module:function or "
                          "file.py:function", where=option)

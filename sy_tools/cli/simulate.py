@@ -31,7 +31,8 @@ _LEVEL_NAMES = ", ".join(level_policy_names())
               help="How many detectives play (the first N of the start deck's colours).")
 @click.option("--detectives", "n_detectives_alias", type=click.IntRange(min=1, max=5), hidden=True)
 @click.option("--mrx-policy", default="random", show_default=True,
-              help=f"random, greedy, advise, mcts (the yardstick Monte-Carlo player), {_LEVEL_NAMES} (the "
+              help=f"random, greedy, advise, mcts (the yardstick Monte-Carlo player), evasive, twoply, mcts-1000 "
+                   f"(opponents of other kinds), {_LEVEL_NAMES} (the "
                    "computer's strength levels), module:function or file.py:function.")
 @click.option("--detective-policy", default="random", show_default=True,
               help=f"random, greedy, cordon, advise, mcts, {_LEVEL_NAMES}, module:function or file.py:function.")

@@ -29,6 +29,10 @@ MRX_ADVISE_CANDIDATES = 4
 #: seconds; 0: his top-ranked move, no search)
 MRX_ADVISE_ITERATIONS = 300
 
+#: The ``mcts-1000`` Mr. X: the ``mcts`` yardstick at the budget of the literature's experiments
+#: (iterations a move; :mod:`sy_tools.selfplay.opponents`)
+MCTS_YARDSTICK_ITERATIONS = 1_000
+
 #: Joint moves the advise detectives weigh per round in self-play: a fixed cap (not a time budget)
 #: keeps games reproducible whatever the machine's speed or load (the search weighs nine times as
 #: many where his possible set is small: :data:`sy_tools.solvers.beam.SMALL_SET_WIDTH`).

@@ -22,6 +22,7 @@ sides: :mod:`.levels`).  Any other name is ``module:function`` or ``path/to/file
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import os
@@ -328,6 +329,9 @@ DETECTIVE_POLICIES: dict[str, Policy] = {"random": random_detective, "greedy": g
                                          "cordon": cordon_detective, "advise": _advise_detective}
 MRX_POLICIES["mcts"] = lambda obs, rng: importlib.import_module(".mcts", __package__).mcts_mrx(obs, rng)
 DETECTIVE_POLICIES["mcts"] = lambda obs, rng: importlib.import_module(".mcts", __package__).mcts_detective(obs, rng)
+for _name in ("evasive", "twoply", "mcts-1000"):  # Mr. X opponents of other kinds (:mod:`.opponents`)
+    MRX_POLICIES[_name] = functools.partial(lambda n, obs, rng: importlib.import_module(".opponents", __package__)
+                                            .POLICIES[n](obs, rng), _name)
 
 
 def _at_level(side: str, level: str) -> Policy:

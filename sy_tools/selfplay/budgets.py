@@ -29,6 +29,12 @@ MRX_ADVISE_CANDIDATES = 4
 #: seconds; 0: his top-ranked move, no search)
 MRX_ADVISE_ITERATIONS = 300
 
+#: The hard detectives' planning search (:mod:`sy_tools.solvers.plan`): rollouts per candidate
+#: joint move, and how many of advise's best joint moves it chooses among (budgets in rollouts,
+#: not seconds)
+DETECTIVE_PLAN_ROLLOUTS = 32
+DETECTIVE_PLAN_CANDIDATES = 6
+
 #: The ``mcts-1000`` Mr. X: the ``mcts`` yardstick at the budget of the literature's experiments
 #: (iterations a move; :mod:`sy_tools.selfplay.opponents`)
 MCTS_YARDSTICK_ITERATIONS = 1_000

@@ -4,9 +4,10 @@ Move`` that sees his whole :class:`~sy_tools.engine.observations.MrXObservation`
 everything) and draws from ``rng`` only to break ties, so a game is reproducible from its seed.
 
 * ``evasive`` (:func:`evasive_mrx`): the evader of the pursuit-evasion literature: he keeps out of
-  every detective's reach next turn when he can, then maximises a blend of his distance to the
-  nearest detective and the size of the possible set the detectives will hold (its logarithm:
-  doubling the set is worth one hop); a black ticket or a double move costs something, so he
+  every detective's reach next turn when he can, and off stations with no way on out of their
+  present reach (a dead end traps him), then maximises a blend of his distance to the
+  nearest detective, the size of the possible set the detectives will hold (its logarithm:
+  doubling the set is worth one hop) and his ways on (half a hop each, up to three); a black ticket or a double move costs something, so he
   spends one where it buys more hiding or distance than it costs (a black ticket is cheap right
   after he was shown, a double move cheap when every single move is within a detective's reach).
 * ``twoply`` (:func:`twoply_mrx`): a two-ply search: for each of his moves he plays out the
@@ -45,6 +46,8 @@ DOUBLE_COST = 3.0
 DOUBLE_COST_NEEDED = 0.3
 #: how much a doubling of his possible set is worth, in hops
 HIDE_WEIGHT = 1.0
+#: what each way out of the detectives' present reach from where he lands is worth (up to 3), in hops
+EXIT_WEIGHT = 0.5
 
 
 def _reach(board: Board, stations: Sequence[Station], tickets: Sequence[Tickets], out: Any,
@@ -89,6 +92,17 @@ class _Judge:
         row = self.dist[to]
         return min(min((row[s] for s in stations), default=NEAR_CAP), NEAR_CAP)
 
+    def exits(self, to: Station, m: Move) -> int:
+        """His moves from ``to`` after ``m`` (the tickets it leaves him) onto stations no
+        detective can reach now: his room to run next turn."""
+        left = self.pos.mrx_tickets
+        for t in m.tickets:
+            left = left.spend(t)
+        out = 0
+        for t in left.held(MRX_MOVE_TICKETS):
+            out |= mrx_targets(self.board, 1 << to, t, self.pos.occupied, self.pos.rules)
+        return (out & ~self.reach).bit_count()
+
     def cost(self, m: Move, needed: bool) -> float:
         black = sum(1 for t in m.tickets if t is Ticket.BLACK)
         c = black * (BLACK_COST_SHOWN if self.shown_now else BLACK_COST)
@@ -128,8 +142,9 @@ def evasive_mrx(obs: MrXObservation, rng: Any) -> Move:
         if m.is_double and not needed and not obs.position.rules.is_reveal(obs.position.move + 1):
             continue  # (a double move only where he needs one, or to hide again right after a shown leg)
         safe = 0.0 if judge.reach >> to & 1 else 1.0
-        value = judge.near(to, dets) + judge.hide(m) - judge.cost(m, needed)
-        scored.append(((safe, round(value, 3)), m))
+        exits = judge.exits(to, m)
+        value = judge.near(to, dets) + judge.hide(m) + EXIT_WEIGHT * min(exits, 3) - judge.cost(m, needed)
+        scored.append(((safe, 1.0 if exits else 0.0, round(value, 3)), m))
     return _pick(scored, rng)
 
 

@@ -98,15 +98,21 @@ LEVEL_TABLE: Mapping[str, Mapping[str, Level]] = {
             "advise_depth": 1,
             "advise_solve_turns": DETECTIVE_SOLVE_TURNS,
             "advise_solve_nodes": 0,
+            "advise_plan_rollouts": 0,
+            "advise_plan_candidates": 1,
             "advise_time_limit": SAFETY_SECONDS,
-        }, "advise without the searches: one turn ahead, no forced-win search"),
+        }, "advise without the searches: one turn ahead, no forced-win search, no planning"),
         "hard": Level("advise", {
             "advise_candidates": ADVISE_CANDIDATES,
             "advise_depth": 2,
             "advise_solve_turns": DETECTIVE_SOLVE_TURNS,
             "advise_solve_nodes": DETECTIVE_SOLVE_NODES,
+            "advise_plan_rollouts": DETECTIVE_PLAN_ROLLOUTS,
+            "advise_plan_candidates": DETECTIVE_PLAN_CANDIDATES,
             "advise_time_limit": SAFETY_SECONDS,
-        }, f"advise: {ADVISE_CANDIDATES} joint moves two turns ahead, a forced win within {DETECTIVE_SOLVE_TURNS} turns"),
+        }, f"advise: {ADVISE_CANDIDATES} joint moves two turns ahead, a forced win within {DETECTIVE_SOLVE_TURNS} turns, "
+           f"then {DETECTIVE_PLAN_ROLLOUTS} rollouts each of its best {DETECTIVE_PLAN_CANDIDATES} over the rounds to "
+           "his next reveal and beyond"),
     },
 }
 

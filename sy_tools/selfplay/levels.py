@@ -21,7 +21,11 @@ level        Mr. X (``"mrx"``)                            the detectives (``"det
              look-ahead proves or clears his best 4       joint moves a round (243 when his possible
              moves (20,000 nodes a search), a tree        set has at most 8 stations), two turns
              search of 300 iterations chooses among       ahead, and a forced win within 3 turns
-             those not proved lost                        that ``solve`` finds within 5,000 nodes
+             those not proved lost                        that ``solve`` finds within 5,000 nodes;
+                                                          then 32 rollouts each of its best 6 joint
+                                                          moves over the rounds to his next reveal
+                                                          and two past it choose among them (the
+                                                          planning search: ``solvers.plan``)
 ===========  ==========================================  ==========================================
 
 The levels were chosen by measurement (docs/benchmarks.md, "The computer's levels"): larger

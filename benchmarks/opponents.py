@@ -11,6 +11,7 @@ CPU a game.  Budgets are in nodes, iterations, candidates and rollouts, never se
 
     python -m benchmarks.opponents --games 300 --seed 46 --jobs 1
     python -m benchmarks.opponents --games 20 --only twoply:level-hard
+    python -m benchmarks.opponents --games 300 --seed 46 --interleave   # stop it any time
 """
 
 from __future__ import annotations
@@ -58,16 +59,42 @@ def lines(games: int = GAMES, jobs: int = 1, seed: int = SEED,
         yield m.line() + note
 
 
+def interleaved(games: int, seed: int = SEED, matchups: Sequence[tuple[str, str]] = OPPONENTS) -> Iterator[str]:
+    """Game ``i`` of every row before game ``i + 1`` of any (one process), a line of running
+    counts after each: a run stopped early still reports every row on its first games (the
+    same games :func:`lines` plays)."""
+    from sy_tools.selfplay.game import GameSpec, play_game
+    from sy_tools.selfplay.stats import wilson
+
+    wins = [0] * len(matchups)
+    cpu = [0.0] * len(matchups)
+    yield (f"opponents (interleaved): Mr. X's win rate, seed {seed}, classic rules, 5 detectives, one process; "
+           "Wilson 95% intervals")
+    yield from budgets()
+    for i in range(games):
+        cells = []
+        for k, (x, d) in enumerate(matchups):
+            t = time.process_time()
+            wins[k] += play_game(GameSpec(mrx_policy=x, detective_policy=d, seed=seed), i).mrx_won
+            cpu[k] += time.process_time() - t
+            lo, hi = wilson(wins[k], i + 1)
+            cells.append(f"{x} vs {d} {wins[k]}/{i + 1} [{lo:.1%}, {hi:.1%}] {cpu[k] / (i + 1):.1f} s")
+        yield f"  after {i + 1} game(s) a row: " + "; ".join(cells)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.opponents", description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=GAMES, help=f"games a row (default {GAMES})")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--only", action="append", metavar="X:D", help="just this row (repeatable), e.g. twoply:level-hard")
+    ap.add_argument("--interleave", action="store_true",
+                    help="game i of every row before game i+1 (one process), running counts after each")
     a = ap.parse_args(argv)
     pairs = [tuple(p.split(":", 1)) for p in a.only] if a.only else OPPONENTS
     t = time.perf_counter()
-    for line in lines(a.games, a.jobs, a.seed, pairs):  # type: ignore[arg-type]
+    out = interleaved(a.games, a.seed, pairs) if a.interleave else lines(a.games, a.jobs, a.seed, pairs)  # type: ignore[arg-type]
+    for line in out:
         print(line, flush=True)
     print(f"  ({time.perf_counter() - t:.0f} s)", flush=True)
 

@@ -76,3 +76,16 @@ def test_registered_opponents_play_games_reproducible_from_the_seed(name, monkey
     b = simulate(spec, 3, jobs=1)
     assert [g.record for g in a.games] == [g.record for g in b.games]
     assert all(g.forfeit is None for g in a.games)
+
+
+def test_the_opponents_table_plays_each_row_and_says_the_goal():
+    bench = pytest.importorskip("benchmarks.opponents")
+    rows = [("greedy", "greedy"), ("evasive", "greedy")]
+    out = list(bench.lines(games=2, jobs=1, seed=1, matchups=rows))
+    assert out[0].startswith("opponents:") and any("mcts-1000" in line for line in out)
+    assert out[-2].lstrip().startswith("greedy X") and out[-1].lstrip().startswith("evasive X")
+    steps = list(bench.interleaved(2, seed=1, matchups=rows))
+    assert steps[-1].startswith("  after 2 game(s) a row: greedy vs greedy ")
+    # the interleaved run plays the same games as the rows
+    assert [line.split("/")[0].split()[-1] for line in out[-2:]] == \
+        [cell.split(" vs greedy ")[1].split("/")[0] for cell in steps[-1].split(": ", 1)[1].split("; ")]

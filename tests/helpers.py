@@ -3,6 +3,7 @@ oracles they are checked against live in oracles.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 from collections.abc import Callable, Iterable, Iterator
@@ -10,6 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from sy_tools.engine.board import Board, Connection
+from sy_tools.engine.observations import mrx_move_seen
+from sy_tools.engine.position import Position
+from sy_tools.engine.rules import PRESETS
 from sy_tools.formats.record import Record
 
 #: The repository's root (the tests live one or two folders below it).
@@ -122,3 +126,25 @@ def reveal_cuts(board: Board, rules: Any, seeds: Iterable[int], n_detectives: Ca
             if st.legal and not st.status.over and st.position.mrx_tickets.black >= black:
                 yield seed, rec_doc, rec, st
             break
+
+
+def walk_positions(london: Board, seed: int) -> Iterator[tuple[Any, int]]:
+    """Random positions of a random game (varied rules), each with the detectives' possible set
+    as simulate keeps it: yields (position, possible) before every move until the game ends."""
+    rng = random.Random(seed)
+    rules = dataclasses.replace(PRESETS["classic"], trapped_loses=rng.random() < 0.7, tickets_to_mrx=rng.random() < 0.8,
+                                double_moves_per_game=rng.choice([0, 2, 2]), log_length=rng.choice([10, 24]))
+    st = rng.sample(london.stations, 6)
+    pos = Position.start(london, rules, list(zip(("Red", "Blue", "Green", "Yellow", "Black"), st[:5])), mrx_at=st[5])
+    possible = (1 << st[5]) | (1 << rng.choice([s for s in london.stations if s not in st]))
+    while not pos.is_over():
+        if pos.turn == 0 and not pos.legal_moves:
+            return
+        yield pos, possible
+        move = rng.choice(pos.legal_moves())
+        if pos.turn == 0:
+            for _, _, after, _ in mrx_move_seen(pos, possible, move):
+                possible = after
+        pos = pos.push(move)
+        if move.piece != "Mr. X" and move.to is not None:
+            possible &= ~(1 << move.to)

@@ -31,10 +31,10 @@ _LEVEL_NAMES = ", ".join(level_policy_names())
               help="How many detectives play (the first N of the start deck's colours).")
 @click.option("--detectives", "n_detectives_alias", type=click.IntRange(min=1, max=5), hidden=True)
 @click.option("--mrx-policy", default="random", show_default=True,
-              help=f"random, greedy, advise, mcts (the yardstick Monte-Carlo player), {_LEVEL_NAMES} (the "
-                   "computer's strength levels), openspiel-ismcts or openspiel-mcts (OpenSpiel's bots; "
-                   "openspiel-ismcts:1000 for 1000 simulations a decision, default 300), module:function or "
-                   "file.py:function.")
+              help=f"random, greedy, advise, mcts (the yardstick Monte-Carlo player), evasive, twoply, mcts-1000 "
+                   f"(opponents of other kinds), {_LEVEL_NAMES} (the computer's strength levels), "
+                   "openspiel-ismcts or openspiel-mcts (OpenSpiel's bots; openspiel-ismcts:1000 for 1000 "
+                   "simulations a decision, default 300), module:function or file.py:function.")
 @click.option("--detective-policy", default="random", show_default=True,
               help=f"random, greedy, cordon, advise, mcts, {_LEVEL_NAMES}, openspiel-ismcts[:N], "
                    "openspiel-mcts[:N], module:function or file.py:function.")

@@ -23,6 +23,7 @@ sides: :mod:`.levels`).  Any other name is ``module:function`` or ``path/to/file
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import os
@@ -48,6 +49,7 @@ from ..solvers.belief import MAX_CANDIDATES, POLICY_TIME_LIMIT, advise_detective
 from ..solvers.forced_hook import solve_hook
 from .budgets import (
     ADVISE_CANDIDATES,
+    DETECTIVE_PLAN_CANDIDATES,
     DETECTIVE_SOLVE_NODES,
     DETECTIVE_SOLVE_TURNS,
     LEVEL_POLICY_PREFIX,
@@ -190,7 +192,10 @@ def detective_policy(obs: DetectiveObservation | Any, rng: Any = None) -> Move:
     :func:`~sy_tools.solvers.belief.advise_detectives`); a forced win within
     ``memo["advise_solve_turns"]`` turns (default :data:`DETECTIVE_SOLVE_TURNS`) that ``solve``
     finds within ``memo["advise_solve_nodes"]`` nodes (default :data:`DETECTIVE_SOLVE_NODES`;
-    0: no search) is played.  ``obs`` may also be ``simulate``'s
+    0: no search) is played; with ``memo["advise_plan_rollouts"]`` rollouts (0, the default: no
+    plan) the planning search (:mod:`sy_tools.solvers.plan`) chooses among the
+    ``memo["advise_plan_candidates"]`` best joint moves, its stream seeded by a draw of ``rng``.
+    ``obs`` may also be ``simulate``'s
     observation (the same fields).  Where each detective came from (so that none is sent
     straight back without a reason: :func:`advise_detectives`' ``came_from``) is
     ``memo["came_from"]`` when the caller knows it (from a record), else followed in ``memo``
@@ -211,11 +216,18 @@ def detective_policy(obs: DetectiveObservation | Any, rng: Any = None) -> Move:
         limit = float(memo.get("advise_time_limit", memo.get("time_limit", POLICY_TIME_LIMIT)))
         nodes = memo.get("advise_solve_nodes", DETECTIVE_SOLVE_NODES)
         turns = int(memo.get("advise_solve_turns", DETECTIVE_SOLVE_TURNS))
+        rollouts = int(memo.get("advise_plan_rollouts", 0))
+        plan_with = None
+        if rollouts > 0:
+            from ..solvers.plan import planner
+
+            plan_with = planner(rollouts, int(memo.get("advise_plan_candidates", DETECTIVE_PLAN_CANDIDATES)),
+                                int(rng.random() * 2**53) if rng is not None else obs.round)
         adv = advise_detectives(observed_position(obs), obs.possible, getattr(obs, "weights", None),
                                 int(memo.get("advise_depth", 2)), limit,
                                 forced=solve_hook(turns, int(nodes)) if nodes else None,
                                 max_candidates=int(memo.get("advise_candidates", MAX_CANDIDATES)),
-                                came_from=dict(came))
+                                came_from=dict(came), planner=plan_with)
         plan = {a.name: a.move for a in adv.moves if a.move is not None}
         memo["advise_key"] = key
         memo["advise_plan"] = plan
@@ -329,6 +341,9 @@ DETECTIVE_POLICIES: dict[str, Policy] = {"random": random_detective, "greedy": g
                                          "cordon": cordon_detective, "advise": _advise_detective}
 MRX_POLICIES["mcts"] = lambda obs, rng: importlib.import_module(".mcts", __package__).mcts_mrx(obs, rng)
 DETECTIVE_POLICIES["mcts"] = lambda obs, rng: importlib.import_module(".mcts", __package__).mcts_detective(obs, rng)
+for _name in ("evasive", "twoply", "mcts-1000"):  # Mr. X opponents of other kinds (:mod:`.opponents`)
+    MRX_POLICIES[_name] = functools.partial(lambda n, obs, rng: importlib.import_module(".opponents", __package__)
+                                            .POLICIES[n](obs, rng), _name)
 
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import operator
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -39,6 +39,10 @@ from .forced_hook import ForcedHook
 from .forced_hook import solve_hook as solve_hook  # cli.advise imports it from here
 
 Weights = Mapping[Station, float]
+
+#: A planner of :func:`advise_detectives`: ``planner(afters, possible, weights) -> index or None``
+#: chooses among the joint moves weighed (the position after each, best first)
+Planner = Callable[[Sequence[Position], StationMask, Mapping[Station, float]], "int | None"]
 
 #: The default per-decision budget of the self-play policies (seconds).
 POLICY_TIME_LIMIT = 0.25
@@ -560,7 +564,7 @@ def _detectives_to_move(pos: Position) -> list[str]:
 def advise_detectives(position: Position, possible: StationMask | Iterable[Station], weights: Weights | None = None,
                       depth: int = 2, time_limit: float = 10.0, forced: ForcedHook | None = None,
                       max_candidates: int = MAX_CANDIDATES, context: dict[str, Any] | None = None,
-                      came_from: Mapping[str, Station] | None = None) -> Advice:
+                      came_from: Mapping[str, Station] | None = None, planner: Planner | None = None) -> Advice:
     """A move for each detective still to move this round, chosen jointly (see the module).
 
     ``position`` has a detective to move; Mr. X's station in it, if any, is never looked at.
@@ -571,7 +575,12 @@ def advise_detectives(position: Position, possible: StationMask | Iterable[Stati
     ``came_from``: where each detective stood before its last move; a move straight back there
     is played only when every joint move weighed without it ranks lower for the capture (the
     catch odds, the chase after a reveal included) or leaves a detective less mobile, and its line
-    says so."""
+    says so.
+
+    ``planner`` (e.g. :func:`sy_tools.solvers.plan.planner`), when given, chooses among the
+    joint moves weighed, best first, where none is a sure win: it is handed the position after
+    each (Mr. X's station unknown), his possible set and its probabilities, and returns the index
+    of its choice (None or 0: the ranking's best)."""
     t0 = time.monotonic()
     while position.ended is None and position.turn != 0 and not position.legal_moves:
         position = position.pass_turn()  # a stuck detective is out (a typed-in puzzle may start so)
@@ -642,6 +651,11 @@ def advise_detectives(position: Position, possible: StationMask | Iterable[Stati
             best = max(seen.values(), key=lambda s: s.key)
             depth_reached = depth
     assert best is not None
+    if planner is not None and status != "forced" and len(seen) > 1 and not (best.sure or best.p_worst >= 0.9999):
+        ranked = sorted(seen.values(), key=lambda s: s.key, reverse=True)
+        pick = planner([s.pos for s in ranked], S, w)
+        if pick:
+            best = ranked[pick]
     advice, warned = _detective_lines(pos, best, S, w, scorer, status == "forced")
     turns = None
     if forced_moves and status == "forced":  # (one verdict: the move lines and the summary both say it)

@@ -8,9 +8,10 @@ import json
 import random
 
 import pytest
+from helpers import walk_positions
 
 from sy_tools.analysis.referee import check
-from sy_tools.engine.observations import DetectiveObservation, MrXObservation, mrx_move_seen
+from sy_tools.engine.observations import DetectiveObservation, MrXObservation
 from sy_tools.engine.position import Position
 from sy_tools.engine.rules import PRESETS
 from sy_tools.formats.game_json import parse_record
@@ -22,33 +23,11 @@ from sy_tools.selfplay.runner import simulate
 CLASSIC = PRESETS["classic"]
 
 
-def _walk(london, seed: int):
-    """Random positions of a random game (varied rules), each with the detectives' possible set
-    as simulate keeps it: yields (position, possible) before every move until the game ends."""
-    rng = random.Random(seed)
-    rules = dataclasses.replace(CLASSIC, trapped_loses=rng.random() < 0.7, tickets_to_mrx=rng.random() < 0.8,
-                                double_moves_per_game=rng.choice([0, 2, 2]), log_length=rng.choice([10, 24]))
-    st = rng.sample(london.stations, 6)
-    pos = Position.start(london, rules, list(zip(("Red", "Blue", "Green", "Yellow", "Black"), st[:5])), mrx_at=st[5])
-    possible = (1 << st[5]) | (1 << rng.choice([s for s in london.stations if s not in st]))
-    while not pos.is_over():
-        if pos.turn == 0 and not pos.legal_moves:
-            return
-        yield pos, possible
-        move = rng.choice(pos.legal_moves())
-        if pos.turn == 0:
-            for _, _, after, _ in mrx_move_seen(pos, possible, move):
-                possible = after
-        pos = pos.push(move)
-        if move.piece != "Mr. X" and move.to is not None:
-            possible &= ~(1 << move.to)
-
-
 def test_mcts_moves_are_legal_in_random_positions(london):
     """Both sides, small budgets, many positions of random games under varied rules."""
     seen = {"mrx": 0, "det": 0}
     for seed in range(6):
-        for k, (pos, possible) in enumerate(_walk(london, seed)):
+        for k, (pos, possible) in enumerate(walk_positions(london, seed)):
             if k % 4:
                 continue
             rng = random.Random(k)
@@ -85,7 +64,7 @@ def test_detective_move_does_not_depend_on_where_mrx_is(london):
 
 
 def test_mcts_is_reproducible_for_a_fixed_stream(london):
-    for pos, possible in _walk(london, 11):
+    for pos, possible in walk_positions(london, 11):
         if pos.turn == 0 and pos.move >= 2:
             obs = [MrXObservation(pos, possible) for _ in range(2)]
             assert mcts.mcts_mrx(obs[0], random.Random(5), 60) == mcts.mcts_mrx(obs[1], random.Random(5), 60)
@@ -131,7 +110,7 @@ def test_mr_x_search_reports_what_it_saw_and_stops_at_its_deadline(london):
     import time
 
     checked = 0
-    for pos, possible in _walk(london, 4):
+    for pos, possible in walk_positions(london, 4):
         if pos.turn != 0 or pos.move < 1:
             continue
         full = mcts.search_mrx(MrXObservation(pos, possible), random.Random(2), 50)

@@ -396,7 +396,7 @@ def test_forfeits_are_counted_and_the_rest_go_on(cli, tmp_path):
 
 @pytest.mark.parametrize("args,message", [
     (["--mrx-policy", "nope"], "error: --mrx-policy: unknown policy 'nope': expected one of random, greedy, "
-                               "advise, mcts, level-easy, level-normal, level-hard, openspiel-ismcts, openspiel-mcts, "
+                               "advise, mcts, evasive, twoply, mcts-1000, level-easy, level-normal, level-hard, openspiel-ismcts, openspiel-mcts, "
                                "module:function or file.py:function"),
     (["--detective-policy", "nosuchmodule_xyz:f"], "error: --detective-policy: nosuchmodule_xyz:f: cannot import "
                                                    "'nosuchmodule_xyz': ModuleNotFoundError: No module named "
@@ -405,7 +405,7 @@ def test_forfeits_are_counted_and_the_rest_go_on(cli, tmp_path):
                                                 "'nothing_here'"),
     (["--mrx-policy", "os:sep"], "error: --mrx-policy: os:sep: 'sep' is not callable"),
     (["--mrx-policy", "cordon"], "error: --mrx-policy: unknown policy 'cordon': expected one of random, greedy, "
-                                 "advise, mcts, level-easy, level-normal, level-hard, openspiel-ismcts, openspiel-mcts, "
+                                 "advise, mcts, evasive, twoply, mcts-1000, level-easy, level-normal, level-hard, openspiel-ismcts, openspiel-mcts, "
                                  "module:function or file.py:function"),
     (["--starts", "12,x"], "error: --starts: expected classic, 2014 or stations like 166,146, got '12,x'"),
     (["--starts", "300"], "error: --starts: station 300 is not on the map 'london'"),

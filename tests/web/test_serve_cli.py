@@ -8,6 +8,7 @@ import json
 import os
 import stat
 import subprocess
+import urllib.error
 import urllib.request
 
 from browser import SY_TOOLS, Served
@@ -169,3 +170,26 @@ def test_replay_of_a_served_game_shows_his_route_from_his_log(tmp_path):
                        timeout=120)
     assert r.stdout == "written: g.html (1 turn, with Mr. X's true route)\n", r.stderr
     assert '"at":37' in (tmp_path / "g.html").read_text()
+
+
+def test_the_computers_mr_x_has_no_link_to_print(tmp_path):
+    """With the computer as Mr. X nobody at the table is him: no private link, no QR code, one
+    line saying his secrets stay hidden; his endpoints refuse under the token kept on disk."""
+    served = Served(tmp_path, "g.txt", "--new", "--detectives", "Red=13", "--computer", "mrx", "--level", "easy",
+                    "--port", "0", "--qr")
+    try:
+        assert served.mrx is None and "/x/" not in "\n".join(served.lines)
+        assert served.lines == [f"table: {served.table}",
+                                "the computer plays Mr. X: his station and route stay hidden until the game ends "
+                                "(no private link)",
+                                "Ctrl-C stops the server (the game is saved after every move)"]
+        token = (tmp_path / "g.mrx.txt.token").read_text().strip()
+        for url in (f"x/{token}", f"api/x/{token}/state"):
+            try:
+                get(served.table + url)
+                raise AssertionError(f"{url} answered")
+            except urllib.error.HTTPError as e:
+                assert e.code == 403 and json.loads(e.read())["error"] == "private"
+        served.stop()
+    finally:
+        served.kill()

@@ -60,7 +60,7 @@ def serve_cmd(game: str, new: bool, host: str, port: int, qr: bool | None, **set
         app = create_app(table, token=token, hosts=bound.hosts)
         hub = app.hub
         assert hub is not None
-        runner = Runner(app, bound, on_stop=lambda: setattr(hub, "stopping", True))
+        runner = Runner(app, bound, on_stop=hub.stop)
         for n in notes:
             click.echo(n)
         base = bound.urls[0]

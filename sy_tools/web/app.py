@@ -131,10 +131,12 @@ class Hub:
         self._lock: asyncio.Lock | None = None
         self._changed: asyncio.Event | None = None
         self._computer: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.tag = ""
         self.public_json = b""
 
     async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
         self._lock = asyncio.Lock()
         self._changed = asyncio.Event()
         self._computer = asyncio.Event()
@@ -161,6 +163,22 @@ class Hub:
             assert self._changed is not None and self._computer is not None
             self._changed.set()
             self._changed = asyncio.Event()
+            self._computer.set()
+
+    def stop(self) -> None:
+        """The server is stopping: every event stream ends (so that the pages' connections close
+        within the server's graceful shutdown) and the computer plays no more.  Safe to call from
+        a signal handler or another thread."""
+        self.stopping = True
+        if self._loop is not None:
+            try:
+                self._loop.call_soon_threadsafe(self._wake)
+            except RuntimeError:  # (the loop is closed: nothing waits any more)
+                pass
+
+    def _wake(self) -> None:
+        if self._changed is not None and self._computer is not None:
+            self._changed.set()
             self._computer.set()
 
     def wait_change(self) -> asyncio.Event:
@@ -355,7 +373,7 @@ def create_app(table: Table, *, token: str | None = None, hosts: Collection[str]
         try:
             yield
         finally:
-            hub.stopping = True
+            hub.stop()
             task.cancel()
             try:
                 await task

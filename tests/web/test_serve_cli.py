@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import stat
 import subprocess
 import urllib.error
@@ -191,5 +192,25 @@ def test_the_computers_mr_x_has_no_link_to_print(tmp_path):
             except urllib.error.HTTPError as e:
                 assert e.code == 403 and json.loads(e.read())["error"] == "private"
         served.stop()
+    finally:
+        served.kill()
+
+
+def test_ctrl_c_with_pages_open_is_quiet(tmp_path):
+    """Two pages listening (the table's and Mr. X's event streams): Ctrl-C ends their streams and
+    stops with the game saved, exit 0, nothing on standard error."""
+    served = Served(tmp_path, "g.txt", "--new", "--detectives", "Red=13", "--mrx-start", "50", "--port", "0")
+    try:
+        streams = [urllib.request.urlopen(served.table + path, timeout=30)
+                   for path in ("api/events", f"api/x/{served.mrx.rsplit('/', 1)[1]}/events")]
+        for s in streams:
+            assert s.readline().startswith(b"retry:")  # (connected, and told the state)
+        served.proc.send_signal(signal.SIGINT)
+        out, err = served.proc.communicate(timeout=60)
+        assert served.proc.returncode == 0 and err == "", err
+        assert out.strip().splitlines()[-1] == "stopped; saved after move 0; resume with: sy-tools serve g.txt"
+        for s in streams:
+            s.read()  # (each stream was ended by the server)
+            s.close()
     finally:
         served.kill()

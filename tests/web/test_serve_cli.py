@@ -45,6 +45,7 @@ def test_serve_prints_its_links_and_stops_saved(tmp_path):
         kept = tmp_path / "g.mrx.txt.token"
         assert kept.read_text().strip() == token and stat.S_IMODE(kept.stat().st_mode) == 0o600
         assert "X 50: T 37" in (tmp_path / "g.mrx.txt").read_text()
+        assert stat.S_IMODE((tmp_path / "g.mrx.txt").stat().st_mode) == 0o600  # (his stations, the secret seed)
 
         served = Served(tmp_path, "g.txt", "--port", "0")  # resumed: the same link for Mr. X
         assert served.mrx.rsplit("/", 1)[1] == token

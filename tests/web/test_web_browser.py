@@ -237,3 +237,51 @@ def test_the_replay_file_opens_from_disk_and_steps(browser, tmp_path):
     page.screenshot(path=str(shot_path(tmp_path, "replay.png")))
     assert [u for u in asked if not u.startswith("file:")] == [] and errors == []
     context.close()
+
+
+#: Whether the stations given lie whole inside the board and the window (the phone's screen).
+ALL_IN_VIEW = """(stations) => {
+  const board = document.querySelector("svg.board").getBoundingClientRect();
+  return stations.filter((s) => {
+    const r = document.querySelector(`svg.board g.station[data-station="${s}"]`).getBoundingClientRect();
+    return r.left < Math.max(board.left, 0) || r.top < Math.max(board.top, 0)
+      || r.right > Math.min(board.right, window.innerWidth) || r.bottom > Math.min(board.bottom, window.innerHeight);
+  });
+}"""
+
+
+def test_on_a_phone_the_piece_to_move_and_its_stations_stay_in_view(browser, tmp_path):
+    """Moves made elsewhere take the pieces across the board: at each detective's turn the phone
+    shows the piece to move and every station it can reach (the zoom kept, or out just enough)."""
+    import json
+    import urllib.request
+
+    def call(path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(served.table + path, data, {"content-type": "application/json"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.loads(r.read())
+
+    errors: list[str] = []
+    served = Served(tmp_path, "g.txt", "--new", "--detectives", "Red=13,Blue=26", "--mrx-start", "50",
+                    "--port", "0")
+    try:
+        phone = page_of(browser, served.table, PHONE, errors)
+        at = {s: (x, y) for s, x, y in call("api/board")["stations"]}
+        token = served.mrx.rsplit("/", 1)[1]
+        for _ in range(8):
+            state = call("api/state")
+            if state["to_move"] == "Mr. X":
+                single = call(f"api/x/{token}/state")["mrx_moves"]["single"][0]
+                call(f"api/x/{token}/move", {"hops": [{"ticket": single["tickets"][0], "to": single["to"]}],
+                                             "tag": state["tag"]})
+                continue
+            d = next(d for d in state["detectives"] if d["name"] == state["to_move"])
+            expect(phone.locator("#status")).to_contain_text(f"{d['name']} to move")
+            around = [d["at"], *(m["to"] for m in state["moves"])]
+            assert phone.evaluate(ALL_IN_VIEW, around) == [], (d, around)
+            far = max(state["moves"], key=lambda m: sum((a - b) ** 2 for a, b in zip(at[m["to"]], at[d["at"]])))
+            call("api/move", {"piece": d["name"], "to": far["to"], "ticket": far["tickets"][0], "tag": state["tag"]})
+        assert errors == []
+    finally:
+        served.kill()

@@ -177,6 +177,35 @@ export class Board {
     this.fitBox({ x, y, w, h });
   }
 
+  /** The part of the board the screen shows now (the board's box cut to the window: a board
+   * taller than the phone's screen shows its top part), in board units. */
+  visible() {
+    const r = this.svg.getBoundingClientRect();
+    let left = Math.max(r.left, 0), top = Math.max(r.top, 0);
+    let right = Math.min(r.right, window.innerWidth), bottom = Math.min(r.bottom, window.innerHeight);
+    if (right - left < 40 || bottom - top < 40) ({ left, top, right, bottom } = r);  // (scrolled away)
+    const [x0, y0] = this.point(left, top), [x1, y1] = this.point(right, bottom);
+    return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+  }
+
+  /** Bring ``stations`` into view, keeping the zoom: the view moves (centred on them) only when
+   * one of them is off the screen, and zooms out only when they cannot all be seen at this zoom. */
+  bringIntoView(stations, margin = 45) {
+    const pts = stations.filter((s) => this.at.has(s)).map((s) => this.at.get(s));
+    if (!pts.length) return;
+    const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+    const box = { x: Math.min(...xs) - margin, y: Math.min(...ys) - margin };
+    box.w = Math.max(...xs) + margin - box.x;
+    box.h = Math.max(...ys) + margin - box.y;
+    const v = this.visible();
+    if (!(v.w > 0 && v.h > 0)) return;
+    if (box.x >= v.x && box.y >= v.y && box.x + box.w <= v.x + v.w && box.y + box.h <= v.y + v.h) return;
+    const k = Math.max(1, box.w / v.w, box.h / v.h);  // (> 1: they cannot all be seen at this zoom)
+    if (k > 1) this.zoom(1 / k);
+    const now = this.visible();  // (the view's shown part after the zoom)
+    this.pan(box.x + box.w / 2 - (now.x + now.w / 2), box.y + box.h / 2 - (now.y + now.h / 2));
+  }
+
   controls() {
     const svg = this.svg;
     svg.addEventListener("wheel", (e) => {

@@ -285,3 +285,43 @@ def test_on_a_phone_the_piece_to_move_and_its_stations_stay_in_view(browser, tmp
         assert errors == []
     finally:
         served.kill()
+
+
+#: The station numbers (other than a piece's own) that a piece's name tag covers.
+TAGS_COVER = """() => {
+  const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const numbers = [...document.querySelectorAll("svg.board g.station")].map((g) =>
+    [g.getAttribute("data-station"), g.querySelector(".station-number").getBoundingClientRect()]);
+  return [...document.querySelectorAll("svg.board g.piece")].flatMap((p) => {
+    const tag = p.querySelector(".piece-tag").getBoundingClientRect();
+    return numbers.filter(([s, r]) => s !== p.getAttribute("data-station") && hit(tag, r))
+      .map(([s]) => `${p.getAttribute("data-piece")} covers ${s}`);
+  });
+}"""
+
+
+def test_name_tags_leave_the_numbers_readable_and_a_game_over_has_nothing_to_analyse(browser, tmp_path):
+    from web_helpers import start
+
+    # (a tag above 26, 103, 138 or 141 would cover 15, 85, 124 or 133)
+    session = start(tmp_path, detectives=[("Red", 13), ("Blue", 26), ("Green", 103), ("Yellow", 138), ("Black", 141)],
+                    mrx_start=34)
+    session.enter("Mr. X", "B 46")
+    errors: list[str] = []
+    session.lock.release()
+    served = Served(tmp_path, "g.txt", "--port", "0")
+    try:
+        table = page_of(browser, served.table, LAPTOP, errors)
+        expect(table.locator("#status")).to_contain_text("Red to move")
+        for _ in range(3):  # (close enough for the tags to be read)
+            table.locator(".zoom button").first.click()
+        assert table.evaluate(TAGS_COVER) == []
+        expect(table.locator("#advise")).to_be_enabled()
+        table.locator(".zoom button").nth(2).click()  # (the whole board again)
+        move_detective(table, "Red", 46)  # onto Mr. X: the game is over
+        expect(table.locator("#status")).to_contain_text("caught Mr. X at 46")
+        for kind in ("advise", "cordon", "solve"):
+            expect(table.locator(f"#{kind}")).to_be_disabled()
+        assert table.evaluate(TAGS_COVER) == [] and errors == []
+    finally:
+        served.kill()

@@ -302,7 +302,8 @@ export class Board {
       const g = el("g", { class: `piece${p.active ? " active" : ""}${p.out ? " out" : ""}`, "data-piece": p.name,
         "data-station": p.at, transform: `translate(${x} ${y})` }, this.layers.pieces);
       el("circle", { r: 24, class: "piece-ring", stroke: p.colour }, g);
-      const tag = el("g", { transform: "translate(0 -34)" }, g);
+      const [tx, ty] = this.tagPlace(p.at);
+      const tag = el("g", { class: "tag", transform: `translate(${tx} ${ty})` }, g);
       el("rect", { x: -26, y: -11, width: 52, height: 20, rx: 6, fill: p.colour, class: "piece-tag" }, tag);
       const t = el("text", { "text-anchor": "middle", dy: "0.35em", class: "piece-name" }, tag);
       t.textContent = p.name.slice(0, 6);
@@ -317,6 +318,29 @@ export class Board {
       const t = el("text", { "text-anchor": "middle", dy: "0.35em", class: "mrx-name" }, tag);
       t.textContent = mrx.kind === "seen" ? "X seen" : "Mr. X";
     }
+  }
+
+  /** Where a piece's name tag (52 by 20 units) goes beside its station ``at``: above it, else
+   * below, right or left, the first that leaves every other station clear; else the one covering
+   * the fewest (then: keeping furthest from them), so that the numbers round a piece stay readable. */
+  tagPlace(at) {
+    const [x, y] = this.at.get(at);
+    const near = [...this.at].filter(([s, [sx, sy]]) => s !== at && Math.abs(sx - x) < 130 && Math.abs(sy - y) < 80);
+    let best = null;
+    for (const [dx, dy] of [[0, -34], [0, 34], [52, 0], [-52, 0]]) {
+      let covered = 0, room = Infinity;
+      for (const [, [sx, sy]] of near) {
+        const gx = Math.max(0, Math.abs(sx - (x + dx)) - 26), gy = Math.max(0, Math.abs(sy - (y + dy)) - 10);
+        const gap = Math.hypot(gx, gy) - 16;  // (16: a station's disc and its number)
+        if (gap < 0) covered += 1;
+        room = Math.min(room, gap);
+      }
+      if (covered === 0 && room >= 3) return [dx, dy];
+      if (!best || covered < best.covered || (covered === best.covered && room > best.room)) {
+        best = { covered, room, at: [dx, dy] };
+      }
+    }
+    return best.at;
   }
 
   /** Stations that may be picked now, highlighted; ``onPick(station, allowed)`` hears taps. */

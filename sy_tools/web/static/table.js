@@ -46,6 +46,7 @@ function render(s) {
   $("history").replaceChildren(s.history.length ? historyTable(s) : h("p", {}, "no moves yet"));
   $("undo").disabled = !s.can_undo;
   $("redo").disabled = !s.can_redo;
+  for (const kind of ["advise", "cordon", "solve"]) $(kind).disabled = s.over;  // (nothing left to find)
   $("answer").hidden = true;
   board.setPossible(s.possible);
   board.setPieces(pieces(s), s.last_reveal ? { at: s.last_reveal.station, kind: "seen" } : null);

@@ -14,6 +14,9 @@ from .play import _KEPT, _SETUP, play_cmd
 #: How serve names itself in the record's lock (a second session is told who holds the game).
 PROGRAM = "sy-tools serve"
 
+#: What serve prints instead of Mr. X's link when the computer plays him (and the game goes on).
+HIDDEN_LINE = "the computer plays Mr. X: his station and route stay hidden until the game ends (no private link)"
+
 #: play's options that serve shares: the set-up of a new game, and what a game keeps.
 _SHARED = (*_SETUP, "log", *_KEPT)
 
@@ -32,7 +35,8 @@ def serve_cmd(game: str, new: bool, host: str, port: int, qr: bool | None, **set
     where Mr. X may be and the moves, live; Mr. X plays on his own private page.  Start it with
     --new and play's set-up options, or resume it where it stands with just 'sy-tools serve
     GAME' ('play' and 'serve' open the same files).  It prints two lines, 'table: URL' and
-    'mr-x: URL' (his private link: keep it for him), and stops on Ctrl-C with the game saved.
+    'mr-x: URL' (his private link: keep it for him; when the computer plays Mr. X, a line saying
+    his secrets stay hidden until the game ends instead), and stops on Ctrl-C with the game saved.
 
     Exit 0 when stopped; 2 for bad options or files, or when a move could not be saved; 1 for
     an illegal record to resume.
@@ -52,18 +56,23 @@ def serve_cmd(game: str, new: bool, host: str, port: int, qr: bool | None, **set
     try:
         token = mrx_token(session)
         bound = bind(host, port)
-        app = create_app(Table(session), token=token, hosts=bound.hosts)
+        table = Table(session)
+        app = create_app(table, token=token, hosts=bound.hosts)
         hub = app.hub
         assert hub is not None
-        runner = Runner(app, bound, on_stop=lambda: setattr(hub, "stopping", True))
+        runner = Runner(app, bound, on_stop=hub.stop)
         for n in notes:
             click.echo(n)
         base = bound.urls[0]
+        hidden = table.mrx_hidden()  # (nobody at the table is Mr. X: no link to give)
         click.echo(f"table: {base}/")
-        click.echo(f"mr-x: {base}/x/{token}")
+        if hidden:
+            click.echo(HIDDEN_LINE)
+        else:
+            click.echo(f"mr-x: {base}/x/{token}")
         for other in bound.urls[1:]:
             click.echo(f"also: {other}/")
-        if qr if qr is not None else sys.stdout.isatty():
+        if not hidden and (qr if qr is not None else sys.stdout.isatty()):
             click.echo(qr_text(f"{base}/x/{token}"))
         click.echo("Ctrl-C stops the server (the game is saved after every move)")
         sys.stdout.flush()

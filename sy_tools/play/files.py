@@ -11,6 +11,8 @@ another of the session's files, a record changed behind the session's back never
   files, also through symbolic links, and none of them a device or a folder.
 * :class:`Watched`: the bytes the session last wrote (or read) for each file; a save first checks
   that the files still hold them.
+* :func:`create_private`: Mr. X's log is made readable by its owner only (it holds his stations
+  and the secret seed).
 """
 
 from __future__ import annotations
@@ -234,3 +236,15 @@ class Watched:
                 out.append(path)
         return out
 
+
+
+def create_private(path: str) -> bool:
+    """Create ``path`` empty, readable and writable by its owner only (0600), when there is no
+    file of that name (an existing one keeps its mode: the atomic writes that replace it copy
+    it); whether it was made here.  Any failure is left to the write that follows to report."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError:
+        return False
+    os.close(fd)
+    return True

@@ -27,11 +27,11 @@ from ..engine.position import Position
 from ..engine.stations import Station
 from ..engine.tickets import DETECTIVE_TICKETS, TICKET_LETTERS, Ticket
 from ..errors import AnalysisError, InputError
-from ..formats.files import atomic_write_many
+from ..formats.files import atomic_write_many, stream_fd
 from ..formats.play_header import PLAY_LEVELS
 from ..formats.record import DetectiveMove, MrXMove, Record, Round
 from ..formats.record_io import record_text
-from .files import GameLock, Watched
+from .files import GameLock, Watched, create_private
 from .settings import COMPUTER_SIDES, DEFAULT_LEVEL, DEFAULT_PACE, DEFAULT_THINK
 
 if TYPE_CHECKING:
@@ -497,9 +497,13 @@ class Session:
                             "and resume to play on from what the files hold")
             raise Refused("changed", self.stopped)
         files = self.files()
+        made = self.log is not None and stream_fd(self.log) is None and create_private(self.log)
         try:
             atomic_write_many(files)
         except OSError as e:
+            if made:
+                assert self.log is not None
+                _unlink_quietly(self.log)
             self.save_failed = True
             where = e.filename if isinstance(e.filename, str) else self.path
             raise Refused("unsaved", f"could not save {where}: {e.strerror or e}; the move was taken back, "
@@ -562,3 +566,10 @@ def check_resumable(record: Record, path: str) -> None:
         first = result.errors[0]
         raise AnalysisError(f"the record is illegal: {first.message} (run 'sy-tools check')", path,
                             record.place(first.where))
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

@@ -47,6 +47,9 @@ MAX_BODY = 4096
 #: then, so the server's memory stays flat; a page that hears none for a while reconnects).
 HEARTBEAT = 15.0
 
+#: Why Mr. X's page and endpoints refuse while the computer plays him and the game goes on.
+HIDDEN = "the computer plays Mr. X: his secrets are his own until the end"
+
 #: The host names a server bound to the loopback answers to by default.
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
@@ -128,10 +131,12 @@ class Hub:
         self._lock: asyncio.Lock | None = None
         self._changed: asyncio.Event | None = None
         self._computer: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.tag = ""
         self.public_json = b""
 
     async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
         self._lock = asyncio.Lock()
         self._changed = asyncio.Event()
         self._computer = asyncio.Event()
@@ -158,6 +163,22 @@ class Hub:
             assert self._changed is not None and self._computer is not None
             self._changed.set()
             self._changed = asyncio.Event()
+            self._computer.set()
+
+    def stop(self) -> None:
+        """The server is stopping: every event stream ends (so that the pages' connections close
+        within the server's graceful shutdown) and the computer plays no more.  Safe to call from
+        a signal handler or another thread."""
+        self.stopping = True
+        if self._loop is not None:
+            try:
+                self._loop.call_soon_threadsafe(self._wake)
+            except RuntimeError:  # (the loop is closed: nothing waits any more)
+                pass
+
+    def _wake(self) -> None:
+        if self._changed is not None and self._computer is not None:
+            self._changed.set()
             self._computer.set()
 
     def wait_change(self) -> asyncio.Event:
@@ -243,6 +264,8 @@ def create_app(table: Table, *, token: str | None = None, hosts: Collection[str]
     def mrx_only(request: Request) -> None:
         if not hub.mrx_ok(request.path_params.get("token", "")):
             raise WebRefused("not-found", "no such page", 404)
+        if table.mrx_hidden():
+            raise WebRefused("private", HIDDEN, 403)
 
     async def table_page(request: Request) -> Response:
         return page("table")
@@ -250,6 +273,8 @@ def create_app(table: Table, *, token: str | None = None, hosts: Collection[str]
     async def mrx_page(request: Request) -> Response:
         if not hub.mrx_ok(request.path_params["token"]):
             return error("not-found", "no such page", 404)
+        if table.mrx_hidden():
+            return error("private", HIDDEN, 403)
         return page("mrx")
 
     async def board(request: Request) -> Any:
@@ -290,14 +315,18 @@ def create_app(table: Table, *, token: str | None = None, hosts: Collection[str]
         mrx_only(request)
         return await hub.call(table.mrx_advice)
 
-    def stream(frame: Callable[[], Awaitable[tuple[str, bytes]]]) -> StreamingResponse:
+    def stream(frame: Callable[[], Awaitable[tuple[str, bytes] | None]]) -> StreamingResponse:
+        """An event stream of what ``frame`` gives after every change (None: the stream ends)."""
         async def events() -> AsyncIterator[bytes]:
             ping = f"event: ping\ndata: {hub.heartbeat:g}\n\n".encode()  # (an event: a page sees no comment)
             yield b"retry: 1000\n\n" + ping
             sent = None
             while not hub.stopping:
                 changed = hub.wait_change()
-                tag, data = await frame()
+                got = await frame()
+                if got is None:
+                    return
+                tag, data = got
                 if tag != sent:
                     sent = tag
                     yield b"id: " + tag.encode() + b"\nevent: state\ndata: " + data + b"\n\n"
@@ -308,7 +337,7 @@ def create_app(table: Table, *, token: str | None = None, hosts: Collection[str]
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"cache-control": "no-store", "x-accel-buffering": "no"})
 
-    async def public_frame() -> tuple[str, bytes]:
+    async def public_frame() -> tuple[str, bytes] | None:
         return hub.tag, hub.public_json
 
     async def events(request: Request) -> Response:
@@ -317,9 +346,12 @@ def create_app(table: Table, *, token: str | None = None, hosts: Collection[str]
     async def mrx_events(request: Request) -> Response:
         mrx_only(request)
 
-        async def frame() -> tuple[str, bytes]:
-            data = await hub.call(table.mrx_state)
-            return data["tag"], json.dumps(data, separators=(",", ":")).encode()
+        def seen() -> dict[str, Any] | None:
+            return None if table.mrx_hidden() else table.mrx_state()  # (an undo may hide him again)
+
+        async def frame() -> tuple[str, bytes] | None:
+            data = await hub.call(seen)
+            return None if data is None else (data["tag"], json.dumps(data, separators=(",", ":")).encode())
         return stream(frame)
 
     async def not_found(request: Request, exc: Exception) -> Response:
@@ -341,7 +373,7 @@ def create_app(table: Table, *, token: str | None = None, hosts: Collection[str]
         try:
             yield
         finally:
-            hub.stopping = True
+            hub.stop()
             task.cancel()
             try:
                 await task

@@ -234,6 +234,12 @@ class Table:
 
     # ---- Mr. X's own view -------------------------------------------------------------------
 
+    def mrx_hidden(self) -> bool:
+        """Whether Mr. X's secrets are nobody's to see yet: the computer plays him and the game
+        is not over (nobody at the table is Mr. X, so his page shows nothing until the end)."""
+        s = self.session
+        return s.computer in ("mrx", "both") and not s.over
+
     def mrx_state(self) -> dict[str, Any]:
         """Mr. X's page: the table's view, and his station, route and legal moves (secret)."""
         s = self.session

@@ -334,3 +334,20 @@ def test_standard_input_or_output_as_the_game_is_refused(tmp_path, game, new):
     args = [game, "--new", "--detectives", "Red=13,Blue=26"] if new else [game]
     error = refused(tmp_path, *args, input=b"X T\nRed T 23\nquit\n")
     assert "play keeps the game in a file it saves after every move" in error and folder_state(tmp_path) == {}
+
+
+def test_mrx_log_is_made_readable_by_its_owner_only(tmp_path):
+    """His log holds his stations and the secret seed: made 0600 (the record as any file); a log
+    that already exists keeps the mode it was given."""
+    umask = os.umask(0o022)
+    try:
+        new_game(tmp_path)
+        assert (tmp_path / "m.txt").stat().st_mode & 0o777 == 0o600
+        assert (tmp_path / "g.txt").stat().st_mode & 0o777 == 0o644
+        (tmp_path / "m.txt").chmod(0o640)
+        r = play_process(tmp_path, "g.txt", input=b"X T 36\nquit\n")
+        assert r.returncode == 0, r.stderr
+        assert "T 36" in (tmp_path / "m.txt").read_text()
+        assert (tmp_path / "m.txt").stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(umask)

@@ -42,9 +42,10 @@ class Served:
 
     def __init__(self, folder: Path, *args: str) -> None:
         self.folder = folder
-        self.proc = subprocess.Popen([SY_TOOLS, "serve", *args, "--no-qr"], cwd=folder, stdout=subprocess.PIPE,
+        self.proc = subprocess.Popen([SY_TOOLS, "serve", *args, *([] if "--qr" in args else ["--no-qr"])], cwd=folder, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True)
         self.lines: list[str] = []
+        self.mrx: str | None
         assert self.proc.stdout is not None
         while not any(line.startswith("Ctrl-C stops") for line in self.lines):
             line = self.proc.stdout.readline()
@@ -53,7 +54,7 @@ class Served:
                 raise AssertionError(f"serve ended: {self.proc.stderr.read() if self.proc.stderr else ''}")
             self.lines.append(line.rstrip("\n"))
         self.table = next(ln.split(" ", 1)[1] for ln in self.lines if ln.startswith("table: "))
-        self.mrx = next(ln.split(" ", 1)[1] for ln in self.lines if ln.startswith("mr-x: "))
+        self.mrx = next((ln.split(" ", 1)[1] for ln in self.lines if ln.startswith("mr-x: ")), None)
         self.port = int(self.table.rsplit(":", 1)[1].strip("/"))
 
     def stop(self) -> str:

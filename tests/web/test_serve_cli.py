@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import stat
 import subprocess
+import urllib.error
 import urllib.request
 
 from browser import SY_TOOLS, Served
@@ -43,6 +45,7 @@ def test_serve_prints_its_links_and_stops_saved(tmp_path):
         kept = tmp_path / "g.mrx.txt.token"
         assert kept.read_text().strip() == token and stat.S_IMODE(kept.stat().st_mode) == 0o600
         assert "X 50: T 37" in (tmp_path / "g.mrx.txt").read_text()
+        assert stat.S_IMODE((tmp_path / "g.mrx.txt").stat().st_mode) == 0o600  # (his stations, the secret seed)
 
         served = Served(tmp_path, "g.txt", "--port", "0")  # resumed: the same link for Mr. X
         assert served.mrx.rsplit("/", 1)[1] == token
@@ -169,3 +172,46 @@ def test_replay_of_a_served_game_shows_his_route_from_his_log(tmp_path):
                        timeout=120)
     assert r.stdout == "written: g.html (1 turn, with Mr. X's true route)\n", r.stderr
     assert '"at":37' in (tmp_path / "g.html").read_text()
+
+
+def test_the_computers_mr_x_has_no_link_to_print(tmp_path):
+    """With the computer as Mr. X nobody at the table is him: no private link, no QR code, one
+    line saying his secrets stay hidden; his endpoints refuse under the token kept on disk."""
+    served = Served(tmp_path, "g.txt", "--new", "--detectives", "Red=13", "--computer", "mrx", "--level", "easy",
+                    "--port", "0", "--qr")
+    try:
+        assert served.mrx is None and "/x/" not in "\n".join(served.lines)
+        assert served.lines == [f"table: {served.table}",
+                                "the computer plays Mr. X: his station and route stay hidden until the game ends "
+                                "(no private link)",
+                                "Ctrl-C stops the server (the game is saved after every move)"]
+        token = (tmp_path / "g.mrx.txt.token").read_text().strip()
+        for url in (f"x/{token}", f"api/x/{token}/state"):
+            try:
+                get(served.table + url)
+                raise AssertionError(f"{url} answered")
+            except urllib.error.HTTPError as e:
+                assert e.code == 403 and json.loads(e.read())["error"] == "private"
+        served.stop()
+    finally:
+        served.kill()
+
+
+def test_ctrl_c_with_pages_open_is_quiet(tmp_path):
+    """Two pages listening (the table's and Mr. X's event streams): Ctrl-C ends their streams and
+    stops with the game saved, exit 0, nothing on standard error."""
+    served = Served(tmp_path, "g.txt", "--new", "--detectives", "Red=13", "--mrx-start", "50", "--port", "0")
+    try:
+        streams = [urllib.request.urlopen(served.table + path, timeout=30)
+                   for path in ("api/events", f"api/x/{served.mrx.rsplit('/', 1)[1]}/events")]
+        for s in streams:
+            assert s.readline().startswith(b"retry:")  # (connected, and told the state)
+        served.proc.send_signal(signal.SIGINT)
+        out, err = served.proc.communicate(timeout=60)
+        assert served.proc.returncode == 0 and err == "", err
+        assert out.strip().splitlines()[-1] == "stopped; saved after move 0; resume with: sy-tools serve g.txt"
+        for s in streams:
+            s.read()  # (each stream was ended by the server)
+            s.close()
+    finally:
+        served.kill()

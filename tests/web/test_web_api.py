@@ -307,8 +307,29 @@ def test_the_computer_plays_its_side_as_soon_as_it_is_its_turn(tmp_path):
         while state["to_move"] != "Red":
             state = events(lines, 1)[0]
         assert state["last"].startswith("Mr. X: ") and state["computer"] == "mrx"
-        r = client.get(x("state")).json()
-        assert r["mrx_plays"] is False and r["mrx_moves"]["single"] == []
+
+
+def test_the_computers_mr_x_keeps_his_secrets_until_the_end(tmp_path):
+    """Nobody at the table is Mr. X: his page and every endpoint of his refuse (``private``), as
+    ``play``'s ``private`` does, until the game is over; then his route is there to see."""
+    session = start(tmp_path, detectives=[("Red", 13)], computer="mrx", level="easy")
+    with served(session) as client:
+        with client.stream("GET", x("events")) as stream:  # (a stream: its answer's status, not its end)
+            assert stream.status_code == 403
+        for r in (client.get(f"/x/{TOKEN}"), client.get(x("state")), client.get(x("advise")),
+                  client.post(x("move"), json={"hops": [{"ticket": "taxi", "to": 37}]})):
+            assert r.status_code == 403 and r.json()["error"] == "private", r.text
+            assert r.json()["message"] == "the computer plays Mr. X: his secrets are his own until the end"
+            assert "\"at\"" not in r.text
+    (tmp_path / "over").mkdir()
+    session = start(tmp_path / "over", detectives=[("Red", 29)], mrx_start=26)
+    session.enter("Mr. X", "T 15")
+    session.enter("Red", "B 15")
+    session.computer = "mrx"  # (as if the computer had played him to this end)
+    assert session.over
+    with served(session) as client:
+        assert client.get(f"/x/{TOKEN}").status_code == 200
+        assert client.get(x("state")).json()["mrx"]["route"][0]["to"] == 15
 
 
 def test_the_computer_plays_both_sides_at_its_pace(tmp_path):

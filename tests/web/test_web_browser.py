@@ -237,3 +237,91 @@ def test_the_replay_file_opens_from_disk_and_steps(browser, tmp_path):
     page.screenshot(path=str(shot_path(tmp_path, "replay.png")))
     assert [u for u in asked if not u.startswith("file:")] == [] and errors == []
     context.close()
+
+
+#: Whether the stations given lie whole inside the board and the window (the phone's screen).
+ALL_IN_VIEW = """(stations) => {
+  const board = document.querySelector("svg.board").getBoundingClientRect();
+  return stations.filter((s) => {
+    const r = document.querySelector(`svg.board g.station[data-station="${s}"]`).getBoundingClientRect();
+    return r.left < Math.max(board.left, 0) || r.top < Math.max(board.top, 0)
+      || r.right > Math.min(board.right, window.innerWidth) || r.bottom > Math.min(board.bottom, window.innerHeight);
+  });
+}"""
+
+
+def test_on_a_phone_the_piece_to_move_and_its_stations_stay_in_view(browser, tmp_path):
+    """Moves made elsewhere take the pieces across the board: at each detective's turn the phone
+    shows the piece to move and every station it can reach (the zoom kept, or out just enough)."""
+    import json
+    import urllib.request
+
+    def call(path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(served.table + path, data, {"content-type": "application/json"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.loads(r.read())
+
+    errors: list[str] = []
+    served = Served(tmp_path, "g.txt", "--new", "--detectives", "Red=13,Blue=26", "--mrx-start", "50",
+                    "--port", "0")
+    try:
+        phone = page_of(browser, served.table, PHONE, errors)
+        at = {s: (x, y) for s, x, y in call("api/board")["stations"]}
+        token = served.mrx.rsplit("/", 1)[1]
+        for _ in range(8):
+            state = call("api/state")
+            if state["to_move"] == "Mr. X":
+                single = call(f"api/x/{token}/state")["mrx_moves"]["single"][0]
+                call(f"api/x/{token}/move", {"hops": [{"ticket": single["tickets"][0], "to": single["to"]}],
+                                             "tag": state["tag"]})
+                continue
+            d = next(d for d in state["detectives"] if d["name"] == state["to_move"])
+            expect(phone.locator("#status")).to_contain_text(f"{d['name']} to move")
+            around = [d["at"], *(m["to"] for m in state["moves"])]
+            assert phone.evaluate(ALL_IN_VIEW, around) == [], (d, around)
+            far = max(state["moves"], key=lambda m: sum((a - b) ** 2 for a, b in zip(at[m["to"]], at[d["at"]])))
+            call("api/move", {"piece": d["name"], "to": far["to"], "ticket": far["tickets"][0], "tag": state["tag"]})
+        assert errors == []
+    finally:
+        served.kill()
+
+
+#: The station numbers (other than a piece's own) that a piece's name tag covers.
+TAGS_COVER = """() => {
+  const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const numbers = [...document.querySelectorAll("svg.board g.station")].map((g) =>
+    [g.getAttribute("data-station"), g.querySelector(".station-number").getBoundingClientRect()]);
+  return [...document.querySelectorAll("svg.board g.piece")].flatMap((p) => {
+    const tag = p.querySelector(".piece-tag").getBoundingClientRect();
+    return numbers.filter(([s, r]) => s !== p.getAttribute("data-station") && hit(tag, r))
+      .map(([s]) => `${p.getAttribute("data-piece")} covers ${s}`);
+  });
+}"""
+
+
+def test_name_tags_leave_the_numbers_readable_and_a_game_over_has_nothing_to_analyse(browser, tmp_path):
+    from web_helpers import start
+
+    # (a tag above 26, 103, 138 or 141 would cover 15, 85, 124 or 133)
+    session = start(tmp_path, detectives=[("Red", 13), ("Blue", 26), ("Green", 103), ("Yellow", 138), ("Black", 141)],
+                    mrx_start=34)
+    session.enter("Mr. X", "B 46")
+    errors: list[str] = []
+    session.lock.release()
+    served = Served(tmp_path, "g.txt", "--port", "0")
+    try:
+        table = page_of(browser, served.table, LAPTOP, errors)
+        expect(table.locator("#status")).to_contain_text("Red to move")
+        for _ in range(3):  # (close enough for the tags to be read)
+            table.locator(".zoom button").first.click()
+        assert table.evaluate(TAGS_COVER) == []
+        expect(table.locator("#advise")).to_be_enabled()
+        table.locator(".zoom button").nth(2).click()  # (the whole board again)
+        move_detective(table, "Red", 46)  # onto Mr. X: the game is over
+        expect(table.locator("#status")).to_contain_text("caught Mr. X at 46")
+        for kind in ("advise", "cordon", "solve"):
+            expect(table.locator(f"#{kind}")).to_be_disabled()
+        assert table.evaluate(TAGS_COVER) == [] and errors == []
+    finally:
+        served.kill()

@@ -85,3 +85,24 @@ def test_the_table_enters_his_voluntary_reveal_without_his_log(browser, tmp_path
         table.locator('#chooser button[data-from="Blue"][data-ticket="underground"]').click()
         expect(table.locator("#banner")).to_have_text("Mr. X shows himself at 37!")
         expect(table.locator("#history")).to_contain_text("T 37 show Blue U")
+
+
+def test_the_banner_shows_a_reveal_made_on_the_first_leg_of_a_double_move(browser, tmp_path):  # noqa: F811
+    """Move 3 is a reveal; his double move makes it moves 3 and 4: the table still hears where
+    he showed himself (the state stands at move 4), and no longer once a detective has moved."""
+    session, _ = new_game(str(tmp_path / "g.txt"), load_board("london"), "london", preset("classic"),
+                          detectives=STARTS, seed=1, think=1, log=str(tmp_path / "g.mrx.txt"), mrx_start=50)
+    for piece, entry in (("Mr. X", "T 37"), ("Red", "T 4"), ("Blue", "T 15"), ("Mr. X", "T 36"), ("Red", "T 3"),
+                         ("Blue", "T 16"), ("Mr. X", "2X T 35/T 48")):
+        session.enter(piece, entry)
+    session.lock.release()
+    served = Served(tmp_path, "g.txt", "--port", "0")
+    errors: list[str] = []
+    try:
+        table = page_of(browser, served.table, LAPTOP, errors)
+        expect(table.locator("#banner")).to_have_text("Mr. X shows himself at 35!")
+        move_detective(table, "Red", 4)
+        expect(table.locator("#banner")).to_be_hidden()
+        assert errors == []
+    finally:
+        served.stop()

@@ -177,6 +177,35 @@ export class Board {
     this.fitBox({ x, y, w, h });
   }
 
+  /** The part of the board the screen shows now (the board's box cut to the window: a board
+   * taller than the phone's screen shows its top part), in board units. */
+  visible() {
+    const r = this.svg.getBoundingClientRect();
+    let left = Math.max(r.left, 0), top = Math.max(r.top, 0);
+    let right = Math.min(r.right, window.innerWidth), bottom = Math.min(r.bottom, window.innerHeight);
+    if (right - left < 40 || bottom - top < 40) ({ left, top, right, bottom } = r);  // (scrolled away)
+    const [x0, y0] = this.point(left, top), [x1, y1] = this.point(right, bottom);
+    return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+  }
+
+  /** Bring ``stations`` into view, keeping the zoom: the view moves (centred on them) only when
+   * one of them is off the screen, and zooms out only when they cannot all be seen at this zoom. */
+  bringIntoView(stations, margin = 45) {
+    const pts = stations.filter((s) => this.at.has(s)).map((s) => this.at.get(s));
+    if (!pts.length) return;
+    const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]);
+    const box = { x: Math.min(...xs) - margin, y: Math.min(...ys) - margin };
+    box.w = Math.max(...xs) + margin - box.x;
+    box.h = Math.max(...ys) + margin - box.y;
+    const v = this.visible();
+    if (!(v.w > 0 && v.h > 0)) return;
+    if (box.x >= v.x && box.y >= v.y && box.x + box.w <= v.x + v.w && box.y + box.h <= v.y + v.h) return;
+    const k = Math.max(1, box.w / v.w, box.h / v.h);  // (> 1: they cannot all be seen at this zoom)
+    if (k > 1) this.zoom(1 / k);
+    const now = this.visible();  // (the view's shown part after the zoom)
+    this.pan(box.x + box.w / 2 - (now.x + now.w / 2), box.y + box.h / 2 - (now.y + now.h / 2));
+  }
+
   controls() {
     const svg = this.svg;
     svg.addEventListener("wheel", (e) => {
@@ -273,7 +302,8 @@ export class Board {
       const g = el("g", { class: `piece${p.active ? " active" : ""}${p.out ? " out" : ""}`, "data-piece": p.name,
         "data-station": p.at, transform: `translate(${x} ${y})` }, this.layers.pieces);
       el("circle", { r: 24, class: "piece-ring", stroke: p.colour }, g);
-      const tag = el("g", { transform: "translate(0 -34)" }, g);
+      const [tx, ty] = this.tagPlace(p.at);
+      const tag = el("g", { class: "tag", transform: `translate(${tx} ${ty})` }, g);
       el("rect", { x: -26, y: -11, width: 52, height: 20, rx: 6, fill: p.colour, class: "piece-tag" }, tag);
       const t = el("text", { "text-anchor": "middle", dy: "0.35em", class: "piece-name" }, tag);
       t.textContent = p.name.slice(0, 6);
@@ -288,6 +318,29 @@ export class Board {
       const t = el("text", { "text-anchor": "middle", dy: "0.35em", class: "mrx-name" }, tag);
       t.textContent = mrx.kind === "seen" ? "X seen" : "Mr. X";
     }
+  }
+
+  /** Where a piece's name tag (52 by 20 units) goes beside its station ``at``: above it, else
+   * below, right or left, the first that leaves every other station clear; else the one covering
+   * the fewest (then: keeping furthest from them), so that the numbers round a piece stay readable. */
+  tagPlace(at) {
+    const [x, y] = this.at.get(at);
+    const near = [...this.at].filter(([s, [sx, sy]]) => s !== at && Math.abs(sx - x) < 130 && Math.abs(sy - y) < 80);
+    let best = null;
+    for (const [dx, dy] of [[0, -34], [0, 34], [52, 0], [-52, 0]]) {
+      let covered = 0, room = Infinity;
+      for (const [, [sx, sy]] of near) {
+        const gx = Math.max(0, Math.abs(sx - (x + dx)) - 26), gy = Math.max(0, Math.abs(sy - (y + dy)) - 10);
+        const gap = Math.hypot(gx, gy) - 16;  // (16: a station's disc and its number)
+        if (gap < 0) covered += 1;
+        room = Math.min(room, gap);
+      }
+      if (covered === 0 && room >= 3) return [dx, dy];
+      if (!best || covered < best.covered || (covered === best.covered && room > best.room)) {
+        best = { covered, room, at: [dx, dy] };
+      }
+    }
+    return best.at;
   }
 
   /** Stations that may be picked now, highlighted; ``onPick(station, allowed)`` hears taps. */

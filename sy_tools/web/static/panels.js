@@ -43,12 +43,14 @@ export function pieces(state) {
     active: d.name === state.to_move, out: d.out }));
 }
 
-/** The banner's words for this state (or null): a reveal just made, or due on his next move. */
+/** The banner's words for this state (or null): a reveal made in Mr. X's latest turn (either
+ * leg of a double move), or one due on his next move. */
 export function bannerText(state) {
   if (state.over) return state.status.replace(/^.*?: /, "").replace(/^./, (c) => c.toUpperCase());
   const seen = state.last_reveal;
-  if (seen && seen.move === state.move && state.to_move !== MRX && state.history.length
-      && state.history[state.history.length - 1].detectives.length === 0) {
+  const latest = state.history.length ? state.history[state.history.length - 1] : null;
+  if (seen && latest && latest.detectives.length === 0 && state.to_move !== MRX
+      && seen.move > state.move - latest.mrx.length) {
     return `Mr. X shows himself at ${seen.station}!`;
   }
   if (state.to_move === MRX && state.moves_to_reveal === 1) return "Mr. X must show himself on this move";

@@ -32,6 +32,7 @@ function humansMove(s) {
 
 function render(s) {
   const first = state === null;
+  const turned = !first && (state.move !== s.move || state.to_move !== s.to_move || state.round !== s.round);
   state = s;
   selected = false;
   claiming = false;
@@ -45,6 +46,7 @@ function render(s) {
   $("history").replaceChildren(s.history.length ? historyTable(s) : h("p", {}, "no moves yet"));
   $("undo").disabled = !s.can_undo;
   $("redo").disabled = !s.can_redo;
+  for (const kind of ["advise", "cordon", "solve"]) $(kind).disabled = s.over;  // (nothing left to find)
   $("answer").hidden = true;
   board.setPossible(s.possible);
   board.setPieces(pieces(s), s.last_reveal ? { at: s.last_reveal.station, kind: "seen" } : null);
@@ -53,6 +55,16 @@ function render(s) {
   turnPanel(s);
   offerPiece(s);
   if (first) frame(s);
+  else if (turned) keepInView(s);
+}
+
+/** After a turn, the board shows the action (keeping the zoom): the detective to move and the
+ * stations it can reach; else (Mr. X to move, the game over) where the last detective went. */
+function keepInView(s) {
+  const d = detectiveToMove(s);
+  if (d && !d.out) { board.bringIntoView([d.at, ...s.moves.map((m) => m.to)]); return; }
+  const moved = [...s.history].reverse().find((r) => r.detectives.length);
+  if (moved) board.bringIntoView([moved.detectives[moved.detectives.length - 1].to]);
 }
 
 function frame(s) {
@@ -60,6 +72,7 @@ function frame(s) {
   const d = detectiveToMove(s);
   const around = d ? [d.at, ...s.moves.map((m) => m.to)] : s.possible.slice(0, 8).map((p) => p[0]);
   board.focus(around, 520, 700);
+  if (d) board.bringIntoView(around);  // (a far destination too: zoomed out just enough)
 }
 
 function turnPanel(s) {
@@ -149,6 +162,7 @@ function select(on) {
   if (!s.moves.length) { toast(`${d.name} has no move`, "error"); return; }
   board.setPickable(s.moves.map((m) => m.to), onPick);
   board.setRings([d.at], "selected");
+  board.bringIntoView([d.at, ...s.moves.map((m) => m.to)]);
 }
 
 async function onPick(station, allowed) {

@@ -71,8 +71,8 @@ class Plain:
                 if out[i]:
                     continue
                 o = self.det_moves(i, st, tk)
-                if not o:
-                    out[i] = True
+                if not o:  # blocked by the others it waits; with no ticket for a line from here it is out
+                    out[i] = not any(tk[i][t] and self.adj[t][st[i]] for t in DET_KINDS)
                     continue
                 t, d = o[int(rand() * len(o))]
                 tk[i][t] -= 1

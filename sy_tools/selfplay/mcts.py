@@ -54,7 +54,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..analysis.distances import distances
+from ..analysis.rollout_tables import rollout_tables
 from ..engine.board import Board
 from ..engine.moves import Move
 from ..engine.observations import DetectiveObservation, MrXObservation, observed_position
@@ -97,26 +97,6 @@ Hop = tuple[int, Station]
 MrXOption = tuple[Hop, ...]
 
 
-class _Tables:
-    """A board's tables for the hot loop: neighbour masks per ticket (lists indexed by station),
-    every transport's neighbours, and the detectives' hop distances."""
-
-    def __init__(self, board: Board) -> None:
-        size = max(board.stations, default=0) + 1
-        self.board = board
-        self.nb = [[board.neighbours[t].get(s, 0) for s in range(size)] for t in MRX_MOVE_TICKETS]
-        self.any = [self.nb[0][s] | self.nb[1][s] | self.nb[2][s] for s in range(size)]
-        self.dist = distances(board)
-
-
-_TABLES: dict[int, _Tables] = {}
-
-
-def _tables(board: Board) -> _Tables:
-    t = _TABLES.get(id(board))
-    if t is None or t.board is not board:
-        t = _TABLES[id(board)] = _Tables(board)
-    return t
 
 
 def _pick(mask: StationMask, rnd: random.Random) -> Station:
@@ -162,7 +142,7 @@ class _Search:
 
     def __init__(self, board: Board, rules: Rules, rnd: random.Random, last_round: int,
                  omniscient: bool = False) -> None:
-        tab = _tables(board)
+        tab = rollout_tables(board)
         #: the playout detectives step towards his (drawn) station, not the phantom
         self.omniscient = omniscient
         self.nb, self.any, self.dist = tab.nb, tab.any, tab.dist
@@ -543,7 +523,7 @@ def mcts_detective(obs: DetectiveObservation, rng: Any, iterations: int | None =
     if len(legal) == 1 or not obs.possible:
         return legal[0]
     me = obs.names.index(obs.to_move)
-    tab = _tables(obs.board)
+    tab = rollout_tables(obs.board)
     dist = tab.dist
     poss = stations_of(obs.possible)
     # the root's filter: not further from the nearest possible station

@@ -43,12 +43,10 @@ from bisect import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..analysis.distances import distances
-from ..engine.board import Board
+from ..analysis.rollout_tables import rollout_tables
 from ..engine.position import Position, double_allowed
 from ..engine.rules import Rules, counting_models
 from ..engine.stations import Station, StationMask, stations_of
-from ..engine.tickets import MRX_MOVE_TICKETS
 from .belief import Planner
 
 #: Rounds a rollout plays past his next reveal (then at most :data:`MAX_HORIZON` in all)
@@ -70,25 +68,6 @@ _DOUBLE = 4
 Hop = tuple[int, Station]
 
 
-class _Tables:
-    """A board's neighbour masks per ticket as lists indexed by station (taxi, bus, underground,
-    black), and the detectives' hop distances."""
-
-    def __init__(self, board: Board) -> None:
-        size = max(board.stations, default=0) + 1
-        self.board = board
-        self.nb = [[board.neighbours[t].get(s, 0) for s in range(size)] for t in MRX_MOVE_TICKETS]
-        self.dist = distances(board)
-
-
-_TABLES: dict[int, _Tables] = {}
-
-
-def _tables(board: Board) -> _Tables:
-    t = _TABLES.get(id(board))
-    if t is None or t.board is not board:
-        t = _TABLES[id(board)] = _Tables(board)
-    return t
 
 
 class Rollout:
@@ -103,7 +82,7 @@ class Rollout:
                  "turn", "winner")
 
     def __init__(self, pos: Position, at: Station, possible: StationMask) -> None:
-        self.tab = _tables(pos.board)
+        self.tab = rollout_tables(pos.board)
         self.rules: Rules = pos.rules
         self.at = at
         self.st = list(pos.stations)

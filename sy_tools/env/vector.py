@@ -50,6 +50,7 @@ from ..selfplay.budgets import SEED_MAX, SEED_MIN
 from ..selfplay.game import DETECTIVE_NAMES, deal, game_record, game_rng
 from .actions import ActionCodec
 from .flat import Batch, FlatLayout
+from .vector_bits import BitTables, count, draw, has, kth, unpack
 
 #: outcome codes of :attr:`VectorEngine.outcome`, by kind
 OUTCOMES = ("in-progress", "capture", "trapped", "detectives-stuck", "log-full")
@@ -165,6 +166,14 @@ class VectorEngine:
         self._caught = self.rules.mrx_onto_detective == "caught"
         self._reveal = np.array([self.rules.is_reveal(m) for m in range(self.rules.log_length + 2)], dtype=bool)
         self._out_if = {can: self.rules.stuck_is_out(can) for can in (False, True)}  # the blocked_detective rule
+        hops = tuple((int(self._idx[a]), MRX_MOVE_TICKETS.index(t), int(self._idx[b])) for a, t, b in self.codec.hops)
+        self._bits = BitTables(self._tab, hops, s, self._caught)
+        # the double-move rule asked once per (double tickets, doubles used, moves made) it can meet
+        most = int(self.rules.mrx_start_tickets(self.d).get("double", 0)) + 1
+        #: the to_move field per turn + 1 (0: the game is over, no one to move)
+        self._to_move = np.vstack([np.zeros((1, self.d + 1)), np.eye(self.d + 1)]).astype(np.float32)
+        self._double_ok = np.array([[[double_allowed(self.rules, t, u, m) for m in range(self.rules.log_length + 2)]
+                                     for u in range(most + 1)] for t in range(most + 1)], dtype=bool)
         unmodelled = set(unmodelled_rule_fields(self.rules)) - {"mrx_onto_detective"}
         self.fallback = bool(unmodelled)
         self._envs: list[Any] = []
@@ -176,9 +185,6 @@ class VectorEngine:
                 e.map_spec = self.map_spec
         self._next_game = 0
         self.ended_records: dict[int, dict[str, Any]] = {}
-        self._obs: np.ndarray | None = None
-        self._last: Batch | None = None
-        self._legal_cache: dict[str, Any] | None = None
         self.reset(self.seed)
 
     # ---- spaces ---------------------------------------------------------------------------------
@@ -217,9 +223,19 @@ class VectorEngine:
         self.games = np.zeros((n, 2), dtype=np.int64)
         self._records: list[list[Move]] = [[] for _ in range(n)]
         self._starts: list[tuple[Station, tuple[Station, ...], tuple[Station, ...]]] = [(0, (), ())] * n
+        b = self._bits
+        # the legal set of the agent to act, per game: a detective's hops, Mr. X's single and
+        # double moves as bitsets (vector_bits), whether his one legal move is the pass
+        self._det_legal = np.zeros((n, b.det_tmask.shape[-1]), dtype=np.uint64)
+        self._one_legal = np.zeros((n, b.one_tmask.shape[-1]), dtype=np.uint64)
+        self._two_legal = np.zeros((n, b.two_tmask.shape[-1]), dtype=np.uint64)
+        self._pass = np.zeros(n, dtype=bool)
+        self._dpat = np.zeros((n, d), dtype=np.int64)  # each detective's tickets held, as bits
+        self._dirty: list[np.ndarray] = []  # the games whose possible set changed since the last observation
         self._next_game = 0
         self._deal(np.arange(n))
-        return self.observe()
+        self._rebuild_observation()
+        return self._obs
 
     def _deal(self, slots: np.ndarray) -> None:
         """Deal the next games of the run into ``slots`` (ascending)."""
@@ -227,158 +243,145 @@ class VectorEngine:
         det_start = [int(rules.detective_tickets.get(k, 0)) for k in ("taxi", "bus", "underground")]
         x = rules.mrx_start_tickets(d)
         mrx_start = [int(x.get(k, 0)) for k in MRX_TICKET_KINDS]
-        for j in slots.tolist():
-            g = self._next_game
-            self._next_game += 1
-            self.games[j] = (self.seed, g)
-            if self.fallback:
+        if self.fallback:
+            for j in slots.tolist():
+                g = self._next_game
+                self._next_game += 1
+                self.games[j] = (self.seed, g)
                 e = self._envs[j]
                 e.reset(seed=self.seed, options={"game": g})
                 self._starts[j] = e.start
                 self._sync(j)
-                continue
-            mrx, dets, cands = deal(self.board, rules, d, self.starts, game_rng(self.seed, g))
+            return
+        if not len(slots):
+            return
+        mrx_at, det_at, cand_rows, cand_at = [], [], [], []
+        first = self._next_game
+        for k, j in enumerate(slots.tolist()):
+            mrx, dets, cands = deal(self.board, rules, d, self.starts, game_rng(self.seed, first + k))
             self._starts[j] = (mrx, tuple(dets), tuple(cands))
-            self.det_at[j] = self._idx[dets]
-            self.det_tk[j] = det_start
-            self.out[j] = False
-            self.mrx_at[j] = self._idx[mrx]
-            self.mrx_tk[j] = mrx_start
-            self.move[j] = self.round[j] = self.doubles[j] = self.turn[j] = 0
-            self.outcome[j] = IN_PROGRESS
-            self.possible[j] = False
-            self.possible[j, self._idx[list(cands)]] = True
-            self.possible[j, self.det_at[j]] = False
-            self.last_reveal[j] = -1
+            mrx_at.append(mrx)
+            det_at.append(dets)
+            cand_at.extend(cands)
+            cand_rows.extend([j] * len(cands))
             self._records[j] = []
-        if not self.fallback:
-            self._legal_cache = None
-            start = slots[self.turn[slots] == 0]
-            self._mrx_stuck_check(start)
+        self._next_game += len(slots)
+        self.games[slots, 0] = self.seed
+        self.games[slots, 1] = np.arange(first, self._next_game)
+        self.det_at[slots] = self._idx[np.array(det_at, dtype=np.int64).reshape(len(slots), d)]
+        self.det_tk[slots] = det_start
+        self.out[slots] = False
+        self.mrx_at[slots] = self._idx[mrx_at]
+        self.mrx_tk[slots] = mrx_start
+        self.move[slots] = self.round[slots] = self.doubles[slots] = self.turn[slots] = 0
+        self.outcome[slots] = IN_PROGRESS
+        self.possible[slots] = False
+        self.possible[np.array(cand_rows, dtype=np.int64), self._idx[np.array(cand_at, dtype=np.int64)]] = True
+        self.possible[slots[:, None], self.det_at[slots]] = False
+        self.last_reveal[slots] = -1
+        self._dpat[slots] = self._pattern(self.det_tk[slots])
+        self._dirty.append(slots)
+        self._mrx_turn(slots)
 
     # ---- legal actions --------------------------------------------------------------------------
 
-    def _occupied(self, rows: np.ndarray) -> np.ndarray:
-        occ = np.zeros((len(rows), len(self.stations)), dtype=bool)
-        occ[np.arange(len(rows))[:, None], self.det_at[rows]] = True
-        return occ
+    @staticmethod
+    def _pattern(tickets: np.ndarray) -> np.ndarray:
+        """A detective's tickets held as bits (taxi 1, bus 2, underground 4), over the last axis."""
+        held = tickets > 0
+        return held[..., 0] * 1 + held[..., 1] * 2 + held[..., 2] * 4
 
-    def _det_legal(self, rows: np.ndarray, who: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Detective ``who[k]``'s candidate hops in game ``rows[k]`` and which are legal."""
+    def _det_hops(self, rows: np.ndarray, who: np.ndarray) -> np.ndarray:
+        """Detective ``who[k]``'s legal hops in game ``rows[k]`` as a bitset: those its tickets
+        allow, less those onto a detective (the mover's own station is never a destination)."""
+        b = self._bits
         here = self.det_at[rows, who]
-        cand = self._tab["det"][here]  # (G, K, 3): action, ticket, to
-        r = np.arange(len(rows))[:, None]
-        ok = cand[:, :, 0] >= 0
-        held = self.det_tk[rows, who][r, np.maximum(cand[:, :, 1], 0)] > 0
-        # free: no detective stands on ``to`` (the mover's own station is never a destination)
-        free = ~(cand[:, :, 2, None] == self.det_at[rows][:, None, :]).any(axis=2)
-        return cand, ok & held & free
+        blocked = np.bitwise_or.reduce(b.det_occ[here[:, None], self.det_at[rows]], axis=1)
+        return b.det_tmask[here, self._dpat[rows, who]] & ~blocked
 
-    def _can_double(self, rows: np.ndarray) -> np.ndarray:
-        """:func:`double_allowed` per game, asked once per distinct (tickets, used, move)."""
-        keys = np.stack([self.mrx_tk[rows, 4], self.doubles[rows], self.move[rows]], axis=1)
-        uniq, inv = np.unique(keys, axis=0, return_inverse=True)
-        ans = np.array([double_allowed(self.rules, int(a), int(b), int(c)) for a, b, c in uniq], dtype=bool)
-        return ans[inv.reshape(-1)]
-
-    def _mrx_singles(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Mr. X's single-move candidates in games ``rows``, which are legal, and the stations
-        the detectives occupy."""
+    def _mrx_turn(self, rows: np.ndarray) -> None:
+        """Mr. X is to move in games ``rows``: his legal moves (singles, doubles where
+        :func:`double_allowed` and a single is legal, the pass) as bitsets; with no legal move he
+        is trapped (the AEC env's rule, as ``simulate``'s)."""
+        if not len(rows):
+            return
+        b, rules = self._bits, self.rules
         at = self.mrx_at[rows]
-        occ = self._occupied(rows)
-        r = np.arange(len(rows))[:, None]
         tk = self.mrx_tk[rows]
-        room = self.move[rows] < self.rules.log_length
-        c1 = self._tab["single"][at]
-        ok1 = (c1[:, :, 0] >= 0) & (tk[r, np.maximum(c1[:, :, 1], 0)] > 0) & room[:, None]
-        if not self._caught:
-            ok1 &= ~occ[r, np.maximum(c1[:, :, 2], 0)]
-        return c1, ok1, occ
-
-    def _mrx_legal(self, rows: np.ndarray) -> dict[str, Any]:
-        """Mr. X's candidates in games ``rows``: singles and which are legal; the games among
-        them where a double move is allowed (``x2``, positions in ``rows``), their double-move
-        candidates and which are legal; whether the pass is the one legal move."""
-        c1, ok1, occ = self._mrx_singles(rows)
-        room = self.move[rows] < self.rules.log_length
-        passes = ~ok1.any(axis=1) & room & (not self.rules.trapped_loses)
-        x2 = np.flatnonzero(self._can_double(rows) & ok1.any(axis=1)) if len(rows) else np.zeros(0, np.int64)
-        r2 = rows[x2]
-        tab = self._tab
-        at = self.mrx_at[r2]
-        tk = self.mrx_tk[r2]
+        room = self.move[rows] < rules.log_length
         held = tk[:, :4] > 0
-        # (G, 16): tickets t1 then t2 both held (t2 counted after t1 is spent)
-        pair = held[:, :, None] & ((tk[:, None, :4] - np.eye(4, dtype=np.int64)[None]) > 0)
-        r = np.arange(len(r2))[:, None]
-        free = ~occ[x2]
-        ok2 = tab["d_valid"][at] & pair.reshape(len(r2), 16)[r, tab["d_pair"][at]] & free[r, tab["d_to1"][at]]
+        one = b.one_tmask[at, held[:, 0] * 1 + held[:, 1] * 2 + held[:, 2] * 4 + held[:, 3] * 8]
         if not self._caught:
-            ok2 &= free[r, tab["d_to2"][at]]
-        return {"c1": c1, "ok1": ok1, "x2": x2, "c2": tab["d_act"][at], "ok2": ok2, "pass": passes}
+            one &= ~np.bitwise_or.reduce(b.one_occ[at[:, None], self.det_at[rows]], axis=1)
+        one[~room] = 0
+        any1 = one.any(axis=1)
+        self._one_legal[rows] = one
+        self._pass[rows] = ~any1 & room & (not rules.trapped_loses)
+        self._two_legal[rows] = 0
+        top = self._double_ok.shape[0] - 1
+        dbl = any1 & self._double_ok[np.minimum(tk[:, 4], top), np.minimum(self.doubles[rows], top),
+                                     np.minimum(self.move[rows], rules.log_length + 1)]
+        if dbl.any():
+            r2, at2 = rows[dbl], at[dbl]
+            c = np.minimum(tk[dbl, :4], 2)
+            two = b.two_tmask[at2, c[:, 0] + 3 * c[:, 1] + 9 * c[:, 2] + 27 * c[:, 3]]
+            two &= ~np.bitwise_or.reduce(b.two_occ[at2[:, None], self.det_at[r2]], axis=1)
+            self._two_legal[r2] = two
+        trapped = ~any1 & (rules.trapped_loses | ~room)
+        self.outcome[rows[trapped]] = TRAPPED
 
-    def _legal(self) -> dict[str, Any]:
-        """The candidates of the agent to act in every live game (cached until the next step)."""
-        lg_cached = self._legal_cache
-        if lg_cached is not None:
-            return lg_cached
-        if lg_cached is None:
-            live = self.outcome == IN_PROGRESS
-            x = np.flatnonzero(live & (self.turn == 0))
-            dt = np.flatnonzero(live & (self.turn > 0))
-            lg = self._mrx_legal(x)
-            cd, okd = self._det_legal(dt, self.turn[dt] - 1)
-            lg.update({"x": x, "d": dt, "cd": cd, "okd": okd})
-            self._legal_cache = lg
-        return lg
+    def _live(self) -> tuple[np.ndarray, np.ndarray]:
+        live = self.outcome == IN_PROGRESS
+        return np.flatnonzero(live & (self.turn == 0)), np.flatnonzero(live & (self.turn > 0))
 
     def masks(self) -> tuple[np.ndarray, np.ndarray]:
         """``(mrx_mask, detective_mask)``: bool, ``(N, mrx actions)`` and ``(N, detective
         actions)``; a game's row is all False in the mask of the side not to act there."""
+        mx = np.zeros((self.n, self.codec.mrx_size), dtype=bool)
+        md = np.zeros((self.n, self.codec.detective_size), dtype=bool)
         if self.fallback:
-            mx = np.zeros((self.n, self.codec.mrx_size), dtype=bool)
-            md = np.zeros((self.n, self.codec.detective_size), dtype=bool)
             for j, e in enumerate(self._envs):
                 m = e.observe(e.agent_selection)["action_mask"].astype(bool)
                 (mx if self.turn[j] == 0 else md)[j] = m
             return mx, md
-        lg = self._legal()
-        mx = np.zeros((self.n, self.codec.mrx_size), dtype=bool)
-        md = np.zeros((self.n, self.codec.detective_size), dtype=bool)
-        x, d = lg["x"], lg["d"]
-        r, k = np.nonzero(lg["ok1"])
-        mx[x[r], lg["c1"][r, k, 0]] = True
-        r, k = np.nonzero(lg["ok2"])
-        mx[x[lg["x2"]][r], lg["c2"][r, k]] = True
-        mx[x[lg["pass"]], self.codec.pass_action] = True
-        r, k = np.nonzero(lg["okd"])
-        md[d[r], lg["cd"][r, k, 0]] = True
+        b = self._bits
+        x, dt = self._live()
+        at = self.mrx_at[x]
+        r, k = np.nonzero(unpack(self._one_legal[x]))
+        mx[x[r], b.one_act[at[r], k]] = True
+        r, k = np.nonzero(unpack(self._two_legal[x]))
+        mx[x[r], b.two_act[at[r], k]] = True
+        mx[x[self._pass[x]], self.codec.pass_action] = True
+        here = self.det_at[dt, self.turn[dt] - 1]
+        r, k = np.nonzero(unpack(self._det_legal[dt]))
+        md[dt[r], b.det_act[here[r], k]] = True
         return mx, md
 
     def sample(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action in every game (``rng`` numpy's), without masks."""
+        out = np.zeros(self.n, dtype=np.int64)
         if self.fallback:
             mx, md = self.masks()
-            out = np.zeros(self.n, dtype=np.int64)
             for j in range(self.n):
                 legal = np.flatnonzero(mx[j] if self.turn[j] == 0 else md[j])
                 if len(legal):
                     out[j] = legal[int(rng.random() * len(legal))]
             return out
-        lg = self._legal()
-        out = np.zeros(self.n, dtype=np.int64)
-        x, x2 = lg["x"], lg["x2"]
-        n1 = lg["ok1"].sum(axis=1)
-        n2 = np.zeros(len(x), dtype=np.int64)
-        n2[x2] = lg["ok2"].sum(axis=1)
-        k = (rng.random(len(x)) * (n1 + n2)).astype(np.int64)
-        mx = np.where(n1 + n2 > 0, _kth(lg["c1"][:, :, 0], lg["ok1"], np.minimum(k, np.maximum(n1 - 1, 0))),
-                      self.codec.pass_action)
-        two = k[x2] >= n1[x2]
-        mx[x2[two]] = _kth(lg["c2"][two], lg["ok2"][two], k[x2][two] - n1[x2][two])
-        out[x] = mx
-        nd = lg["okd"].sum(axis=1)
-        out[lg["d"]] = _kth(lg["cd"][:, :, 0], lg["okd"], (rng.random(len(nd)) * nd).astype(np.int64))
+        b = self._bits
+        u = rng.random(self.n)
+        x, dt = self._live()
+        here = self.det_at[dt, self.turn[dt] - 1]
+        slot, _ = draw(self._det_legal[dt], u[dt])
+        out[dt] = b.det_act[here, slot]
+        # Mr. X: the k-th of his single moves then double moves (the pass when it is his one move)
+        at = self.mrx_at[x]
+        n1, n2 = count(self._one_legal[x]), count(self._two_legal[x])
+        pick = (u[x] * (n1 + n2)).astype(np.int64)
+        single = pick < n1
+        out[x[single]] = b.one_act[at[single], kth(self._one_legal[x[single]], pick[single])]
+        two = ~single & (n2 > 0)
+        out[x[two]] = b.two_act[at[two], kth(self._two_legal[x[two]], pick[two] - n1[two])]
+        out[x[(n1 + n2) == 0]] = self.codec.pass_action
         return out
 
     # ---- stepping -------------------------------------------------------------------------------
@@ -412,21 +415,35 @@ class VectorEngine:
         raise InputError(f"game {j}: action {action} is not a legal action of {who} (nothing was played)")
 
     def _step_numpy(self, a: np.ndarray) -> None:
-        lg = self._legal()
-        x, dt = lg["x"], lg["d"]
-        # find each action among its game's legal candidates (refuse the step if one is not)
-        x2 = lg["x2"]
-        hit1 = lg["ok1"] & (lg["c1"][:, :, 0] == a[x, None])
-        hit2 = lg["ok2"] & (lg["c2"] == a[x[x2], None])
-        any2 = np.zeros(len(x), dtype=bool)
-        any2[x2] = hit2.any(axis=1)
-        is_pass = lg["pass"] & (a[x] == self.codec.pass_action)
-        bad = ~(hit1.any(axis=1) | any2 | is_pass)
+        b, s = self._bits, len(self.stations)
+        x, dt = self._live()
+        # ---- find each action among its game's legal set (refuse the step if one is not there)
+        ax, at = a[x], self.mrx_at[x]
+        is1 = (ax >= 0) & (ax < self.codec.singles)
+        a1 = np.where(is1, ax, 0)
+        t1, to1 = a1 // s, a1 % s
+        slot1 = b.one_slot[at, t1, to1]
+        ok1 = is1 & (slot1 >= 0) & has(self._one_legal[x], np.maximum(slot1, 0))
+        is2 = (ax >= self.codec.singles) & (ax < self.codec.pass_action)
+        a2 = np.where(is2, ax - self.codec.singles, 0)
+        nh = len(b.hop_from)
+        tt, hop = a2 // nh, a2 % nh
+        mid = b.hop_from[hop]
+        slot2 = b.two_base[at, tt, mid] + b.hop_rank[hop]
+        ok2 = is2 & (slot2 >= b.hop_rank[hop]) & has(self._two_legal[x], np.maximum(slot2, 0))
+        is_pass = (ax == self.codec.pass_action) & self._pass[x]
+        bad = ~(ok1 | ok2 | is_pass)
         if bad.any():
             j = int(x[np.argmax(bad)])
             self._refuse(j, int(a[j]))
-        hitd = lg["okd"] & (lg["cd"][:, :, 0] == a[dt, None])
-        badd = ~hitd.any(axis=1)
+        ad = a[dt]
+        who = self.turn[dt] - 1
+        here = self.det_at[dt, who]
+        isd = (ad >= 0) & (ad < self.codec.detective_size)
+        ad = np.where(isd, ad, 0)
+        td, tod = ad // s, ad % s
+        sd = b.det_slot[here, td, tod]
+        badd = ~(isd & (sd >= 0) & has(self._det_legal[dt], np.maximum(sd, 0)))
         if badd.any():
             j = int(dt[np.argmax(badd)])
             self._refuse(j, int(a[j]))
@@ -436,56 +453,45 @@ class VectorEngine:
                 self._records[j].append(self.codec.decode(piece, int(a[j])))
         # ---- Mr. X
         if len(x):
-            s1 = hit1.any(axis=1)
-            c1 = lg["c1"][np.arange(len(x)), np.argmax(hit1, axis=1)]  # action, ticket, to
-            legs = np.where(is_pass, 0, np.where(s1, 1, 2))
-            t_first, to_first = c1[:, 1].copy(), c1[:, 2].copy()
-            t_second, to_second = np.zeros(len(x), np.int64), np.zeros(len(x), np.int64)
-            d2 = any2[x2]
-            if d2.any():
-                at2 = self.mrx_at[x[x2[d2]]]
-                k2 = np.argmax(hit2[d2], axis=1)
-                pair = self._tab["d_pair"][at2, k2]
-                rows2 = x2[d2]
-                t_first[rows2], t_second[rows2] = pair // 4, pair % 4
-                to_first[rows2], to_second[rows2] = self._tab["d_to1"][at2, k2], self._tab["d_to2"][at2, k2]
-            occ = self._occupied(x)
+            legs = np.where(is_pass, 0, np.where(ok1, 1, 2))
+            t_first, to_first = np.where(ok1, t1, tt), np.where(ok1, to1, mid)
             if is_pass.any():
                 p = x[is_pass]
                 self.possible[p] &= ~self._can_move_from(p)
             one = legs >= 1
-            self._mrx_leg(x[one], t_first[one], to_first[one], occ[one])
+            self._mrx_leg(x[one], t_first[one], to_first[one])
             two = legs == 2
-            self._mrx_leg(x[two], t_second[two], to_second[two], occ[two])
+            self._mrx_leg(x[two], b.hop_ticket[hop[two]], b.hop_to[hop[two]])
             xr = x[two]
             self.mrx_tk[xr, 4] -= 1
             self.doubles[xr] += 1
             self.round[x] += 1
+            self._dirty.append(x)
             # the caught rule: onto a detective ends the game there
             if self._caught:
-                onto = occ[np.arange(len(x)), self.mrx_at[x]] & (legs > 0)
+                onto = (self.det_at[x] == self.mrx_at[x][:, None]).any(axis=1) & (legs > 0)
                 self.outcome[x[onto]] = CAPTURE
                 self.turn[x[onto]] = 0
                 x = x[~onto]
             self._next_detective(x, np.zeros(len(x), dtype=np.int64))
         # ---- the detectives
         if len(dt):
-            kd = np.argmax(hitd, axis=1)
-            cd = lg["cd"][np.arange(len(dt)), kd]  # action, ticket, to
-            who = self.turn[dt] - 1
-            self.det_tk[dt, who, cd[:, 1]] -= 1
+            self.det_tk[dt, who, td] -= 1
+            self._dpat[dt, who] = self._pattern(self.det_tk[dt, who])
             if self.rules.tickets_to_mrx:
-                self.mrx_tk[dt, cd[:, 1]] += 1
-            self.det_at[dt, who] = cd[:, 2]
-            self.possible[dt, cd[:, 2]] = False
-            caught = cd[:, 2] == self.mrx_at[dt]
+                self.mrx_tk[dt, td] += 1
+            self.det_at[dt, who] = tod
+            hit = self.possible[dt, tod]
+            self.possible[dt, tod] = False
+            self._dirty.append(dt[hit])
+            caught = tod == self.mrx_at[dt]
             self.outcome[dt[caught]] = CAPTURE
             live = ~caught
             self._next_detective(dt[live], who[live] + 1)
-        self._legal_cache = None
-        self._mrx_stuck_check(np.flatnonzero((self.turn == 0) & (self.outcome == IN_PROGRESS)))
+        x, _ = self._live()
+        self._mrx_turn(x)
 
-    def _mrx_leg(self, rows: np.ndarray, ticket: np.ndarray, to: np.ndarray, occ: np.ndarray) -> None:
+    def _mrx_leg(self, rows: np.ndarray, ticket: np.ndarray, to: np.ndarray) -> None:
         """One leg of Mr. X's move in games ``rows``: his ticket, station and log, and the
         detectives' possible set after it (the set stepped by the ticket, off the detectives'
         stations; the station itself on a reveal)."""
@@ -494,7 +500,9 @@ class VectorEngine:
         self.mrx_tk[rows, ticket] -= 1
         self.mrx_at[rows] = to
         self.move[rows] += 1
-        self.possible[rows] = self._step_sets(self.possible[rows], ticket) & ~occ
+        stepped = self._step_sets(self.possible[rows], ticket)
+        stepped[np.arange(len(rows))[:, None], self.det_at[rows]] = False
+        self.possible[rows] = stepped
         shown = self._reveal[np.minimum(self.move[rows], self.rules.log_length + 1)]
         r = rows[shown]
         self.possible[r] = False
@@ -523,7 +531,8 @@ class VectorEngine:
     def _can_move_from(self, rows: np.ndarray) -> np.ndarray:
         """``(G, S)``: whether Mr. X standing on each station would have a legal move (the
         stations a pass leaves possible are the others)."""
-        occ = self._occupied(rows)
+        occ = np.zeros((len(rows), len(self.stations)), dtype=bool)
+        occ[np.arange(len(rows))[:, None], self.det_at[rows]] = True
         free = self._pack(np.ones_like(occ) if self._caught else ~occ)  # (G, words)
         out = np.zeros((len(rows), len(self.stations)), dtype=bool)
         for t in range(4):
@@ -531,29 +540,29 @@ class VectorEngine:
             out |= (self._reach_bits[t][None, :, :] & free[:, None, :]).any(axis=2) & held[:, None]
         return out & (self.move[rows] < self.rules.log_length)[:, None]
 
-    def _has_hops(self, rows: np.ndarray, who: np.ndarray) -> np.ndarray:
-        _, ok = self._det_legal(rows, who)
-        return np.asarray(ok.any(axis=1), dtype=bool)
-
     def _next_detective(self, rows: np.ndarray, start: np.ndarray) -> None:
         """Hand the turn to the first detective from ``start`` on that can move (one that
         cannot skips its turn, out for good where the rules say so); after the last, end the
         round."""
-        waiting = np.ones(len(rows), dtype=bool)
-        for i in range(self.d):
-            look = waiting & (start <= i) & ~self.out[rows, i]
-            if not look.any():
-                continue
-            r = rows[look]
-            can: np.ndarray = self._has_hops(r, np.full(len(r), i))
-            self.turn[r[can]] = i + 1
-            stuck = r[~can]
-            if len(stuck):
-                ride = np.any(self._has_line[self.det_at[stuck, i]] & (self.det_tk[stuck, i] > 0), axis=1)
-                self.out[stuck, i] = np.where(ride, self._out_if[True], self._out_if[False])
-            idx = np.flatnonzero(look)
-            waiting[idx[can]] = False
-        self._end_round(rows[waiting])
+        while len(rows):
+            over = start >= self.d
+            if over.any():
+                self._end_round(rows[over])
+                rows, start = rows[~over], start[~over]
+                if not len(rows):
+                    return
+            gone = self.out[rows, start]
+            r, i = rows[~gone], start[~gone]
+            hops = self._det_hops(r, i)
+            can = hops.any(axis=1)
+            self.turn[r[can]] = i[can] + 1
+            self._det_legal[r[can]] = hops[can]
+            rs, st = r[~can], i[~can]
+            if len(rs):
+                ride = np.any(self._has_line[self.det_at[rs, st]] & (self.det_tk[rs, st] > 0), axis=1)
+                self.out[rs, st] = np.where(ride, self._out_if[True], self._out_if[False])
+            rows = np.concatenate([rows[gone], rs])
+            start = np.concatenate([start[gone], st]) + 1
 
     def _end_round(self, rows: np.ndarray) -> None:
         if not len(rows):
@@ -562,21 +571,12 @@ class VectorEngine:
         full = self.move[rows] >= self.rules.log_length
         self.outcome[rows[full]] = LOG_FULL
         rows = rows[~full]
-        moving = np.zeros(len(rows), dtype=bool)
-        for i in range(self.d):
-            live = ~self.out[rows, i]
-            if live.any():
-                moving[live] |= self._has_hops(rows[live], np.full(int(live.sum()), i))
+        b = self._bits
+        here = self.det_at[rows]  # (G, D)
+        blocked = np.bitwise_or.reduce(b.det_occ[here[:, :, None], here[:, None, :]], axis=2)  # (G, D, W)
+        hops = b.det_tmask[here, self._dpat[rows]] & ~blocked
+        moving = (hops.any(axis=2) & ~self.out[rows]).any(axis=1)
         self.outcome[rows[~moving]] = STUCK
-
-    def _mrx_stuck_check(self, rows: np.ndarray) -> None:
-        """Mr. X to move with no legal move is trapped (the AEC env's rule, as ``simulate``'s)."""
-        if not len(rows):
-            return
-        self._legal_cache = None
-        _, ok1, _ = self._mrx_singles(rows)
-        trapped = ~ok1.any(axis=1) & (self.rules.trapped_loses | (self.move[rows] >= self.rules.log_length))
-        self.outcome[rows[trapped]] = TRAPPED
 
     def _step_fallback(self, a: np.ndarray) -> None:
         live = [j for j, e in enumerate(self._envs) if e.agents and not any(e.terminations.values())]
@@ -611,16 +611,85 @@ class VectorEngine:
                      self.doubles, np.where(self.outcome == IN_PROGRESS, self.turn, -1), self.possible,
                      self.last_reveal)
 
+    def _rebuild_observation(self) -> None:
+        """Encode every game's observation afresh (after a reset, or after the state arrays were
+        set from outside: then the legal sets are recomputed too)."""
+        self._obs = self.flat.encode(self.batch(), self.turn == 0)
+        self._shown_det = self.det_at.copy()
+        self._shown_reveal = self.last_reveal.copy()
+        self._shown_mrx = np.where(self.turn == 0, self.mrx_at, -1)
+        self._dirty = []
+
+    def _recompute(self) -> None:
+        """The legal sets and observations from the state arrays alone (for tests that set them)."""
+        self._dpat = self._pattern(self.det_tk)
+        x, dt = self._live()
+        self._det_legal[dt] = self._det_hops(dt, self.turn[dt] - 1)
+        saved = self.outcome.copy()
+        self._mrx_turn(x)
+        self.outcome = saved
+        self._rebuild_observation()
+
+    def _refresh_observation(self) -> None:
+        """Bring the observation buffer up to date: only what changed since it was last written
+        (the one-hot cells that moved, the possible set and probabilities of the games whose set
+        changed, and the globals of every game)."""
+        o, fl = self._obs, self.flat
+        size, d, s = fl.size, self.d, len(self.stations)
+        flat = o.reshape(-1)
+        r, i = np.nonzero(self.det_at != self._shown_det)
+        if len(r):
+            base = r * size + i * s
+            flat[base + self._shown_det[r, i]] = 0.0
+            flat[base + self.det_at[r, i]] = 1.0
+            self._shown_det[r, i] = self.det_at[r, i]
+        self._one_hot(self.last_reveal, self._shown_reveal, (d + 2) * s)
+        self._one_hot(np.where(self.turn == 0, self.mrx_at, -1), self._shown_mrx, (d + 3) * s)
+        if self._dirty:
+            rows = np.concatenate(self._dirty)
+            self._dirty = []
+            if len(rows):
+                p = self.possible[rows]
+                o[rows, d * s:(d + 1) * s] = p
+                inv = (1.0 / np.maximum(p.sum(axis=1), 1)).astype(np.float32)
+                o[rows, (d + 1) * s:(d + 2) * s] = p * inv[:, None]
+        self._write_globals()
+
+    def _write_globals(self) -> None:
+        """Every game's globals (:mod:`sy_tools.env.flat`'s table: whose turn, who is out, the
+        tickets, round, move, next reveal, doubles), as :meth:`FlatLayout.encode` writes them."""
+        fl, o, n = self.flat, self._obs, self.n
+        off = fl._offsets
+        turn = np.where(self.outcome == IN_PROGRESS, self.turn, -1)
+        o[:, slice(*off["to_move"])] = self._to_move[turn + 1]
+        o[:, slice(*off["out"])] = self.out
+        o[:, slice(*off["detective_tickets"])] = np.minimum(self.det_tk * fl._det_scale, 1.0).reshape(n, 3 * self.d)
+        o[:, slice(*off["mrx_tickets"])] = np.minimum(self.mrx_tk * fl._mrx_scale, 1.0)
+        o[:, off["round"][0]] = np.minimum(self.round * fl._round_scale, 1.0)
+        o[:, off["move"][0]] = np.minimum(self.move * fl._log_scale, 1.0)
+        o[:, off["next_reveal"][0]] = fl._to_reveal[np.minimum(self.move, self.rules.log_length)]
+        o[:, off["doubles_used"][0]] = np.minimum(self.doubles * fl._double_scale, 1.0)
+
+    def _one_hot(self, want: np.ndarray, shown: np.ndarray, offset: int) -> None:
+        """Move one one-hot channel's cells from ``shown`` to ``want`` (station indices, -1 none)."""
+        r = np.flatnonzero(want != shown)
+        if not len(r):
+            return
+        flat, size = self._obs.reshape(-1), self.flat.size
+        old, new = shown[r], want[r]
+        flat[(r * size + offset + old)[old >= 0]] = 0.0
+        flat[(r * size + offset + new)[new >= 0]] = 1.0
+        shown[r] = new
+
     def observe(self, copy: bool = False) -> np.ndarray:
         """``(N, size)`` float32: each game's flat observation of the agent to act (Mr. X's
         station only where he is to act).  The array is the engine's own buffer, refilled by the
         next ``observe``/``step`` (as Gymnasium's vector envs with ``copy=False``); ``copy``
         returns a new one."""
-        if self._obs is None:
-            self._obs, self._last = np.zeros((self.n, self.flat.size), dtype=np.float32), None
-        b = self.batch()
-        self.flat.encode(b, self.turn == 0, self._obs, self._last)
-        self._last = replace(b, det_at=b.det_at.copy(), last_reveal=b.last_reveal.copy(), mrx_at=b.mrx_at.copy())
+        if self.fallback:
+            self.flat.encode(self.batch(), self.turn == 0, self._obs)
+        else:
+            self._refresh_observation()
         return self._obs.copy() if copy else self._obs
 
     def detectives_view(self) -> np.ndarray:
@@ -642,11 +711,3 @@ class VectorEngine:
         """A new engine like this one with rule fields changed (for experiments and tests)."""
         return VectorEngine(self.n, replace(self.rules, **changes), self.board, self.d, self.seed, self.starts,
                             self.keep_records)
-
-
-def _kth(cand: np.ndarray, ok: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """Per row, the ``k``-th ``cand`` where ``ok`` (0-based; a row with none gives its first)."""
-    if not len(cand):
-        return np.zeros(0, dtype=np.int64)
-    pos = np.argmax(np.cumsum(ok, axis=1, dtype=np.int16) > k[:, None], axis=1)
-    return cand[np.arange(len(cand)), pos]

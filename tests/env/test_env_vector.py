@@ -40,7 +40,7 @@ VARIANTS = {
 def test_london_presets_agree(london, preset, steps):
     vec = VectorEngine(16, PRESETS[preset], london, detectives=5, seed=11, keep_records=True)
     counts = agree(vec, steps, np.random.default_rng(1), records=True)
-    assert counts["steps"] > 1500 and counts["games"] > 10
+    assert counts["steps"] > 1500 and counts["games"] >= 8
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))
@@ -96,7 +96,7 @@ def test_the_detectives_view_does_not_read_mrx_station(london):
         for name in ("det_at", "det_tk", "out", "mrx_at", "mrx_tk", "move", "round", "doubles", "turn", "outcome",
                      "possible", "last_reveal"):
             setattr(b, name, getattr(a, name).copy())
-        b._legal_cache = None
+        b._recompute()
         for j in range(64):
             options = np.flatnonzero(a.possible[j])
             b.mrx_at[j] = options[rng.integers(len(options))] if len(options) else a.mrx_at[j]

@@ -1,0 +1,167 @@
+"""Bitset lookup tables for :class:`~sy_tools.env.vector.VectorEngine`: the legal actions of
+the agent to act as a few ``uint64`` words per game instead of a row of candidates.
+
+Every station's candidates (a detective's hops, Mr. X's single and double moves: the batched
+engine's candidate tables, in their order) are numbered ``0 .. K - 1``; a set of them is ``W =
+ceil(K / 64)`` words, candidate ``k`` at bit ``k % 64`` of word ``k // 64``.  Per station, a
+table gives the candidates the tickets held allow (indexed by a small ticket pattern) and the
+candidates each station blocks when a detective stands on it, so the legal set of a game is one
+lookup and-not the OR of one lookup per detective.  :func:`draw` picks the ``k``-th candidate of
+a set a byte at a time, :func:`has` tests one, :func:`unpack` lists them.
+
+The rules themselves are not here: the tables are built from the candidate tables, the tickets
+each candidate spends and the stations it passes through; which of them the engine's rules allow
+is the batched engine's (and through it the engine's) decision.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+#: per byte value: how many bits are set
+PC8 = np.array([bin(v).count("1") for v in range(256)], dtype=np.int16)
+#: per byte value and ``k``: the position of its ``k``-th set bit (0 where there is none)
+KTH8 = np.zeros((256, 8), dtype=np.int64)
+for _v in range(256):
+    for _k, _b in enumerate(b for b in range(8) if (_v >> b) & 1):
+        KTH8[_v, _k] = _b
+
+if sys.byteorder != "little":  # pragma: no cover - the byte views below assume it
+    raise ImportError("sy_tools.env.vector_bits needs a little-endian machine")
+
+
+def pack(flags: np.ndarray) -> np.ndarray:
+    """``(..., K)`` bool as ``(..., ceil(K / 64))`` uint64 words (candidate ``k`` at bit ``k % 64``
+    of word ``k // 64``)."""
+    k = flags.shape[-1]
+    w = max(1, -(-k // 64))
+    padded = np.zeros(flags.shape[:-1] + (w * 64,), dtype=bool)
+    padded[..., :k] = flags
+    return np.ascontiguousarray(np.packbits(padded, axis=-1, bitorder="little")).view(np.uint64)
+
+
+def unpack(words: np.ndarray) -> np.ndarray:
+    """``(G, W)`` uint64 words as ``(G, 64 W)`` bool."""
+    return np.unpackbits(np.ascontiguousarray(words).view(np.uint8), axis=1, bitorder="little").astype(bool)
+
+
+def has(words: np.ndarray, slot: np.ndarray) -> np.ndarray:
+    """Per row, whether candidate ``slot`` (``>= 0``, below ``64 W``) is in the set."""
+    if not len(slot):
+        return np.zeros(0, dtype=bool)
+    w = words[np.arange(len(slot)), slot >> 6]
+    return ((w >> (slot & 63).astype(np.uint64)) & np.uint64(1)).astype(bool)
+
+
+def count(words: np.ndarray) -> np.ndarray:
+    """Per row, how many candidates the set holds."""
+    return PC8[np.ascontiguousarray(words).view(np.uint8)].sum(axis=1, dtype=np.int64)
+
+
+def _kth(by: np.ndarray, pc: np.ndarray, cs: np.ndarray, k: np.ndarray) -> np.ndarray:
+    r = np.arange(len(by))
+    j = np.minimum((cs <= k[:, None]).sum(axis=1), by.shape[1] - 1)
+    before = cs[r, j] - pc[r, j]
+    return 8 * j + KTH8[by[r, j], np.clip(k - before, 0, 7)]
+
+
+def kth(words: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Per row, the ``k``-th candidate of the set (0-based, in the candidates' order; ``k``
+    below the set's size)."""
+    if not len(words):
+        return np.zeros(0, dtype=np.int64)
+    by = np.ascontiguousarray(words).view(np.uint8)  # (G, 8 W)
+    pc = PC8[by]
+    return _kth(by, pc, np.cumsum(pc, axis=1, dtype=np.int16), k)
+
+
+def draw(words: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the candidate at ``floor(u * n)`` in the set's order (``n`` its size, ``u`` in
+    [0, 1)): a uniformly random one for uniform ``u``.  Returns ``(slot, n)``; ``slot`` is 0
+    where the set is empty."""
+    if not len(words):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    by = np.ascontiguousarray(words).view(np.uint8)  # (G, 8 W)
+    pc = PC8[by]
+    cs = np.cumsum(pc, axis=1, dtype=np.int16)
+    n = cs[:, -1].astype(np.int64)
+    k = (u * n).astype(np.int64)
+    return np.where(n > 0, _kth(by, pc, cs, k), 0), n
+
+
+class BitTables:
+    """The lookup tables of one board's candidate tables (``tab``: as the batched engine builds
+    them; ``s`` stations).  ``caught``: under ``mrx_onto_detective: caught`` a detective does
+    not block Mr. X's destination (a double move's first leg still must be free).
+
+    * ``det_tmask[station, pattern]``: a detective's hops its tickets allow (``pattern``: bit
+      ``t`` set when ticket ``t`` of taxi, bus, underground is held); ``det_occ[station, other]``:
+      the hops onto ``other``; ``det_slot[station, ticket, to]`` the hop's number or -1;
+      ``det_act[station, slot]`` its action.
+    * ``one_*``: Mr. X's single moves alike (pattern bits for taxi, bus, underground, black).
+    * ``two_tmask[station, pattern]``: his double moves whose two tickets he holds (``pattern =
+      sum(min(held[t], 2) * 3 ** t)`` over taxi, bus, underground, black); ``two_occ[station,
+      other]`` the double moves a detective on ``other`` blocks; ``two_base[station, ticket1,
+      to1]`` the number of the first double move of that first leg (-1: none), the second leg
+      ``hop`` adding ``hop_rank[hop]``; ``two_act`` their actions."""
+
+    def __init__(self, tab: dict[str, np.ndarray], hops: tuple[tuple[int, int, int], ...], s: int,
+                 caught: bool) -> None:
+        stations = np.arange(s)
+        # ---- the detectives
+        det = tab["det"]
+        ok, tk, to = det[:, :, 0] >= 0, np.maximum(det[:, :, 1], 0), np.maximum(det[:, :, 2], 0)
+        pats = np.arange(8)
+        self.det_tmask = pack(ok[:, None, :] & (((pats[:, None] >> tk[:, None, :]) & 1) == 1))
+        self.det_occ = pack(ok[:, None, :] & (to[:, None, :] == stations[None, :, None]))
+        self.det_slot = self._slots(ok, tk, to, 3, s)
+        self.det_act = self._acts(det[:, :, 0], self.det_tmask.shape[-1])
+        # ---- Mr. X's single moves
+        one = tab["single"]
+        ok, tk, to = one[:, :, 0] >= 0, np.maximum(one[:, :, 1], 0), np.maximum(one[:, :, 2], 0)
+        pats = np.arange(16)
+        self.one_tmask = pack(ok[:, None, :] & (((pats[:, None] >> tk[:, None, :]) & 1) == 1))
+        self.one_occ = pack(ok[:, None, :] & (to[:, None, :] == stations[None, :, None]))
+        self.one_slot = self._slots(ok, tk, to, 4, s)
+        self.one_act = self._acts(one[:, :, 0], self.one_tmask.shape[-1])
+        # ---- Mr. X's double moves
+        ok, pair = tab["d_valid"], tab["d_pair"]
+        t1, t2 = pair // 4, pair % 4
+        held = np.array([[(p // 3 ** t) % 3 for t in range(4)] for p in range(81)])  # (81, 4): 0, 1, 2+
+        h1, h2 = held[:, t1], held[:, t2]  # (81, S, K): how many of each leg's ticket
+        allowed = (h1 >= 1) & (h2 - (t1 == t2)[None] >= 1)  # (81, S, K)
+        self.two_tmask = pack(ok[:, None, :] & allowed.transpose(1, 0, 2))
+        on1 = tab["d_to1"][:, None, :] == stations[None, :, None]
+        on2 = tab["d_to2"][:, None, :] == stations[None, :, None]
+        self.two_occ = pack(ok[:, None, :] & (on1 if caught else on1 | on2))
+        self.two_act = self._acts(np.where(ok, tab["d_act"], -1), self.two_tmask.shape[-1])
+        hop_from = np.array([h[0] for h in hops], dtype=np.int64)
+        self.hop_from, self.hop_ticket = hop_from, np.array([h[1] for h in hops], dtype=np.int64)
+        self.hop_to = np.array([h[2] for h in hops], dtype=np.int64)
+        rank = np.zeros(len(hops), dtype=np.int64)
+        seen: dict[int, int] = {}
+        for h, f in enumerate(hop_from.tolist()):
+            rank[h] = seen.get(f, 0)
+            seen[f] = int(rank[h]) + 1
+        self.hop_rank = rank
+        big = np.iinfo(np.int64).max
+        base = np.full((s, 4, s), big, dtype=np.int64)
+        r, k = np.nonzero(ok)
+        np.minimum.at(base, (r, t1[r, k], tab["d_to1"][r, k]), k)  # the first slot of each first leg
+        base[base == big] = -1
+        self.two_base = base
+
+    @staticmethod
+    def _slots(ok: np.ndarray, tk: np.ndarray, to: np.ndarray, tickets: int, s: int) -> np.ndarray:
+        out = np.full((ok.shape[0], tickets, s), -1, dtype=np.int64)
+        r, k = np.nonzero(ok)
+        out[r, tk[r, k], to[r, k]] = k
+        return out
+
+    @staticmethod
+    def _acts(acts: np.ndarray, words: int) -> np.ndarray:
+        out = np.zeros((acts.shape[0], words * 64), dtype=np.int64)
+        out[:, :acts.shape[1]] = np.maximum(acts, 0)
+        return out

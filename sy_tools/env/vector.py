@@ -151,15 +151,16 @@ class VectorEngine:
         padded = np.zeros((4, s, self._words * 64), dtype=bool)
         padded[:, :, :s] = self.reach
         self._reach_bits[:] = np.packbits(padded, axis=2, bitorder="little").view(np.uint64)
-        #: the step of a set of stations, a byte at a time: ``(4, bytes, 256, words)`` uint64
-        self._step_table = np.zeros((4, self._nbytes, 256, self._words), dtype=np.uint64)
+        #: the step of a set of stations a byte at a time, as one flat array for ``np.take``:
+        #: entry ``((ticket * bytes + byte) * 256 + value) * words + word``
+        table = np.zeros((4, self._nbytes, 256, self._words), dtype=np.uint64)
         vals = np.arange(256)
         for pos in range(self._nbytes):
-            for b in range(8):
-                st = pos * 8 + b
+            for bit in range(8):
+                st = pos * 8 + bit
                 if st < s:
-                    on = (vals >> b) & 1 == 1
-                    self._step_table[:, pos, on] |= self._reach_bits[:, st][:, None, :]
+                    table[:, pos, (vals >> bit) & 1 == 1] |= self._reach_bits[:, st][:, None, :]
+        self._step_table = table.reshape(-1)
         #: whether any line of each detective ticket leaves each station: ``(S, 3)``
         self._has_line: np.ndarray = np.asarray(self.reach[:3].any(axis=2)).T
         self._tab = _tables(self.codec)
@@ -231,7 +232,7 @@ class VectorEngine:
         self._two_legal = np.zeros((n, b.two_tmask.shape[-1]), dtype=np.uint64)
         self._pass = np.zeros(n, dtype=bool)
         self._dpat = np.zeros((n, d), dtype=np.int64)  # each detective's tickets held, as bits
-        self._dirty: list[np.ndarray] = []  # the games whose possible set changed since the last observation
+        self._clear_pending()
         self._next_game = 0
         self._deal(np.arange(n))
         self._rebuild_observation()
@@ -371,16 +372,16 @@ class VectorEngine:
         u = rng.random(self.n)
         x, dt = self._live()
         here = self.det_at[dt, self.turn[dt] - 1]
-        slot, _ = draw(self._det_legal[dt], u[dt])
+        slot, _ = draw(self._det_legal[dt], u[dt], b.det_size)
         out[dt] = b.det_act[here, slot]
         # Mr. X: the k-th of his single moves then double moves (the pass when it is his one move)
         at = self.mrx_at[x]
-        n1, n2 = count(self._one_legal[x]), count(self._two_legal[x])
+        n1, n2 = count(self._one_legal[x], b.one_size), count(self._two_legal[x], b.two_size)
         pick = (u[x] * (n1 + n2)).astype(np.int64)
         single = pick < n1
-        out[x[single]] = b.one_act[at[single], kth(self._one_legal[x[single]], pick[single])]
+        out[x[single]] = b.one_act[at[single], kth(self._one_legal[x[single]], pick[single], b.one_size)]
         two = ~single & (n2 > 0)
-        out[x[two]] = b.two_act[at[two], kth(self._two_legal[x[two]], pick[two] - n1[two])]
+        out[x[two]] = b.two_act[at[two], kth(self._two_legal[x[two]], pick[two] - n1[two], b.two_size)]
         out[x[(n1 + n2) == 0]] = self.codec.pass_action
         return out
 
@@ -483,7 +484,13 @@ class VectorEngine:
             self.det_at[dt, who] = tod
             hit = self.possible[dt, tod]
             self.possible[dt, tod] = False
-            self._dirty.append(dt[hit])
+            self._hits.append((dt[hit], tod[hit]))
+            fl = self.flat
+            self._tk_cells.append((dt, fl._offsets["detective_tickets"][0] + 3 * who + td,
+                                   np.minimum(self.det_tk[dt, who, td] * fl._det_scale[td], 1.0)))
+            if self.rules.tickets_to_mrx:
+                self._tk_cells.append((dt, fl._offsets["mrx_tickets"][0] + td,
+                                       np.minimum(self.mrx_tk[dt, td] * fl._mrx_scale[td], 1.0)))
             caught = tod == self.mrx_at[dt]
             self.outcome[dt[caught]] = CAPTURE
             live = ~caught
@@ -517,16 +524,18 @@ class VectorEngine:
 
     def _unpack(self, words: np.ndarray) -> np.ndarray:
         return np.unpackbits(np.ascontiguousarray(words).view(np.uint8), axis=1, bitorder="little")[
-            :, :len(self.stations)].astype(bool)
+            :, :len(self.stations)].view(bool)
 
     def _step_sets(self, sets: np.ndarray, ticket: np.ndarray) -> np.ndarray:
         """Where Mr. X may be after a hop with ``ticket[k]`` from anywhere in ``sets[k]``
         (detectives ignored): the board's step, on packed bits a byte at a time."""
         if not len(sets):
             return sets
+        nb, w = self._nbytes, self._words
         packed = np.packbits(sets, axis=1, bitorder="little")  # (G, bytes)
-        hit = self._step_table[ticket[:, None], np.arange(self._nbytes)[None, :], packed]  # (G, bytes, words)
-        return self._unpack(np.bitwise_or.reduce(hit, axis=1))
+        at = ((ticket[:, None] * nb + np.arange(nb)) * 256 + packed) * w  # (G, bytes)
+        hit = np.take(self._step_table, at[:, None, :] + np.arange(w)[None, :, None])  # (G, words, bytes)
+        return self._unpack(np.bitwise_or.reduce(hit, axis=2))
 
     def _can_move_from(self, rows: np.ndarray) -> np.ndarray:
         """``(G, S)``: whether Mr. X standing on each station would have a legal move (the
@@ -561,6 +570,7 @@ class VectorEngine:
             if len(rs):
                 ride = np.any(self._has_line[self.det_at[rs, st]] & (self.det_tk[rs, st] > 0), axis=1)
                 self.out[rs, st] = np.where(ride, self._out_if[True], self._out_if[False])
+                self._gdirty.append(rs)
             rows = np.concatenate([rows[gone], rs])
             start = np.concatenate([start[gone], st]) + 1
 
@@ -618,7 +628,19 @@ class VectorEngine:
         self._shown_det = self.det_at.copy()
         self._shown_reveal = self.last_reveal.copy()
         self._shown_mrx = np.where(self.turn == 0, self.mrx_at, -1)
-        self._dirty = []
+        self._shown_turn = np.where(self.outcome == IN_PROGRESS, self.turn, -1)
+        self._clear_pending()
+
+    def _clear_pending(self) -> None:
+        #: what changed since the observation buffer was last written, beyond what
+        #: :meth:`_refresh_observation` finds by comparing: games whose possible set and globals
+        #: changed (Mr. X moved, a new deal), games whose globals changed (a detective out),
+        #: ``(games, station)`` a detective took from the possible set, ``(games, column,
+        #: value)`` of the ticket counts detectives' moves changed
+        self._dirty: list[np.ndarray] = []
+        self._gdirty: list[np.ndarray] = []
+        self._hits: list[tuple[np.ndarray, np.ndarray]] = []
+        self._tk_cells: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
     def _recompute(self) -> None:
         """The legal sets and observations from the state arrays alone (for tests that set them)."""
@@ -645,30 +667,52 @@ class VectorEngine:
             self._shown_det[r, i] = self.det_at[r, i]
         self._one_hot(self.last_reveal, self._shown_reveal, (d + 2) * s)
         self._one_hot(np.where(self.turn == 0, self.mrx_at, -1), self._shown_mrx, (d + 3) * s)
+        self._one_hot(np.where(self.outcome == IN_PROGRESS, self.turn, -1), self._shown_turn,
+                      fl._offsets["to_move"][0])
+        for rows, col, value in self._tk_cells:
+            flat[rows * size + col] = value
+        if self._hits:
+            rows = np.concatenate([r for r, _ in self._hits])
+            flat[rows * size + d * s + np.concatenate([t for _, t in self._hits])] = 0.0
+            p = self.possible[rows]
+            inv = (1.0 / np.maximum(p.sum(axis=1), 1)).astype(np.float32)
+            o[rows, (d + 1) * s:(d + 2) * s] = p * inv[:, None]
         if self._dirty:
             rows = np.concatenate(self._dirty)
-            self._dirty = []
-            if len(rows):
-                p = self.possible[rows]
-                o[rows, d * s:(d + 1) * s] = p
-                inv = (1.0 / np.maximum(p.sum(axis=1), 1)).astype(np.float32)
-                o[rows, (d + 1) * s:(d + 2) * s] = p * inv[:, None]
-        self._write_globals()
+            p = self.possible[rows]
+            both = np.empty((len(rows), 2, s), dtype=np.float32)
+            both[:, 0] = p
+            np.multiply(p, (1.0 / np.maximum(p.sum(axis=1), 1)).astype(np.float32)[:, None], out=both[:, 1])
+            o[rows, d * s:(d + 2) * s] = both.reshape(len(rows), 2 * s)
+            self._gdirty.append(rows)
+        if self._gdirty:
+            self._write_globals(np.concatenate(self._gdirty))
+        self._clear_pending()
 
-    def _write_globals(self) -> None:
-        """Every game's globals (:mod:`sy_tools.env.flat`'s table: whose turn, who is out, the
-        tickets, round, move, next reveal, doubles), as :meth:`FlatLayout.encode` writes them."""
-        fl, o, n = self.flat, self._obs, self.n
+    def _write_globals(self, rows: np.ndarray) -> None:
+        """The globals of games ``rows`` (:mod:`sy_tools.env.flat`'s table: whose turn, who is
+        out, the tickets, round, move, next reveal, doubles), as :meth:`FlatLayout.encode`
+        writes them."""
+        fl, n = self.flat, len(rows)
         off = fl._offsets
-        turn = np.where(self.outcome == IN_PROGRESS, self.turn, -1)
-        o[:, slice(*off["to_move"])] = self._to_move[turn + 1]
-        o[:, slice(*off["out"])] = self.out
-        o[:, slice(*off["detective_tickets"])] = np.minimum(self.det_tk * fl._det_scale, 1.0).reshape(n, 3 * self.d)
-        o[:, slice(*off["mrx_tickets"])] = np.minimum(self.mrx_tk * fl._mrx_scale, 1.0)
-        o[:, off["round"][0]] = np.minimum(self.round * fl._round_scale, 1.0)
-        o[:, off["move"][0]] = np.minimum(self.move * fl._log_scale, 1.0)
-        o[:, off["next_reveal"][0]] = fl._to_reveal[np.minimum(self.move, self.rules.log_length)]
-        o[:, off["doubles_used"][0]] = np.minimum(self.doubles * fl._double_scale, 1.0)
+        g0 = off["to_move"][0]
+        out = np.empty((n, fl.size - g0), dtype=np.float32)
+
+        def cols(name: str) -> slice:
+            a, b = off[name]
+            return slice(a - g0, b - g0)
+
+        turn = np.where(self.outcome[rows] == IN_PROGRESS, self.turn[rows], -1)
+        out[:, cols("to_move")] = self._to_move[turn + 1]
+        out[:, cols("out")] = self.out[rows]
+        out[:, cols("detective_tickets")] = np.minimum(self.det_tk[rows] * fl._det_scale, 1.0).reshape(n, 3 * self.d)
+        out[:, cols("mrx_tickets")] = np.minimum(self.mrx_tk[rows] * fl._mrx_scale, 1.0)
+        move = self.move[rows]
+        out[:, cols("round")] = np.minimum(self.round[rows] * fl._round_scale, 1.0)[:, None]
+        out[:, cols("move")] = np.minimum(move * fl._log_scale, 1.0)[:, None]
+        out[:, cols("next_reveal")] = fl._to_reveal[np.minimum(move, self.rules.log_length)][:, None]
+        out[:, cols("doubles_used")] = np.minimum(self.doubles[rows] * fl._double_scale, 1.0)[:, None]
+        self._obs[rows, g0:] = out
 
     def _one_hot(self, want: np.ndarray, shown: np.ndarray, offset: int) -> None:
         """Move one one-hot channel's cells from ``shown`` to ``want`` (station indices, -1 none)."""

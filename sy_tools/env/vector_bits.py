@@ -55,9 +55,9 @@ def has(words: np.ndarray, slot: np.ndarray) -> np.ndarray:
     return ((w >> (slot & 63).astype(np.uint64)) & np.uint64(1)).astype(bool)
 
 
-def count(words: np.ndarray) -> np.ndarray:
-    """Per row, how many candidates the set holds."""
-    return PC8[np.ascontiguousarray(words).view(np.uint8)].sum(axis=1, dtype=np.int64)
+def count(words: np.ndarray, size: int | None = None) -> np.ndarray:
+    """Per row, how many candidates the set holds (``size``: as :func:`kth`)."""
+    return PC8[_bytes(words, size)].sum(axis=1, dtype=np.int64)
 
 
 def _kth(by: np.ndarray, pc: np.ndarray, cs: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -67,23 +67,30 @@ def _kth(by: np.ndarray, pc: np.ndarray, cs: np.ndarray, k: np.ndarray) -> np.nd
     return 8 * j + KTH8[by[r, j], np.clip(k - before, 0, 7)]
 
 
-def kth(words: np.ndarray, k: np.ndarray) -> np.ndarray:
+def _bytes(words: np.ndarray, size: int | None) -> np.ndarray:
+    """The set's bytes, ``(G, 8 W)`` uint8, or only the first ``ceil(size / 8)`` when the
+    candidates number ``size`` (the rest are 0)."""
+    by = np.ascontiguousarray(words).view(np.uint8)
+    return by if size is None else by[:, :max(1, -(-size // 8))]
+
+
+def kth(words: np.ndarray, k: np.ndarray, size: int | None = None) -> np.ndarray:
     """Per row, the ``k``-th candidate of the set (0-based, in the candidates' order; ``k``
-    below the set's size)."""
+    below the set's size); ``size``: how many candidates there are at most."""
     if not len(words):
         return np.zeros(0, dtype=np.int64)
-    by = np.ascontiguousarray(words).view(np.uint8)  # (G, 8 W)
+    by = _bytes(words, size)
     pc = PC8[by]
     return _kth(by, pc, np.cumsum(pc, axis=1, dtype=np.int16), k)
 
 
-def draw(words: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def draw(words: np.ndarray, u: np.ndarray, size: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per row, the candidate at ``floor(u * n)`` in the set's order (``n`` its size, ``u`` in
     [0, 1)): a uniformly random one for uniform ``u``.  Returns ``(slot, n)``; ``slot`` is 0
-    where the set is empty."""
+    where the set is empty.  ``size``: as :func:`kth`."""
     if not len(words):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    by = np.ascontiguousarray(words).view(np.uint8)  # (G, 8 W)
+    by = _bytes(words, size)
     pc = PC8[by]
     cs = np.cumsum(pc, axis=1, dtype=np.int16)
     n = cs[:, -1].astype(np.int64)
@@ -118,6 +125,7 @@ class BitTables:
         self.det_occ = pack(ok[:, None, :] & (to[:, None, :] == stations[None, :, None]))
         self.det_slot = self._slots(ok, tk, to, 3, s)
         self.det_act = self._acts(det[:, :, 0], self.det_tmask.shape[-1])
+        self.det_size = det.shape[1]
         # ---- Mr. X's single moves
         one = tab["single"]
         ok, tk, to = one[:, :, 0] >= 0, np.maximum(one[:, :, 1], 0), np.maximum(one[:, :, 2], 0)
@@ -126,6 +134,7 @@ class BitTables:
         self.one_occ = pack(ok[:, None, :] & (to[:, None, :] == stations[None, :, None]))
         self.one_slot = self._slots(ok, tk, to, 4, s)
         self.one_act = self._acts(one[:, :, 0], self.one_tmask.shape[-1])
+        self.one_size = one.shape[1]
         # ---- Mr. X's double moves
         ok, pair = tab["d_valid"], tab["d_pair"]
         t1, t2 = pair // 4, pair % 4
@@ -137,6 +146,7 @@ class BitTables:
         on2 = tab["d_to2"][:, None, :] == stations[None, :, None]
         self.two_occ = pack(ok[:, None, :] & (on1 if caught else on1 | on2))
         self.two_act = self._acts(np.where(ok, tab["d_act"], -1), self.two_tmask.shape[-1])
+        self.two_size = ok.shape[1]
         hop_from = np.array([h[0] for h in hops], dtype=np.int64)
         self.hop_from, self.hop_ticket = hop_from, np.array([h[1] for h in hops], dtype=np.int64)
         self.hop_to = np.array([h[2] for h in hops], dtype=np.int64)

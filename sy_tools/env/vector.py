@@ -50,7 +50,8 @@ from ..selfplay.budgets import SEED_MAX, SEED_MIN
 from ..selfplay.game import DETECTIVE_NAMES, deal, game_record, game_rng
 from .actions import ActionCodec
 from .flat import Batch, FlatLayout
-from .vector_bits import BitTables, count, draw, has, kth, unpack
+from .vector_bits import BitTables, count, draw, has, kth, union, unpack
+from .vector_bits import rows as rows_of
 
 #: outcome codes of :attr:`VectorEngine.outcome`, by kind
 OUTCOMES = ("in-progress", "capture", "trapped", "detectives-stuck", "log-full")
@@ -297,8 +298,9 @@ class VectorEngine:
         allow, less those onto a detective (the mover's own station is never a destination)."""
         b = self._bits
         here = self.det_at[rows, who]
-        blocked = np.bitwise_or.reduce(b.det_occ[here[:, None], self.det_at[rows]], axis=1)
-        return b.det_tmask[here, self._dpat[rows, who]] & ~blocked
+        s = len(self.stations)
+        blocked = union(b.det_occ, here[:, None] * s + self.det_at[rows])
+        return rows_of(b.det_tmask, here * 8 + self._dpat[rows, who]) & ~blocked
 
     def _mrx_turn(self, rows: np.ndarray) -> None:
         """Mr. X is to move in games ``rows``: his legal moves (singles, doubles where
@@ -311,9 +313,10 @@ class VectorEngine:
         tk = self.mrx_tk[rows]
         room = self.move[rows] < rules.log_length
         held = tk[:, :4] > 0
-        one = b.one_tmask[at, held[:, 0] * 1 + held[:, 1] * 2 + held[:, 2] * 4 + held[:, 3] * 8]
+        s = len(self.stations)
+        one = rows_of(b.one_tmask, at * 16 + held[:, 0] * 1 + held[:, 1] * 2 + held[:, 2] * 4 + held[:, 3] * 8)
         if not self._caught:
-            one &= ~np.bitwise_or.reduce(b.one_occ[at[:, None], self.det_at[rows]], axis=1)
+            one &= ~union(b.one_occ, at[:, None] * s + self.det_at[rows])
         one[~room] = 0
         any1 = one.any(axis=1)
         self._one_legal[rows] = one
@@ -325,8 +328,8 @@ class VectorEngine:
         if dbl.any():
             r2, at2 = rows[dbl], at[dbl]
             c = np.minimum(tk[dbl, :4], 2)
-            two = b.two_tmask[at2, c[:, 0] + 3 * c[:, 1] + 9 * c[:, 2] + 27 * c[:, 3]]
-            two &= ~np.bitwise_or.reduce(b.two_occ[at2[:, None], self.det_at[r2]], axis=1)
+            two = rows_of(b.two_tmask, at2 * 81 + c[:, 0] + 3 * c[:, 1] + 9 * c[:, 2] + 27 * c[:, 3])
+            two &= ~union(b.two_occ, at2[:, None] * s + self.det_at[r2])
             self._two_legal[r2] = two
         trapped = ~any1 & (rules.trapped_loses | ~room)
         self.outcome[rows[trapped]] = TRAPPED
@@ -583,8 +586,8 @@ class VectorEngine:
         rows = rows[~full]
         b = self._bits
         here = self.det_at[rows]  # (G, D)
-        blocked = np.bitwise_or.reduce(b.det_occ[here[:, :, None], here[:, None, :]], axis=2)  # (G, D, W)
-        hops = b.det_tmask[here, self._dpat[rows]] & ~blocked
+        blocked = union(b.det_occ, here[:, :, None] * len(self.stations) + here[:, None, :])  # (G, D, W)
+        hops = rows_of(b.det_tmask, here * 8 + self._dpat[rows]) & ~blocked
         moving = (hops.any(axis=2) & ~self.out[rows]).any(axis=1)
         self.outcome[rows[~moving]] = STUCK
 

@@ -28,6 +28,16 @@ for _v in range(256):
     for _k, _b in enumerate(b for b in range(8) if (_v >> b) & 1):
         KTH8[_v, _k] = _b
 
+#: per 16-bit value: how many bits are set, and (``value * 16 + k``) the position of its
+#: ``k``-th set bit (0 where there is none)
+PC16 = (PC8[np.arange(65536) & 255] + PC8[np.arange(65536) >> 8]).astype(np.int64)
+_bits16 = (np.arange(65536)[:, None] >> np.arange(16)) & 1
+_r16, _b16 = np.nonzero(_bits16)
+_kth16 = np.zeros((65536, 16), dtype=np.int8)
+_kth16[_r16, (np.cumsum(_bits16, axis=1) - 1)[_r16, _b16]] = _b16
+KTH16 = _kth16.reshape(-1)
+del _bits16, _r16, _b16, _kth16
+
 if sys.byteorder != "little":  # pragma: no cover - the byte views below assume it
     raise ImportError("sy_tools.env.vector_bits needs a little-endian machine")
 
@@ -68,9 +78,26 @@ def has(words: np.ndarray, slot: np.ndarray) -> np.ndarray:
     return ((w >> (slot & 63).astype(np.uint64)) & np.uint64(1)).astype(bool)
 
 
+def _chunks(size: int | None) -> int | None:
+    """How many 16-bit chunks hold a set of ``size`` candidates (None: more than one word)."""
+    return None if size is None or size > 64 else max(1, -(-size // 16))
+
+
+def _parts(words: np.ndarray, chunks: int) -> list[np.ndarray]:
+    w = words[:, 0]
+    return [((w >> np.uint64(16 * i)) & np.uint64(0xFFFF)).astype(np.intp) for i in range(chunks)]
+
+
 def count(words: np.ndarray, size: int | None = None) -> np.ndarray:
     """Per row, how many candidates the set holds (``size``: as :func:`kth`)."""
-    return PC8[_bytes(words, size)].sum(axis=1, dtype=np.int64)
+    chunks = _chunks(size)
+    if chunks is None:
+        return PC8[_bytes(words, size)].sum(axis=1, dtype=np.int64)
+    parts = _parts(words, chunks)
+    n = np.take(PC16, parts[0])
+    for part in parts[1:]:
+        n = n + np.take(PC16, part)
+    return n
 
 
 def _kth(by: np.ndarray, pc: np.ndarray, cs: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -89,12 +116,26 @@ def _bytes(words: np.ndarray, size: int | None) -> np.ndarray:
 
 def kth(words: np.ndarray, k: np.ndarray, size: int | None = None) -> np.ndarray:
     """Per row, the ``k``-th candidate of the set (0-based, in the candidates' order; ``k``
-    below the set's size); ``size``: how many candidates there are at most."""
+    below the set's size); ``size``: how many candidates there are at most (up to 64: read
+    16 bits at a time from lookup tables, else a byte at a time)."""
     if not len(words):
         return np.zeros(0, dtype=np.int64)
-    by = _bytes(words, size)
-    pc = PC8[by]
-    return _kth(by, pc, np.cumsum(pc, axis=1, dtype=np.int16), k)
+    chunks = _chunks(size)
+    if chunks is None:
+        by = _bytes(words, size)
+        pc = PC8[by]
+        return _kth(by, pc, np.cumsum(pc, axis=1, dtype=np.int16), k)
+    parts = _parts(words, chunks)
+    if chunks == 1:
+        return np.take(KTH16, parts[0] * 16 + np.clip(k, 0, 15))
+    slot = np.zeros(len(words), dtype=np.int64)
+    rest = k
+    for i, part in enumerate(parts):
+        pc = np.take(PC16, part)
+        here = (rest >= 0) & (rest < pc)
+        slot = np.where(here, 16 * i + np.take(KTH16, part * 16 + np.clip(rest, 0, 15)), slot)
+        rest = rest - pc
+    return slot
 
 
 def draw(words: np.ndarray, u: np.ndarray, size: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -103,12 +144,8 @@ def draw(words: np.ndarray, u: np.ndarray, size: int | None = None) -> tuple[np.
     where the set is empty.  ``size``: as :func:`kth`."""
     if not len(words):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    by = _bytes(words, size)
-    pc = PC8[by]
-    cs = np.cumsum(pc, axis=1, dtype=np.int16)
-    n = cs[:, -1].astype(np.int64)
-    k = (u * n).astype(np.int64)
-    return np.where(n > 0, _kth(by, pc, cs, k), 0), n
+    n = count(words, size)
+    return np.where(n > 0, kth(words, (u * n).astype(np.int64), size), 0), n
 
 
 def _flat(table: np.ndarray) -> np.ndarray:

@@ -151,3 +151,23 @@ def test_bad_actions_are_refused_and_nothing_is_played(london, bad):
         vec.step(actions)
     assert np.array_equal(before, vec.observe())
     vec.step(good)
+
+
+@pytest.mark.parametrize("size", [5, 13, 16, 17, 26, 64, 65, 344])
+def test_bitset_count_and_kth_against_plain_lists(size):
+    """The bitset helpers the batched engine samples and checks actions with: the size of a set
+    and its k-th member (16 bits at a time up to 64 candidates, a byte at a time beyond), and
+    membership, against the members listed one by one."""
+    from sy_tools.env.vector_bits import count, has, kth, pack
+
+    rng = np.random.default_rng(size)
+    flags = rng.random((300, size)) < rng.random((300, 1))
+    words = pack(flags)
+    members = [np.flatnonzero(f).tolist() for f in flags]
+    for limit in (size, None):
+        assert count(words, limit).tolist() == [len(m) for m in members]
+        rows = [r for r, m in enumerate(members) if m]
+        k = np.array([int(rng.integers(len(members[r]))) for r in rows])
+        assert kth(words[rows], k, limit).tolist() == [members[r][j] for r, j in zip(rows, k)]
+    slots = rng.integers(0, size, 300)
+    assert has(words, slots).tolist() == [bool(f[s]) for f, s in zip(flags, slots)]

@@ -283,6 +283,7 @@ class VectorEngine:
         self.last_reveal[slots] = -1
         self._dpat[slots] = self._pattern(self.det_tk[slots])
         self._dirty.append(slots)
+        self._gdirty.append(slots)
         self._mrx_turn(slots)
 
     # ---- legal actions --------------------------------------------------------------------------
@@ -471,6 +472,7 @@ class VectorEngine:
             self.doubles[xr] += 1
             self.round[x] += 1
             self._dirty.append(x)
+            self._xdirty.append(x)
             # the caught rule: onto a detective ends the game there
             if self._caught:
                 onto = (self.det_at[x] == self.mrx_at[x][:, None]).any(axis=1) & (legs > 0)
@@ -636,11 +638,13 @@ class VectorEngine:
 
     def _clear_pending(self) -> None:
         #: what changed since the observation buffer was last written, beyond what
-        #: :meth:`_refresh_observation` finds by comparing: games whose possible set and globals
-        #: changed (Mr. X moved, a new deal), games whose globals changed (a detective out),
+        #: :meth:`_refresh_observation` finds by comparing: games whose possible set changed
+        #: (Mr. X moved, a new deal), whose globals of Mr. X's changed (he moved), whose globals
+        #: all changed (a new deal, a detective out),
         #: ``(games, station)`` a detective took from the possible set, ``(games, column,
         #: value)`` of the ticket counts detectives' moves changed
         self._dirty: list[np.ndarray] = []
+        self._xdirty: list[np.ndarray] = []
         self._gdirty: list[np.ndarray] = []
         self._hits: list[tuple[np.ndarray, np.ndarray]] = []
         self._tk_cells: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
@@ -662,12 +666,14 @@ class VectorEngine:
         o, fl = self._obs, self.flat
         size, d, s = fl.size, self.d, len(self.stations)
         flat = o.reshape(-1)
-        r, i = np.nonzero(self.det_at != self._shown_det)
-        if len(r):
-            base = r * size + i * s
-            flat[base + self._shown_det[r, i]] = 0.0
-            flat[base + self.det_at[r, i]] = 1.0
-            self._shown_det[r, i] = self.det_at[r, i]
+        fi = np.flatnonzero(self.det_at.reshape(-1) != self._shown_det.reshape(-1))
+        if len(fi):
+            shown = self._shown_det.reshape(-1)
+            new = np.take(self.det_at, fi)
+            base = (fi // d) * size + (fi % d) * s
+            flat[base + np.take(shown, fi)] = 0.0
+            flat[base + new] = 1.0
+            shown[fi] = new
         self._one_hot(self.last_reveal, self._shown_reveal, (d + 2) * s)
         self._one_hot(np.where(self.turn == 0, self.mrx_at, -1), self._shown_mrx, (d + 3) * s)
         self._one_hot(np.where(self.outcome == IN_PROGRESS, self.turn, -1), self._shown_turn,
@@ -678,19 +684,39 @@ class VectorEngine:
             rows = np.concatenate([r for r, _ in self._hits])
             flat[rows * size + d * s + np.concatenate([t for _, t in self._hits])] = 0.0
             p = self.possible[rows]
-            inv = (1.0 / np.maximum(p.sum(axis=1), 1)).astype(np.float32)
-            o[rows, (d + 1) * s:(d + 2) * s] = p * inv[:, None]
+            o[rows, (d + 1) * s:(d + 2) * s] = p * self._inverse_counts(p)[:, None]
         if self._dirty:
             rows = np.concatenate(self._dirty)
             p = self.possible[rows]
             both = np.empty((len(rows), 2, s), dtype=np.float32)
             both[:, 0] = p
-            np.multiply(p, (1.0 / np.maximum(p.sum(axis=1), 1)).astype(np.float32)[:, None], out=both[:, 1])
+            np.multiply(both[:, 0], self._inverse_counts(p)[:, None], out=both[:, 1])
             o[rows, d * s:(d + 2) * s] = both.reshape(len(rows), 2 * s)
-            self._gdirty.append(rows)
+        if self._xdirty:
+            rows = np.concatenate(self._xdirty)
+            a, b = fl._offsets["mrx_tickets"][0], fl._offsets["doubles_used"][1]
+            o[rows, a:b] = self._mrx_globals(rows)
         if self._gdirty:
             self._write_globals(np.concatenate(self._gdirty))
         self._clear_pending()
+
+    @staticmethod
+    def _inverse_counts(p: np.ndarray) -> np.ndarray:
+        """Per row of a ``(G, S)`` bool set, 1 / its size (1 when empty), float32."""
+        return (1.0 / np.maximum(p.view(np.uint8).sum(axis=1, dtype=np.int32), 1)).astype(np.float32)
+
+    def _mrx_globals(self, rows: np.ndarray) -> np.ndarray:
+        """Games ``rows``' globals from ``mrx_tickets`` to ``doubles_used`` (what Mr. X's move
+        changes), ``(G, 9)`` float32, as :meth:`FlatLayout.encode` writes them."""
+        fl = self.flat
+        out = np.empty((len(rows), 9), dtype=np.float32)
+        out[:, :5] = np.minimum(self.mrx_tk[rows] * fl._mrx_scale, 1.0)
+        move = self.move[rows]
+        out[:, 5] = np.minimum(self.round[rows] * fl._round_scale, 1.0)
+        out[:, 6] = np.minimum(move * fl._log_scale, 1.0)
+        out[:, 7] = fl._to_reveal[np.minimum(move, self.rules.log_length)]
+        out[:, 8] = np.minimum(self.doubles[rows] * fl._double_scale, 1.0)
+        return out
 
     def _write_globals(self, rows: np.ndarray) -> None:
         """The globals of games ``rows`` (:mod:`sy_tools.env.flat`'s table: whose turn, who is
@@ -709,12 +735,7 @@ class VectorEngine:
         out[:, cols("to_move")] = self._to_move[turn + 1]
         out[:, cols("out")] = self.out[rows]
         out[:, cols("detective_tickets")] = np.minimum(self.det_tk[rows] * fl._det_scale, 1.0).reshape(n, 3 * self.d)
-        out[:, cols("mrx_tickets")] = np.minimum(self.mrx_tk[rows] * fl._mrx_scale, 1.0)
-        move = self.move[rows]
-        out[:, cols("round")] = np.minimum(self.round[rows] * fl._round_scale, 1.0)[:, None]
-        out[:, cols("move")] = np.minimum(move * fl._log_scale, 1.0)[:, None]
-        out[:, cols("next_reveal")] = fl._to_reveal[np.minimum(move, self.rules.log_length)][:, None]
-        out[:, cols("doubles_used")] = np.minimum(self.doubles[rows] * fl._double_scale, 1.0)[:, None]
+        out[:, off["mrx_tickets"][0] - g0:off["doubles_used"][1] - g0] = self._mrx_globals(rows)
         self._obs[rows, g0:] = out
 
     def _one_hot(self, want: np.ndarray, shown: np.ndarray, offset: int) -> None:

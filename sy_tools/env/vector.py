@@ -557,41 +557,53 @@ class VectorEngine:
     def _next_detective(self, rows: np.ndarray, start: np.ndarray) -> None:
         """Hand the turn to the first detective from ``start`` on that can move (one that
         cannot skips its turn, out for good where the rules say so); after the last, end the
-        round."""
-        while len(rows):
-            over = start >= self.d
-            if over.any():
-                self._end_round(rows[over])
-                rows, start = rows[~over], start[~over]
-                if not len(rows):
-                    return
-            gone = self.out[rows, start]
-            r, i = rows[~gone], start[~gone]
-            hops = self._det_hops(r, i)
-            can = hops.any(axis=1)
-            self.turn[r[can]] = i[can] + 1
-            self._det_legal[r[can]] = hops[can]
-            rs, st = r[~can], i[~can]
-            if len(rs):
-                ride = np.any(self._has_line[self.det_at[rs, st]] & (self.det_tk[rs, st] > 0), axis=1)
-                self.out[rs, st] = np.where(ride, self._out_if[True], self._out_if[False])
-                self._gdirty.append(rs)
-            rows = np.concatenate([rows[gone], rs])
-            start = np.concatenate([start[gone], st]) + 1
+        round.  Most games hand it to detective ``start`` itself: those are settled first, the
+        rest in one pass over all their detectives (:meth:`_hand_over`)."""
+        near = start < self.d
+        r, i = rows[near], start[near]
+        near[near] = ~self.out.reshape(-1)[r * self.d + i]
+        r, i = rows[near], start[near]
+        hops = self._det_hops(r, i)
+        can = hops.any(axis=1)
+        self.turn[r[can]] = i[can] + 1
+        self._det_legal[r[can]] = hops[can]
+        near[near] = can
+        self._hand_over(rows[~near], start[~near])
 
-    def _end_round(self, rows: np.ndarray) -> None:
+    def _hand_over(self, rows: np.ndarray, start: np.ndarray) -> None:
+        """:meth:`_next_detective` for games ``rows`` all at once: every detective's legal hops,
+        the first from ``start`` on that is not out and can move gets the turn; those passed
+        over that cannot move skip it (out for good where :meth:`Rules.stuck_is_out` says so);
+        where there is none, the round ends (the log full, or the detectives stuck when none
+        can move)."""
         if not len(rows):
             return
-        self.turn[rows] = 0
-        full = self.move[rows] >= self.rules.log_length
-        self.outcome[rows[full]] = LOG_FULL
-        rows = rows[~full]
-        b = self._bits
+        b, d = self._bits, self.d
         here = self.det_at[rows]  # (G, D)
         blocked = union(b.det_occ, here[:, :, None] * len(self.stations) + here[:, None, :])  # (G, D, W)
         hops = rows_of(b.det_tmask, here * 8 + self._dpat[rows]) & ~blocked
-        moving = (hops.any(axis=2) & ~self.out[rows]).any(axis=1)
-        self.outcome[rows[~moving]] = STUCK
+        can = hops.any(axis=2)
+        after = np.arange(d)[None, :] >= start[:, None]
+        free = ~self.out[rows]
+        pick = after & free & can
+        has = pick.any(axis=1)
+        first = np.where(has, np.argmax(pick, axis=1), d)
+        skipped = after & (np.arange(d)[None, :] < first[:, None]) & free & ~can
+        if skipped.any():
+            r, i = np.nonzero(skipped)
+            ride = np.any(self._has_line[here[r, i]] & (self.det_tk[rows[r], i] > 0), axis=1)
+            self.out[rows[r], i] = np.where(ride, self._out_if[True], self._out_if[False])
+            self._gdirty.append(rows[r])
+        g = np.flatnonzero(has)
+        self.turn[rows[g]] = first[g] + 1
+        self._det_legal[rows[g]] = hops[g, first[g]]
+        ends = ~has
+        rows, can = rows[ends], can[ends]
+        self.turn[rows] = 0
+        full = self.move[rows] >= self.rules.log_length
+        self.outcome[rows[full]] = LOG_FULL
+        moving = (can & ~self.out[rows]).any(axis=1)
+        self.outcome[rows[~full & ~moving]] = STUCK
 
     def _step_fallback(self, a: np.ndarray) -> None:
         live = [j for j, e in enumerate(self._envs) if e.agents and not any(e.terminations.values())]

@@ -579,6 +579,20 @@ class VectorEngine:
         if not len(rows):
             return
         b, d = self._bits, self.d
+        # at a round's end, a detective that can reach more stations than the others can block
+        # surely has a move: those rounds end without listing the hops
+        over = start >= d
+        if over.any():
+            r = rows[over]
+            sure = np.take(b.det_reach, self.det_at[r] * 8 + self._dpat[r]) >= d
+            done = (sure & ~self.out[r]).any(axis=1)
+            r = r[done]
+            self.turn[r] = 0
+            self.outcome[r[self.move[r] >= self.rules.log_length]] = LOG_FULL
+            over[over] = done
+            rows, start = rows[~over], start[~over]
+            if not len(rows):
+                return
         here = self.det_at[rows]  # (G, D)
         blocked = union(b.det_occ, here[:, :, None] * len(self.stations) + here[:, None, :])  # (G, D, W)
         hops = rows_of(b.det_tmask, here * 8 + self._dpat[rows]) & ~blocked

@@ -38,6 +38,9 @@ _kth16[_r16, (np.cumsum(_bits16, axis=1) - 1)[_r16, _b16]] = _b16
 KTH16 = _kth16.reshape(-1)
 del _bits16, _r16, _b16, _kth16
 
+#: numpy's popcount where it has one (numpy 2)
+_POPCOUNT = getattr(np, "bitwise_count", None)
+
 if sys.byteorder != "little":  # pragma: no cover - the byte views below assume it
     raise ImportError("sy_tools.env.vector_bits needs a little-endian machine")
 
@@ -92,6 +95,8 @@ def count(words: np.ndarray, size: int | None = None) -> np.ndarray:
     """Per row, how many candidates the set holds (``size``: as :func:`kth`)."""
     chunks = _chunks(size)
     if chunks is None:
+        if _POPCOUNT is not None:
+            return _POPCOUNT(words).sum(axis=1, dtype=np.int64)
         return PC8[_bytes(words, size)].sum(axis=1, dtype=np.int64)
     parts = _parts(words, chunks)
     n = np.take(PC16, parts[0])
@@ -117,17 +122,23 @@ def _bytes(words: np.ndarray, size: int | None) -> np.ndarray:
 def kth(words: np.ndarray, k: np.ndarray, size: int | None = None) -> np.ndarray:
     """Per row, the ``k``-th candidate of the set (0-based, in the candidates' order; ``k``
     below the set's size); ``size``: how many candidates there are at most (up to 64: read
-    16 bits at a time from lookup tables, else a byte at a time)."""
+    16 bits at a time from lookup tables; more: the word first, by its popcount)."""
     if not len(words):
         return np.zeros(0, dtype=np.int64)
     chunks = _chunks(size)
     if chunks is None:
-        by = _bytes(words, size)
-        pc = PC8[by]
-        return _kth(by, pc, np.cumsum(pc, axis=1, dtype=np.int16), k)
+        if _POPCOUNT is None:
+            by = _bytes(words, size)
+            pc = PC8[by]
+            return _kth(by, pc, np.cumsum(pc, axis=1, dtype=np.int16), k)
+        pw = _POPCOUNT(words).astype(np.int64)
+        cs = np.cumsum(pw, axis=1)
+        r = np.arange(len(words))
+        j = np.minimum((cs <= k[:, None]).sum(axis=1), words.shape[1] - 1)
+        return 64 * j + kth(words[r, j][:, None], k - (cs[r, j] - pw[r, j]), 64)
     parts = _parts(words, chunks)
     if chunks == 1:
-        return np.take(KTH16, parts[0] * 16 + np.clip(k, 0, 15))
+        return np.take(KTH16, parts[0] * 16 + np.clip(k, 0, 15)).astype(np.int64)
     slot = np.zeros(len(words), dtype=np.int64)
     rest = k
     for i, part in enumerate(parts):
@@ -183,6 +194,14 @@ class BitTables:
         self.det_slot = self._slots(ok, tk, to, 3, s)
         self.det_act = self._acts(det[:, :, 0], self.det_tmask.shape[-1])
         self.det_size = det.shape[1]
+        #: ``det_reach[station * 8 + pattern]``: how many stations the hops its tickets allow go
+        #: to (a detective with more than the other detectives can block surely has a move)
+        reach = np.zeros((s, 8, s), dtype=bool)
+        r, k = np.nonzero(ok)
+        for p in range(8):
+            use = ((p >> tk[r, k]) & 1) == 1
+            reach[r[use], p, to[r[use], k[use]]] = True
+        self.det_reach = reach.sum(axis=2).reshape(-1)
         # ---- Mr. X's single moves
         one = tab["single"]
         ok, tk, to = one[:, :, 0] >= 0, np.maximum(one[:, :, 1], 0), np.maximum(one[:, :, 2], 0)

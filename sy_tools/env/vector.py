@@ -426,15 +426,14 @@ class VectorEngine:
         ax, at = a[x], self.mrx_at[x]
         is1 = (ax >= 0) & (ax < self.codec.singles)
         a1 = np.where(is1, ax, 0)
-        t1, to1 = a1 // s, a1 % s
-        slot1 = b.one_slot[at, t1, to1]
+        slot1 = np.take(b.one_slot, at * self.codec.singles + a1)  # one_slot[at, ticket, to]
         ok1 = is1 & (slot1 >= 0) & has(self._one_legal[x], np.maximum(slot1, 0))
         is2 = (ax >= self.codec.singles) & (ax < self.codec.pass_action)
         a2 = np.where(is2, ax - self.codec.singles, 0)
         nh = len(b.hop_from)
         tt, hop = a2 // nh, a2 % nh
         mid = b.hop_from[hop]
-        slot2 = b.two_base[at, tt, mid] + b.hop_rank[hop]
+        slot2 = np.take(b.two_base, (at * 4 + tt) * s + mid) + b.hop_rank[hop]
         ok2 = is2 & (slot2 >= b.hop_rank[hop]) & has(self._two_legal[x], np.maximum(slot2, 0))
         is_pass = (ax == self.codec.pass_action) & self._pass[x]
         bad = ~(ok1 | ok2 | is_pass)
@@ -443,11 +442,11 @@ class VectorEngine:
             self._refuse(j, int(a[j]))
         ad = a[dt]
         who = self.turn[dt] - 1
-        here = self.det_at[dt, who]
+        cell = dt * self.d + who  # (game, detective) in the flat (N, D) arrays
+        here = np.take(self.det_at, cell)
         isd = (ad >= 0) & (ad < self.codec.detective_size)
         ad = np.where(isd, ad, 0)
-        td, tod = ad // s, ad % s
-        sd = b.det_slot[here, td, tod]
+        sd = np.take(b.det_slot, here * self.codec.detective_size + ad)  # det_slot[here, ticket, to]
         badd = ~(isd & (sd >= 0) & has(self._det_legal[dt], np.maximum(sd, 0)))
         if badd.any():
             j = int(dt[np.argmax(badd)])
@@ -458,6 +457,7 @@ class VectorEngine:
                 self._records[j].append(self.codec.decode(piece, int(a[j])))
         # ---- Mr. X
         if len(x):
+            t1, to1 = a1 // s, a1 % s
             legs = np.where(is_pass, 0, np.where(ok1, 1, 2))
             t_first, to_first = np.where(ok1, t1, tt), np.where(ok1, to1, mid)
             if is_pass.any():
@@ -482,17 +482,21 @@ class VectorEngine:
             self._next_detective(x, np.zeros(len(x), dtype=np.int64))
         # ---- the detectives
         if len(dt):
-            self.det_tk[dt, who, td] -= 1
-            self._dpat[dt, who] = self._pattern(self.det_tk[dt, who])
+            td, tod = ad // s, ad % s
+            tk = self.det_tk.reshape(-1)
+            spent = cell * 3 + td
+            tk[spent] -= 1
+            self._dpat.reshape(-1)[cell] = self._pattern(self.det_tk.reshape(-1, 3)[cell])
             if self.rules.tickets_to_mrx:
                 self.mrx_tk[dt, td] += 1
-            self.det_at[dt, who] = tod
-            hit = self.possible[dt, tod]
-            self.possible[dt, tod] = False
+            self.det_at.reshape(-1)[cell] = tod
+            pos = self.possible.reshape(-1)
+            hit = np.take(pos, dt * s + tod)
+            pos[dt * s + tod] = False
             self._hits.append((dt[hit], tod[hit]))
             fl = self.flat
             self._tk_cells.append((dt, fl._offsets["detective_tickets"][0] + 3 * who + td,
-                                   np.minimum(self.det_tk[dt, who, td] * fl._det_scale[td], 1.0)))
+                                   np.minimum(np.take(tk, spent) * fl._det_scale[td], 1.0)))
             if self.rules.tickets_to_mrx:
                 self._tk_cells.append((dt, fl._offsets["mrx_tickets"][0] + td,
                                        np.minimum(self.mrx_tk[dt, td] * fl._mrx_scale[td], 1.0)))

@@ -77,7 +77,7 @@ def has(words: np.ndarray, slot: np.ndarray) -> np.ndarray:
     """Per row, whether candidate ``slot`` (``>= 0``, below ``64 W``) is in the set."""
     if not len(slot):
         return np.zeros(0, dtype=bool)
-    w = words[np.arange(len(slot)), slot >> 6]
+    w = np.take(words.reshape(-1), np.arange(len(slot)) * words.shape[1] + (slot >> 6))
     return ((w >> (slot & 63).astype(np.uint64)) & np.uint64(1)).astype(bool)
 
 
@@ -169,7 +169,9 @@ class BitTables:
     them; ``s`` stations).  ``caught``: under ``mrx_onto_detective: caught`` a detective does
     not block Mr. X's destination (a double move's first leg still must be free).
 
-    Two-index tables are stored flat, ``(A * B, W)``: ``det_tmask[station * 8 + pattern]``.
+    Tables are stored flat for ``np.take``: the bitset tables ``(A * B, W)``
+    (``det_tmask[station * 8 + pattern]``), the slot tables 1-D (``det_slot[(station * 3 +
+    ticket) * S + to]``).
 
     * ``det_tmask[station, pattern]``: a detective's hops its tickets allow (``pattern``: bit
       ``t`` set when ticket ``t`` of taxi, bus, underground is held); ``det_occ[station, other]``:
@@ -237,14 +239,14 @@ class BitTables:
         r, k = np.nonzero(ok)
         np.minimum.at(base, (r, t1[r, k], tab["d_to1"][r, k]), k)  # the first slot of each first leg
         base[base == big] = -1
-        self.two_base = base
+        self.two_base = base.reshape(-1)
 
     @staticmethod
     def _slots(ok: np.ndarray, tk: np.ndarray, to: np.ndarray, tickets: int, s: int) -> np.ndarray:
         out = np.full((ok.shape[0], tickets, s), -1, dtype=np.int64)
         r, k = np.nonzero(ok)
         out[r, tk[r, k], to[r, k]] = k
-        return out
+        return out.reshape(-1)
 
     @staticmethod
     def _acts(acts: np.ndarray, words: int) -> np.ndarray:

@@ -50,7 +50,7 @@ from ..selfplay.budgets import SEED_MAX, SEED_MIN
 from ..selfplay.game import DETECTIVE_NAMES, deal, game_record, game_rng
 from .actions import ActionCodec
 from .flat import Batch, FlatLayout
-from .vector_bits import BitTables, count, draw, has, kth, union, unpack
+from .vector_bits import BitTables, count, draw, has, kth, pack, union, unpack
 from .vector_bits import rows as rows_of
 
 #: outcome codes of :attr:`VectorEngine.outcome`, by kind
@@ -162,6 +162,8 @@ class VectorEngine:
                 if st < s:
                     table[:, pos, (vals >> bit) & 1 == 1] |= self._reach_bits[:, st][:, None, :]
         self._step_table = table.reshape(-1)
+        #: each station alone as packed bits, ``(S, words)`` uint64
+        self._station_bits = pack(np.eye(s, dtype=bool))
         #: whether any line of each detective ticket leaves each station: ``(S, 3)``
         self._has_line: np.ndarray = np.asarray(self.reach[:3].any(axis=2)).T
         self._tab = _tables(self.codec)
@@ -463,10 +465,16 @@ class VectorEngine:
             if is_pass.any():
                 p = x[is_pass]
                 self.possible[p] &= ~self._can_move_from(p)
+            sets = self._pack(self.possible[x])
             one = legs >= 1
-            self._mrx_leg(x[one], t_first[one], to_first[one])
+            moved = sets[one]
+            self._mrx_leg(x[one], t_first[one], to_first[one], moved)
+            sets[one] = moved
             two = legs == 2
-            self._mrx_leg(x[two], b.hop_ticket[hop[two]], b.hop_to[hop[two]])
+            moved = sets[two]
+            self._mrx_leg(x[two], b.hop_ticket[hop[two]], b.hop_to[hop[two]], moved)
+            sets[two] = moved
+            self.possible[x] = self._unpack(sets)
             xr = x[two]
             self.mrx_tk[xr, 4] -= 1
             self.doubles[xr] += 1
@@ -507,23 +515,21 @@ class VectorEngine:
         x, _ = self._live()
         self._mrx_turn(x)
 
-    def _mrx_leg(self, rows: np.ndarray, ticket: np.ndarray, to: np.ndarray) -> None:
+    def _mrx_leg(self, rows: np.ndarray, ticket: np.ndarray, to: np.ndarray, sets: np.ndarray) -> None:
         """One leg of Mr. X's move in games ``rows``: his ticket, station and log, and the
-        detectives' possible set after it (the set stepped by the ticket, off the detectives'
-        stations; the station itself on a reveal)."""
+        detectives' possible set after it (``sets``, packed, one row per game: the set stepped
+        by the ticket, off the detectives' stations; the station itself on a reveal)."""
         if not len(rows):
             return
         self.mrx_tk[rows, ticket] -= 1
         self.mrx_at[rows] = to
         self.move[rows] += 1
-        stepped = self._step_sets(self.possible[rows], ticket)
-        stepped[np.arange(len(rows))[:, None], self.det_at[rows]] = False
-        self.possible[rows] = stepped
+        sets[:] = self._step_sets(sets, ticket) & ~union(self._station_bits, self.det_at[rows])
         shown = self._reveal[np.minimum(self.move[rows], self.rules.log_length + 1)]
-        r = rows[shown]
-        self.possible[r] = False
-        self.possible[r, self.mrx_at[r]] = True
-        self.last_reveal[r] = self.mrx_at[r]
+        if shown.any():
+            r = rows[shown]
+            sets[shown] = rows_of(self._station_bits, self.mrx_at[r])
+            self.last_reveal[r] = self.mrx_at[r]
 
     def _pack(self, sets: np.ndarray) -> np.ndarray:
         """``(G, S)`` bool as ``(G, words)`` uint64."""
@@ -536,15 +542,15 @@ class VectorEngine:
             :, :len(self.stations)].view(bool)
 
     def _step_sets(self, sets: np.ndarray, ticket: np.ndarray) -> np.ndarray:
-        """Where Mr. X may be after a hop with ``ticket[k]`` from anywhere in ``sets[k]``
-        (detectives ignored): the board's step, on packed bits a byte at a time."""
+        """Where Mr. X may be after a hop with ``ticket[k]`` from anywhere in ``sets[k]`` (packed,
+        ``(G, words)``; detectives ignored): the board's step, a byte at a time."""
         if not len(sets):
             return sets
         nb, w = self._nbytes, self._words
-        packed = np.packbits(sets, axis=1, bitorder="little")  # (G, bytes)
+        packed = np.ascontiguousarray(sets).view(np.uint8)[:, :nb]  # (G, bytes)
         at = ((ticket[:, None] * nb + np.arange(nb)) * 256 + packed) * w  # (G, bytes)
         hit = np.take(self._step_table, at[:, None, :] + np.arange(w)[None, :, None])  # (G, words, bytes)
-        return self._unpack(np.bitwise_or.reduce(hit, axis=2))
+        return np.bitwise_or.reduce(hit, axis=2)
 
     def _can_move_from(self, rows: np.ndarray) -> np.ndarray:
         """``(G, S)``: whether Mr. X standing on each station would have a legal move (the

@@ -33,7 +33,9 @@ naming the first such game, and nothing is played.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -226,7 +228,7 @@ class VectorEngine:
         #: ``(N, 2)``: each slot's ``(seed, game)``
         self.games = np.zeros((n, 2), dtype=np.int64)
         self._records: list[list[Move]] = [[] for _ in range(n)]
-        self._starts: list[tuple[Station, tuple[Station, ...], tuple[Station, ...]]] = [(0, (), ())] * n
+        self._starts: list[tuple[Station, Sequence[Station], Sequence[Station]]] = [(0, (), ())] * n
         b = self._bits
         # the legal set of the agent to act, per game: a detective's hops, Mr. X's single and
         # double moves as bitsets (vector_bits), whether his one legal move is the pass
@@ -259,16 +261,18 @@ class VectorEngine:
             return
         if not len(slots):
             return
-        mrx_at, det_at, cand_rows, cand_at = [], [], [], []
         first = self._next_game
-        for k, j in enumerate(slots.tolist()):
-            mrx, dets, cands = deal(self.board, rules, d, self.starts, game_rng(self.seed, first + k))
-            self._starts[j] = (mrx, tuple(dets), tuple(cands))
-            mrx_at.append(mrx)
-            det_at.append(dets)
-            cand_at.extend(cands)
-            cand_rows.extend([j] * len(cands))
-            self._records[j] = []
+        board, starts, seed = self.board, self.starts, self.seed
+        dealt = [deal(board, rules, d, starts, game_rng(seed, g)) for g in range(first, first + len(slots))]
+        for j, one in zip(slots.tolist(), dealt):
+            self._starts[j] = one  # (Mr. X's start, the detectives' starts, his start candidates)
+        if self.keep_records:
+            for j in slots.tolist():
+                self._records[j] = []
+        mrx_at = [one[0] for one in dealt]
+        det_at = [one[1] for one in dealt]
+        cand_at = list(chain.from_iterable(one[2] for one in dealt))
+        cand_rows = np.repeat(slots, [len(one[2]) for one in dealt])
         self._next_game += len(slots)
         self.games[slots, 0] = self.seed
         self.games[slots, 1] = np.arange(first, self._next_game)
@@ -280,7 +284,7 @@ class VectorEngine:
         self.move[slots] = self.round[slots] = self.doubles[slots] = self.turn[slots] = 0
         self.outcome[slots] = IN_PROGRESS
         self.possible[slots] = False
-        self.possible[np.array(cand_rows, dtype=np.int64), self._idx[np.array(cand_at, dtype=np.int64)]] = True
+        self.possible[cand_rows, self._idx[np.array(cand_at, dtype=np.int64)]] = True
         self.possible[slots[:, None], self.det_at[slots]] = False
         self.last_reveal[slots] = -1
         self._dpat[slots] = self._pattern(self.det_tk[slots])

@@ -491,7 +491,7 @@ class VectorEngine:
                 self.outcome[x[onto]] = CAPTURE
                 self.turn[x[onto]] = 0
                 x = x[~onto]
-            self._next_detective(x, np.zeros(len(x), dtype=np.int64))
+        turns = [x, np.zeros(len(x), dtype=np.int64)]  # the games whose turn passes, from which detective
         # ---- the detectives
         if len(dt):
             td, tod = ad // s, ad % s
@@ -515,7 +515,8 @@ class VectorEngine:
             caught = tod == self.mrx_at[dt]
             self.outcome[dt[caught]] = CAPTURE
             live = ~caught
-            self._next_detective(dt[live], who[live] + 1)
+            turns += [dt[live], who[live] + 1]
+        self._next_detective(np.concatenate(turns[::2]), np.concatenate(turns[1::2]))
         x, _ = self._live()
         self._mrx_turn(x)
 

@@ -74,6 +74,10 @@ class Step:
     game: np.ndarray
 
 
+#: the rewards ``(Mr. X, the detectives)`` per outcome code: 0 in progress, +1 to the winner
+_REWARDS = np.array([(0, 0), (-1, 1), (-1, 1), (1, -1), (1, -1)], dtype=np.float32)
+
+
 def _tables(codec: ActionCodec) -> dict[str, np.ndarray]:
     """Per station: every detective hop, Mr. X single move and double move, as action numbers
     with their tickets and stations (padded with -1)."""
@@ -403,7 +407,6 @@ class VectorEngine:
         if a.shape != (self.n,) or not (np.issubdtype(a.dtype, np.integer) and a.dtype != np.bool_):
             raise InputError(f"actions must be {self.n} integers (shape ({self.n},)), got {a.dtype} of shape {a.shape}")
         a = a.astype(np.int64)
-        rewards = np.zeros((self.n, 2), dtype=np.float32)
         if self.fallback:
             self._step_fallback(a)
         else:
@@ -411,9 +414,7 @@ class VectorEngine:
         ended = self.outcome != IN_PROGRESS
         outcome = self.outcome.copy()
         game = self.games.copy()
-        mrx_won = (outcome == STUCK) | (outcome == LOG_FULL)
-        rewards[ended, 0] = np.where(mrx_won[ended], 1.0, -1.0)
-        rewards[ended, 1] = -rewards[ended, 0]
+        rewards = np.take(_REWARDS, outcome, axis=0)
         if ended.any():
             if self.keep_records:
                 #: the records of the games the last step ended, by slot (``keep_records=True``)
@@ -516,9 +517,7 @@ class VectorEngine:
             self.outcome[dt[caught]] = CAPTURE
             live = ~caught
             turns += [dt[live], who[live] + 1]
-        self._next_detective(np.concatenate(turns[::2]), np.concatenate(turns[1::2]))
-        x, _ = self._live()
-        self._mrx_turn(x)
+        self._mrx_turn(self._next_detective(np.concatenate(turns[::2]), np.concatenate(turns[1::2])))
 
     def _mrx_leg(self, rows: np.ndarray, ticket: np.ndarray, to: np.ndarray, sets: np.ndarray) -> None:
         """One leg of Mr. X's move in games ``rows``: his ticket, station and log, and the
@@ -569,11 +568,12 @@ class VectorEngine:
             out |= (self._reach_bits[t][None, :, :] & free[:, None, :]).any(axis=2) & held[:, None]
         return out & (self.move[rows] < self.rules.log_length)[:, None]
 
-    def _next_detective(self, rows: np.ndarray, start: np.ndarray) -> None:
+    def _next_detective(self, rows: np.ndarray, start: np.ndarray) -> np.ndarray:
         """Hand the turn to the first detective from ``start`` on that can move (one that
         cannot skips its turn, out for good where the rules say so); after the last, end the
         round.  Most games hand it to detective ``start`` itself: those are settled first, the
-        rest in one pass over all their detectives (:meth:`_hand_over`)."""
+        rest in one pass over all their detectives (:meth:`_hand_over`).  Returns the games
+        where Mr. X is now to move."""
         near = start < self.d
         r, i = rows[near], start[near]
         near[near] = ~self.out.reshape(-1)[r * self.d + i]
@@ -583,16 +583,16 @@ class VectorEngine:
         self.turn[r[can]] = i[can] + 1
         self._det_legal[r[can]] = hops[can]
         near[near] = can
-        self._hand_over(rows[~near], start[~near])
+        return self._hand_over(rows[~near], start[~near])
 
-    def _hand_over(self, rows: np.ndarray, start: np.ndarray) -> None:
+    def _hand_over(self, rows: np.ndarray, start: np.ndarray) -> np.ndarray:
         """:meth:`_next_detective` for games ``rows`` all at once: every detective's legal hops,
         the first from ``start`` on that is not out and can move gets the turn; those passed
         over that cannot move skip it (out for good where :meth:`Rules.stuck_is_out` says so);
         where there is none, the round ends (the log full, or the detectives stuck when none
-        can move)."""
+        can move).  Returns the games where Mr. X is now to move."""
         if not len(rows):
-            return
+            return rows
         b, d = self._bits, self.d
         # at a round's end, a detective that can reach more stations than the others can block
         # surely has a move: those rounds end without listing the hops
@@ -603,11 +603,15 @@ class VectorEngine:
             done = (sure & ~self.out[r]).any(axis=1)
             r = r[done]
             self.turn[r] = 0
-            self.outcome[r[self.move[r] >= self.rules.log_length]] = LOG_FULL
+            full = self.move[r] >= self.rules.log_length
+            self.outcome[r[full]] = LOG_FULL
+            mrx = r[~full]
             over[over] = done
             rows, start = rows[~over], start[~over]
             if not len(rows):
-                return
+                return mrx
+        else:
+            mrx = rows[:0]
         here = self.det_at[rows]  # (G, D)
         blocked = union(b.det_occ, here[:, :, None] * len(self.stations) + here[:, None, :])  # (G, D, W)
         hops = rows_of(b.det_tmask, here * 8 + self._dpat[rows]) & ~blocked
@@ -633,6 +637,7 @@ class VectorEngine:
         self.outcome[rows[full]] = LOG_FULL
         moving = (can & ~self.out[rows]).any(axis=1)
         self.outcome[rows[~full & ~moving]] = STUCK
+        return np.concatenate([mrx, rows[~full & moving]])
 
     def _step_fallback(self, a: np.ndarray) -> None:
         live = [j for j, e in enumerate(self._envs) if e.agents and not any(e.terminations.values())]

@@ -551,10 +551,10 @@ class VectorEngine:
         if not len(sets):
             return sets
         nb, w = self._nbytes, self._words
-        packed = np.ascontiguousarray(sets).view(np.uint8)[:, :nb]  # (G, bytes)
-        at = ((ticket[:, None] * nb + np.arange(nb)) * 256 + packed) * w  # (G, bytes)
-        hit = np.take(self._step_table, at[:, None, :] + np.arange(w)[None, :, None])  # (G, words, bytes)
-        return np.bitwise_or.reduce(hit, axis=2)
+        packed = np.ascontiguousarray(sets).view(np.uint8)[:, :nb].T  # (bytes, G)
+        at = ((ticket * nb + np.arange(nb)[:, None]) * 256 + packed) * w  # (bytes, G)
+        hit = np.take(self._step_table, at[:, :, None] + np.arange(w))  # (bytes, G, words)
+        return np.bitwise_or.reduce(hit, axis=0)
 
     def _can_move_from(self, rows: np.ndarray) -> np.ndarray:
         """``(G, S)``: whether Mr. X standing on each station would have a legal move (the

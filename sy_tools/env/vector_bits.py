@@ -65,7 +65,9 @@ def rows(table: np.ndarray, idx: np.ndarray) -> np.ndarray:
 def union(table: np.ndarray, idx: np.ndarray) -> np.ndarray:
     """The OR of ``table[idx[..., k]]`` over ``idx``'s last axis: ``(..., W)``."""
     w = table.shape[-1]
-    return np.bitwise_or.reduce(np.take(table.reshape(-1), idx[..., None, :] * w + np.arange(w)[:, None]), axis=-1)
+    # the OR runs over the leading axis (whole slabs at a time), not a short last axis per row
+    lead = np.moveaxis(idx, -1, 0)[..., None] * w + np.arange(w)
+    return np.bitwise_or.reduce(np.take(table.reshape(-1), lead), axis=0)
 
 
 def unpack(words: np.ndarray) -> np.ndarray:

@@ -240,6 +240,7 @@ class VectorEngine:
         self._one_legal = np.zeros((n, b.one_tmask.shape[-1]), dtype=np.uint64)
         self._two_legal = np.zeros((n, b.two_tmask.shape[-1]), dtype=np.uint64)
         self._pass = np.zeros(n, dtype=bool)
+        self._count = np.zeros(n, dtype=np.int64)  # the size of each game's possible set
         self._dpat = np.zeros((n, d), dtype=np.int64)  # each detective's tickets held, as bits
         self._clear_pending()
         self._next_game = 0
@@ -290,6 +291,7 @@ class VectorEngine:
         self.possible[slots] = False
         self.possible[cand_rows, self._idx[np.array(cand_at, dtype=np.int64)]] = True
         self.possible[slots[:, None], self.det_at[slots]] = False
+        self._count[slots] = self.possible[slots].view(np.uint8).sum(axis=1)
         self.last_reveal[slots] = -1
         self._dpat[slots] = self._pattern(self.det_tk[slots])
         self._dirty.append(slots)
@@ -480,6 +482,7 @@ class VectorEngine:
             self._mrx_leg(x[two], b.hop_ticket[hop[two]], b.hop_to[hop[two]], moved)
             sets[two] = moved
             self.possible[x] = self._unpack(sets)
+            self._count[x] = count(sets)
             xr = x[two]
             self.mrx_tk[xr, 4] -= 1
             self.doubles[xr] += 1
@@ -506,6 +509,7 @@ class VectorEngine:
             pos = self.possible.reshape(-1)
             hit = np.take(pos, dt * s + tod)
             pos[dt * s + tod] = False
+            self._count[dt[hit]] -= 1
             self._hits.append((dt[hit], tod[hit]))
             fl = self.flat
             self._tk_cells.append((dt, fl._offsets["detective_tickets"][0] + 3 * who + td,
@@ -675,6 +679,7 @@ class VectorEngine:
     def _rebuild_observation(self) -> None:
         """Encode every game's observation afresh (after a reset, or after the state arrays were
         set from outside: then the legal sets are recomputed too)."""
+        self._count = self.possible.sum(axis=1)
         self._obs = self.flat.encode(self.batch(), self.turn == 0)
         self._shown_det = self.det_at.copy()
         self._shown_reveal = self.last_reveal.copy()
@@ -729,15 +734,15 @@ class VectorEngine:
         if self._hits:
             rows = np.concatenate([r for r, _ in self._hits])
             flat[rows * size + d * s + np.concatenate([t for _, t in self._hits])] = 0.0
-            p = self.possible[rows]
-            o[rows, (d + 1) * s:(d + 2) * s] = p * self._inverse_counts(p)[:, None]
+            p = self.possible[rows].astype(np.float32)
+            p *= self._inverse_counts(rows)[:, None]
+            o[rows, (d + 1) * s:(d + 2) * s] = p
         if self._dirty:
             rows = np.concatenate(self._dirty)
-            p = self.possible[rows]
-            both = np.empty((len(rows), 2, s), dtype=np.float32)
-            both[:, 0] = p
-            np.multiply(both[:, 0], self._inverse_counts(p)[:, None], out=both[:, 1])
-            o[rows, d * s:(d + 2) * s] = both.reshape(len(rows), 2 * s)
+            p = self.possible[rows].astype(np.float32)
+            o[rows, d * s:(d + 1) * s] = p
+            p *= self._inverse_counts(rows)[:, None]
+            o[rows, (d + 1) * s:(d + 2) * s] = p
         if self._xdirty:
             rows = np.concatenate(self._xdirty)
             a, b = fl._offsets["mrx_tickets"][0], fl._offsets["doubles_used"][1]
@@ -746,10 +751,10 @@ class VectorEngine:
             self._write_globals(np.concatenate(self._gdirty))
         self._clear_pending()
 
-    @staticmethod
-    def _inverse_counts(p: np.ndarray) -> np.ndarray:
-        """Per row of a ``(G, S)`` bool set, 1 / its size (1 when empty), float32."""
-        return (1.0 / np.maximum(p.view(np.uint8).sum(axis=1, dtype=np.int32), 1)).astype(np.float32)
+    def _inverse_counts(self, rows: np.ndarray) -> np.ndarray:
+        """Per game of ``rows``, 1 / the size of its possible set (1 when empty), float32, as
+        :meth:`FlatLayout.encode` computes it."""
+        return (1.0 / np.maximum(self._count[rows], 1)).astype(np.float32)
 
     def _mrx_globals(self, rows: np.ndarray) -> np.ndarray:
         """Games ``rows``' globals from ``mrx_tickets`` to ``doubles_used`` (what Mr. X's move

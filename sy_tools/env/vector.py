@@ -158,8 +158,8 @@ class VectorEngine:
         padded = np.zeros((4, s, self._words * 64), dtype=bool)
         padded[:, :, :s] = self.reach
         self._reach_bits[:] = np.packbits(padded, axis=2, bitorder="little").view(np.uint64)
-        #: the step of a set of stations a byte at a time, as one flat array for ``np.take``:
-        #: entry ``((ticket * bytes + byte) * 256 + value) * words + word``
+        #: the step of a set of stations a byte at a time, one row of words per ``(ticket, byte,
+        #: value)``: row ``(ticket * bytes + byte) * 256 + value``
         table = np.zeros((4, self._nbytes, 256, self._words), dtype=np.uint64)
         vals = np.arange(256)
         for pos in range(self._nbytes):
@@ -167,7 +167,7 @@ class VectorEngine:
                 st = pos * 8 + bit
                 if st < s:
                     table[:, pos, (vals >> bit) & 1 == 1] |= self._reach_bits[:, st][:, None, :]
-        self._step_table = table.reshape(-1)
+        self._step_table = table.reshape(-1, self._words)
         #: each station alone as packed bits, ``(S, words)`` uint64
         self._station_bits = pack(np.eye(s, dtype=bool))
         #: whether any line of each detective ticket leaves each station: ``(S, 3)``
@@ -554,11 +554,10 @@ class VectorEngine:
         ``(G, words)``; detectives ignored): the board's step, a byte at a time."""
         if not len(sets):
             return sets
-        nb, w = self._nbytes, self._words
+        nb = self._nbytes
         packed = np.ascontiguousarray(sets).view(np.uint8)[:, :nb].T  # (bytes, G)
-        at = ((ticket * nb + np.arange(nb)[:, None]) * 256 + packed) * w  # (bytes, G)
-        hit = np.take(self._step_table, at[:, :, None] + np.arange(w))  # (bytes, G, words)
-        return np.bitwise_or.reduce(hit, axis=0)
+        at = (ticket * nb + np.arange(nb)[:, None]) * 256 + packed  # (bytes, G)
+        return np.bitwise_or.reduce(np.take(self._step_table, at, axis=0), axis=0)  # OR over (bytes, G, words)
 
     def _can_move_from(self, rows: np.ndarray) -> np.ndarray:
         """``(G, S)``: whether Mr. X standing on each station would have a legal move (the

@@ -290,10 +290,10 @@ class VectorEngine:
         self.outcome[slots] = IN_PROGRESS
         self.possible[slots] = False
         self.possible[cand_rows, self._idx[np.array(cand_at, dtype=np.int64)]] = True
-        self.possible[slots[:, None], self.det_at[slots]] = False
-        self._count[slots] = self.possible[slots].view(np.uint8).sum(axis=1)
+        self.possible[slots[:, None], np.take(self.det_at, slots, axis=0)] = False
+        self._count[slots] = np.take(self.possible, slots, axis=0).view(np.uint8).sum(axis=1)
         self.last_reveal[slots] = -1
-        self._dpat[slots] = self._pattern(self.det_tk[slots])
+        self._dpat[slots] = self._pattern(np.take(self.det_tk, slots, axis=0))
         self._dirty.append(slots)
         self._gdirty.append(slots)
         self._mrx_turn(slots)
@@ -312,7 +312,7 @@ class VectorEngine:
         b = self._bits
         here = self.det_at[rows, who]
         s = len(self.stations)
-        blocked = union(b.det_occ, here[:, None] * s + self.det_at[rows])
+        blocked = union(b.det_occ, here[:, None] * s + np.take(self.det_at, rows, axis=0))
         return rows_of(b.det_tmask, here * 8 + self._dpat[rows, who]) & ~blocked
 
     def _mrx_turn(self, rows: np.ndarray) -> None:
@@ -323,13 +323,13 @@ class VectorEngine:
             return
         b, rules = self._bits, self.rules
         at = self.mrx_at[rows]
-        tk = self.mrx_tk[rows]
+        tk = np.take(self.mrx_tk, rows, axis=0)
         room = self.move[rows] < rules.log_length
         held = tk[:, :4] > 0
         s = len(self.stations)
         one = rows_of(b.one_tmask, at * 16 + held[:, 0] * 1 + held[:, 1] * 2 + held[:, 2] * 4 + held[:, 3] * 8)
         if not self._caught:
-            one &= ~union(b.one_occ, at[:, None] * s + self.det_at[rows])
+            one &= ~union(b.one_occ, at[:, None] * s + np.take(self.det_at, rows, axis=0))
         one[~room] = 0
         any1 = one.any(axis=1)
         self._one_legal[rows] = one
@@ -342,7 +342,7 @@ class VectorEngine:
             r2, at2 = rows[dbl], at[dbl]
             c = np.minimum(tk[dbl, :4], 2)
             two = rows_of(b.two_tmask, at2 * 81 + c[:, 0] + 3 * c[:, 1] + 9 * c[:, 2] + 27 * c[:, 3])
-            two &= ~union(b.two_occ, at2[:, None] * s + self.det_at[r2])
+            two &= ~union(b.two_occ, at2[:, None] * s + np.take(self.det_at, r2, axis=0))
             self._two_legal[r2] = two
         trapped = ~any1 & (rules.trapped_loses | ~room)
         self.outcome[rows[trapped]] = TRAPPED
@@ -364,13 +364,13 @@ class VectorEngine:
         b = self._bits
         x, dt = self._live()
         at = self.mrx_at[x]
-        r, k = np.nonzero(unpack(self._one_legal[x]))
+        r, k = np.nonzero(unpack(np.take(self._one_legal, x, axis=0)))
         mx[x[r], b.one_act[at[r], k]] = True
-        r, k = np.nonzero(unpack(self._two_legal[x]))
+        r, k = np.nonzero(unpack(np.take(self._two_legal, x, axis=0)))
         mx[x[r], b.two_act[at[r], k]] = True
         mx[x[self._pass[x]], self.codec.pass_action] = True
         here = self.det_at[dt, self.turn[dt] - 1]
-        r, k = np.nonzero(unpack(self._det_legal[dt]))
+        r, k = np.nonzero(unpack(np.take(self._det_legal, dt, axis=0)))
         md[dt[r], b.det_act[here[r], k]] = True
         return mx, md
 
@@ -388,16 +388,19 @@ class VectorEngine:
         u = rng.random(self.n)
         x, dt = self._live()
         here = self.det_at[dt, self.turn[dt] - 1]
-        slot, _ = draw(self._det_legal[dt], u[dt], b.det_size)
-        out[dt] = b.det_act[here, slot]
+        slot, _ = draw(np.take(self._det_legal, dt, axis=0), u[dt], b.det_size)
+        out[dt] = np.take(b.det_act, here * b.det_act.shape[1] + slot)
         # Mr. X: the k-th of his single moves then double moves (the pass when it is his one move)
         at = self.mrx_at[x]
-        n1, n2 = count(self._one_legal[x], b.one_size), count(self._two_legal[x], b.two_size)
+        n1 = count(np.take(self._one_legal, x, axis=0), b.one_size)
+        n2 = count(np.take(self._two_legal, x, axis=0), b.two_size)
         pick = (u[x] * (n1 + n2)).astype(np.int64)
         single = pick < n1
-        out[x[single]] = b.one_act[at[single], kth(self._one_legal[x[single]], pick[single], b.one_size)]
+        slot = kth(np.take(self._one_legal, x[single], axis=0), pick[single], b.one_size)
+        out[x[single]] = np.take(b.one_act, at[single] * b.one_act.shape[1] + slot)
         two = ~single & (n2 > 0)
-        out[x[two]] = b.two_act[at[two], kth(self._two_legal[x[two]], pick[two] - n1[two], b.two_size)]
+        slot = kth(np.take(self._two_legal, x[two], axis=0), pick[two] - n1[two], b.two_size)
+        out[x[two]] = np.take(b.two_act, at[two] * b.two_act.shape[1] + slot)
         out[x[(n1 + n2) == 0]] = self.codec.pass_action
         return out
 
@@ -436,14 +439,14 @@ class VectorEngine:
         is1 = (ax >= 0) & (ax < self.codec.singles)
         a1 = np.where(is1, ax, 0)
         slot1 = np.take(b.one_slot, at * self.codec.singles + a1)  # one_slot[at, ticket, to]
-        ok1 = is1 & (slot1 >= 0) & has(self._one_legal[x], np.maximum(slot1, 0))
+        ok1 = is1 & (slot1 >= 0) & has(self._one_legal, np.maximum(slot1, 0), x)
         is2 = (ax >= self.codec.singles) & (ax < self.codec.pass_action)
         a2 = np.where(is2, ax - self.codec.singles, 0)
         nh = len(b.hop_from)
         tt, hop = a2 // nh, a2 % nh
         mid = b.hop_from[hop]
         slot2 = np.take(b.two_base, (at * 4 + tt) * s + mid) + b.hop_rank[hop]
-        ok2 = is2 & (slot2 >= b.hop_rank[hop]) & has(self._two_legal[x], np.maximum(slot2, 0))
+        ok2 = is2 & (slot2 >= b.hop_rank[hop]) & has(self._two_legal, np.maximum(slot2, 0), x)
         is_pass = (ax == self.codec.pass_action) & self._pass[x]
         bad = ~(ok1 | ok2 | is_pass)
         if bad.any():
@@ -456,7 +459,7 @@ class VectorEngine:
         isd = (ad >= 0) & (ad < self.codec.detective_size)
         ad = np.where(isd, ad, 0)
         sd = np.take(b.det_slot, here * self.codec.detective_size + ad)  # det_slot[here, ticket, to]
-        badd = ~(isd & (sd >= 0) & has(self._det_legal[dt], np.maximum(sd, 0)))
+        badd = ~(isd & (sd >= 0) & has(self._det_legal, np.maximum(sd, 0), dt))
         if badd.any():
             j = int(dt[np.argmax(badd)])
             self._refuse(j, int(a[j]))
@@ -472,7 +475,7 @@ class VectorEngine:
             if is_pass.any():
                 p = x[is_pass]
                 self.possible[p] &= ~self._can_move_from(p)
-            sets = self._pack(self.possible[x])
+            sets = self._pack(np.take(self.possible, x, axis=0))
             one = legs >= 1
             moved = sets[one]
             self._mrx_leg(x[one], t_first[one], to_first[one], moved)
@@ -491,7 +494,7 @@ class VectorEngine:
             self._xdirty.append(x)
             # the caught rule: onto a detective ends the game there
             if self._caught:
-                onto = (self.det_at[x] == self.mrx_at[x][:, None]).any(axis=1) & (legs > 0)
+                onto = (np.take(self.det_at, x, axis=0) == self.mrx_at[x][:, None]).any(axis=1) & (legs > 0)
                 self.outcome[x[onto]] = CAPTURE
                 self.turn[x[onto]] = 0
                 x = x[~onto]
@@ -532,7 +535,7 @@ class VectorEngine:
         self.mrx_tk[rows, ticket] -= 1
         self.mrx_at[rows] = to
         self.move[rows] += 1
-        sets[:] = self._step_sets(sets, ticket) & ~union(self._station_bits, self.det_at[rows])
+        sets[:] = self._step_sets(sets, ticket) & ~union(self._station_bits, np.take(self.det_at, rows, axis=0))
         shown = self._reveal[np.minimum(self.move[rows], self.rules.log_length + 1)]
         if shown.any():
             r = rows[shown]
@@ -563,7 +566,7 @@ class VectorEngine:
         """``(G, S)``: whether Mr. X standing on each station would have a legal move (the
         stations a pass leaves possible are the others)."""
         occ = np.zeros((len(rows), len(self.stations)), dtype=bool)
-        occ[np.arange(len(rows))[:, None], self.det_at[rows]] = True
+        occ[np.arange(len(rows))[:, None], np.take(self.det_at, rows, axis=0)] = True
         free = self._pack(np.ones_like(occ) if self._caught else ~occ)  # (G, words)
         out = np.zeros((len(rows), len(self.stations)), dtype=bool)
         for t in range(4):
@@ -602,8 +605,8 @@ class VectorEngine:
         over = start >= d
         if over.any():
             r = rows[over]
-            sure = np.take(b.det_reach, self.det_at[r] * 8 + self._dpat[r]) >= d
-            done = (sure & ~self.out[r]).any(axis=1)
+            sure = np.take(b.det_reach, np.take(self.det_at, r, axis=0) * 8 + np.take(self._dpat, r, axis=0)) >= d
+            done = (sure & ~np.take(self.out, r, axis=0)).any(axis=1)
             r = r[done]
             self.turn[r] = 0
             full = self.move[r] >= self.rules.log_length
@@ -615,12 +618,12 @@ class VectorEngine:
                 return mrx
         else:
             mrx = rows[:0]
-        here = self.det_at[rows]  # (G, D)
+        here = np.take(self.det_at, rows, axis=0)  # (G, D)
         blocked = union(b.det_occ, here[:, :, None] * len(self.stations) + here[:, None, :])  # (G, D, W)
-        hops = rows_of(b.det_tmask, here * 8 + self._dpat[rows]) & ~blocked
+        hops = rows_of(b.det_tmask, here * 8 + np.take(self._dpat, rows, axis=0)) & ~blocked
         can = hops.any(axis=2)
         after = np.arange(d)[None, :] >= start[:, None]
-        free = ~self.out[rows]
+        free = ~np.take(self.out, rows, axis=0)
         pick = after & free & can
         has = pick.any(axis=1)
         first = np.where(has, np.argmax(pick, axis=1), d)
@@ -638,7 +641,7 @@ class VectorEngine:
         self.turn[rows] = 0
         full = self.move[rows] >= self.rules.log_length
         self.outcome[rows[full]] = LOG_FULL
-        moving = (can & ~self.out[rows]).any(axis=1)
+        moving = (can & ~np.take(self.out, rows, axis=0)).any(axis=1)
         self.outcome[rows[~full & ~moving]] = STUCK
         return np.concatenate([mrx, rows[~full & moving]])
 
@@ -733,12 +736,12 @@ class VectorEngine:
         if self._hits:
             rows = np.concatenate([r for r, _ in self._hits])
             flat[rows * size + d * s + np.concatenate([t for _, t in self._hits])] = 0.0
-            p = self.possible[rows].astype(np.float32)
+            p = np.take(self.possible, rows, axis=0).astype(np.float32)
             p *= self._inverse_counts(rows)[:, None]
             o[rows, (d + 1) * s:(d + 2) * s] = p
         if self._dirty:
             rows = np.concatenate(self._dirty)
-            p = self.possible[rows].astype(np.float32)
+            p = np.take(self.possible, rows, axis=0).astype(np.float32)
             o[rows, d * s:(d + 1) * s] = p
             p *= self._inverse_counts(rows)[:, None]
             o[rows, (d + 1) * s:(d + 2) * s] = p

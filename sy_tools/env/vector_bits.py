@@ -72,11 +72,13 @@ def unpack(words: np.ndarray) -> np.ndarray:
     return np.unpackbits(np.ascontiguousarray(words).view(np.uint8), axis=1, bitorder="little").astype(bool)
 
 
-def has(words: np.ndarray, slot: np.ndarray) -> np.ndarray:
-    """Per row, whether candidate ``slot`` (``>= 0``, below ``64 W``) is in the set."""
+def has(words: np.ndarray, slot: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+    """Per row (of ``words``, or of ``words[rows]``), whether candidate ``slot`` (``>= 0``, below
+    ``64 W``) is in the set."""
     if not len(slot):
         return np.zeros(0, dtype=bool)
-    w = np.take(words.reshape(-1), np.arange(len(slot)) * words.shape[1] + (slot >> 6))
+    at = np.arange(len(slot)) if rows is None else rows
+    w = np.take(words.reshape(-1), at * words.shape[1] + (slot >> 6))
     return ((w >> (slot & 63).astype(np.uint64)) & np.uint64(1)).astype(bool)
 
 

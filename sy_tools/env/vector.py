@@ -194,6 +194,7 @@ class VectorEngine:
             for e in self._envs:
                 e.map_spec = self.map_spec
         self._next_game = 0
+        self._live_rows: tuple[np.ndarray, np.ndarray] | None = None
         self.ended_records: dict[int, dict[str, Any]] = {}
         self.reset(self.seed)
 
@@ -240,6 +241,7 @@ class VectorEngine:
         self._one_legal = np.zeros((n, b.one_tmask.shape[-1]), dtype=np.uint64)
         self._two_legal = np.zeros((n, b.two_tmask.shape[-1]), dtype=np.uint64)
         self._pass = np.zeros(n, dtype=bool)
+        self._packed = np.zeros((n, self._words), dtype=np.uint64)  # ``possible``, packed
         self._count = np.zeros(n, dtype=np.int64)  # the size of each game's possible set
         self._dpat = np.zeros((n, d), dtype=np.int64)  # each detective's tickets held, as bits
         self._clear_pending()
@@ -291,11 +293,14 @@ class VectorEngine:
         self.possible[slots] = False
         self.possible[cand_rows, self._idx[np.array(cand_at, dtype=np.int64)]] = True
         self.possible[slots[:, None], np.take(self.det_at, slots, axis=0)] = False
-        self._count[slots] = np.take(self.possible, slots, axis=0).view(np.uint8).sum(axis=1)
+        dealt_sets = np.take(self.possible, slots, axis=0)
+        self._count[slots] = dealt_sets.view(np.uint8).sum(axis=1)
+        self._packed[slots] = self._pack(dealt_sets)
         self.last_reveal[slots] = -1
         self._dpat[slots] = self._pattern(np.take(self.det_tk, slots, axis=0))
         self._dirty.append(slots)
         self._gdirty.append(slots)
+        self._live_rows = None
         self._mrx_turn(slots)
 
     # ---- legal actions --------------------------------------------------------------------------
@@ -348,8 +353,12 @@ class VectorEngine:
         self.outcome[rows[trapped]] = TRAPPED
 
     def _live(self) -> tuple[np.ndarray, np.ndarray]:
-        live = self.outcome == IN_PROGRESS
-        return np.flatnonzero(live & (self.turn == 0)), np.flatnonzero(live & (self.turn > 0))
+        """The games in progress where Mr. X is to move, and where a detective is (kept until
+        the state changes)."""
+        if self._live_rows is None:
+            live = self.outcome == IN_PROGRESS
+            self._live_rows = np.flatnonzero(live & (self.turn == 0)), np.flatnonzero(live & (self.turn > 0))
+        return self._live_rows
 
     def masks(self) -> tuple[np.ndarray, np.ndarray]:
         """``(mrx_mask, detective_mask)``: bool, ``(N, mrx actions)`` and ``(N, detective
@@ -475,7 +484,8 @@ class VectorEngine:
             if is_pass.any():
                 p = x[is_pass]
                 self.possible[p] &= ~self._can_move_from(p)
-            sets = self._pack(np.take(self.possible, x, axis=0))
+                self._packed[p] = self._pack(self.possible[p])
+            sets = np.take(self._packed, x, axis=0)
             one = legs >= 1
             moved = sets[one]
             self._mrx_leg(x[one], t_first[one], to_first[one], moved)
@@ -484,13 +494,15 @@ class VectorEngine:
             moved = sets[two]
             self._mrx_leg(x[two], b.hop_ticket[hop[two]], b.hop_to[hop[two]], moved)
             sets[two] = moved
-            self.possible[x] = self._unpack(sets)
+            self._packed[x] = sets
+            now = self._unpack(sets)
+            self.possible[x] = now
             self._count[x] = count(sets)
+            self._moved.append((x, now))
             xr = x[two]
             self.mrx_tk[xr, 4] -= 1
             self.doubles[xr] += 1
             self.round[x] += 1
-            self._dirty.append(x)
             self._xdirty.append(x)
             # the caught rule: onto a detective ends the game there
             if self._caught:
@@ -505,7 +517,9 @@ class VectorEngine:
             tk = self.det_tk.reshape(-1)
             spent = cell * 3 + td
             tk[spent] -= 1
-            self._dpat.reshape(-1)[cell] = self._pattern(self.det_tk.reshape(-1, 3)[cell])
+            left = np.take(tk, spent)
+            dpat = self._dpat.reshape(-1)
+            dpat[cell] = np.take(dpat, cell) & ~((left == 0) << td)  # a ticket kind used up
             if self.rules.tickets_to_mrx:
                 self.mrx_tk[dt, td] += 1
             self.det_at.reshape(-1)[cell] = tod
@@ -513,10 +527,14 @@ class VectorEngine:
             hit = np.take(pos, dt * s + tod)
             pos[dt * s + tod] = False
             self._count[dt[hit]] -= 1
+            th = tod[hit]
+            words = self._packed.reshape(-1)
+            at = dt[hit] * self._words + (th >> 6)
+            words[at] = np.take(words, at) & ~(np.uint64(1) << (th & 63).astype(np.uint64))
             self._hits.append((dt[hit], tod[hit]))
             fl = self.flat
             self._tk_cells.append((dt, fl._offsets["detective_tickets"][0] + 3 * who + td,
-                                   np.minimum(np.take(tk, spent) * fl._det_scale[td], 1.0)))
+                                   np.minimum(left * fl._det_scale[td], 1.0)))
             if self.rules.tickets_to_mrx:
                 self._tk_cells.append((dt, fl._offsets["mrx_tickets"][0] + td,
                                        np.minimum(self.mrx_tk[dt, td] * fl._mrx_scale[td], 1.0)))
@@ -525,6 +543,7 @@ class VectorEngine:
             live = ~caught
             turns += [dt[live], who[live] + 1]
         self._mrx_turn(self._next_detective(np.concatenate(turns[::2]), np.concatenate(turns[1::2])))
+        self._live_rows = None
 
     def _mrx_leg(self, rows: np.ndarray, ticket: np.ndarray, to: np.ndarray, sets: np.ndarray) -> None:
         """One leg of Mr. X's move in games ``rows``: his ticket, station and log, and the
@@ -682,6 +701,8 @@ class VectorEngine:
         """Encode every game's observation afresh (after a reset, or after the state arrays were
         set from outside: then the legal sets are recomputed too)."""
         self._count = self.possible.sum(axis=1)
+        self._packed = self._pack(self.possible)
+        self._live_rows = None
         self._obs = self.flat.encode(self.batch(), self.turn == 0)
         self._shown_det = self.det_at.copy()
         self._shown_reveal = self.last_reveal.copy()
@@ -697,6 +718,7 @@ class VectorEngine:
         #: ``(games, station)`` a detective took from the possible set, ``(games, column,
         #: value)`` of the ticket counts detectives' moves changed
         self._dirty: list[np.ndarray] = []
+        self._moved: list[tuple[np.ndarray, np.ndarray]] = []  # Mr. X moved: (games, their possible sets)
         self._xdirty: list[np.ndarray] = []
         self._gdirty: list[np.ndarray] = []
         self._hits: list[tuple[np.ndarray, np.ndarray]] = []
@@ -704,6 +726,7 @@ class VectorEngine:
 
     def _recompute(self) -> None:
         """The legal sets and observations from the state arrays alone (for tests that set them)."""
+        self._live_rows = None
         self._dpat = self._pattern(self.det_tk)
         x, dt = self._live()
         self._det_legal[dt] = self._det_hops(dt, self.turn[dt] - 1)
@@ -739,12 +762,13 @@ class VectorEngine:
             p = np.take(self.possible, rows, axis=0).astype(np.float32)
             p *= self._inverse_counts(rows)[:, None]
             o[rows, (d + 1) * s:(d + 2) * s] = p
+        # the games Mr. X moved in first, then new deals (a game can be both: caught, dealt anew)
+        if self._moved:
+            self._write_possible(np.concatenate([r for r, _ in self._moved]),
+                                 np.concatenate([m for _, m in self._moved]))
         if self._dirty:
             rows = np.concatenate(self._dirty)
-            p = np.take(self.possible, rows, axis=0).astype(np.float32)
-            o[rows, d * s:(d + 1) * s] = p
-            p *= self._inverse_counts(rows)[:, None]
-            o[rows, (d + 1) * s:(d + 2) * s] = p
+            self._write_possible(rows, np.take(self.possible, rows, axis=0))
         if self._xdirty:
             rows = np.concatenate(self._xdirty)
             a, b = fl._offsets["mrx_tickets"][0], fl._offsets["doubles_used"][1]
@@ -752,6 +776,14 @@ class VectorEngine:
         if self._gdirty:
             self._write_globals(np.concatenate(self._gdirty))
         self._clear_pending()
+
+    def _write_possible(self, rows: np.ndarray, sets: np.ndarray) -> None:
+        """The possible and probability channels of games ``rows`` from their sets."""
+        d, s = self.d, len(self.stations)
+        p = sets.astype(np.float32)
+        self._obs[rows, d * s:(d + 1) * s] = p
+        p *= self._inverse_counts(rows)[:, None]
+        self._obs[rows, (d + 1) * s:(d + 2) * s] = p
 
     def _inverse_counts(self, rows: np.ndarray) -> np.ndarray:
         """Per game of ``rows``, 1 / the size of its possible set (1 when empty), float32, as

@@ -180,6 +180,12 @@ class VectorEngine:
         self._bits = BitTables(self._tab, hops, s, self._caught)
         # the double-move rule asked once per (double tickets, doubles used, moves made) it can meet
         most = int(self.rules.mrx_start_tickets(self.d).get("double", 0)) + 1
+        #: per set of detectives out (bits) and start: the first detective from the start on
+        #: that is not out (``d``: none), row ``out_bits * (d + 1) + start``
+        outs = (np.arange(2 ** self.d)[:, None] >> np.arange(self.d)) & 1  # (2^d, d)
+        later = np.arange(self.d)[None, :] >= np.arange(self.d + 1)[:, None]  # (d + 1, d): detective >= start
+        ok = (outs[:, None, :] == 0) & later[None]
+        self._first_in = np.where(ok.any(axis=2), ok.argmax(axis=2), self.d).reshape(-1)
         #: the to_move field per turn + 1 (0: the game is over, no one to move)
         self._to_move = np.vstack([np.zeros((1, self.d + 1)), np.eye(self.d + 1)]).astype(np.float32)
         self._double_ok = np.array([[[double_allowed(self.rules, t, u, m) for m in range(self.rules.log_length + 2)]
@@ -599,9 +605,11 @@ class VectorEngine:
         round.  Most games hand it to detective ``start`` itself: those are settled first, the
         rest in one pass over all their detectives (:meth:`_hand_over`).  Returns the games
         where Mr. X is now to move."""
-        near = start < self.d
-        r, i = rows[near], start[near]
-        near[near] = ~self.out.reshape(-1)[r * self.d + i]
+        d = self.d
+        # skip the detectives out for good: the first from ``start`` on that is not (or d)
+        gone = np.packbits(np.take(self.out, rows, axis=0), axis=1, bitorder="little")[:, 0].astype(np.intp)
+        start = np.take(self._first_in, gone * (d + 1) + np.minimum(start, d))
+        near = start < d
         r, i = rows[near], start[near]
         hops = self._det_hops(r, i)
         can = hops.any(axis=1)

@@ -402,7 +402,7 @@ class VectorEngine:
         b = self._bits
         u = rng.random(self.n)
         x, dt = self._live()
-        here = self.det_at[dt, self.turn[dt] - 1]
+        here = np.take(self.det_at, dt * self.d + np.take(self.turn, dt) - 1)
         slot, _ = draw(np.take(self._det_legal, dt, axis=0), u[dt], b.det_size)
         out[dt] = np.take(b.det_act, here * b.det_act.shape[1] + slot)
         # Mr. X: the k-th of his single moves then double moves (the pass when it is his one move)

@@ -612,10 +612,10 @@ class VectorEngine:
         near = start < d
         r, i = rows[near], start[near]
         hops = self._det_hops(r, i)
-        can = hops.any(axis=1)
-        self.turn[r[can]] = i[can] + 1
-        self._det_legal[r[can]] = hops[can]
-        near[near] = can
+        # written for all: the games where detective i cannot move get theirs from _hand_over
+        self.turn[r] = i + 1
+        self._det_legal[r] = hops
+        near[near] = hops.any(axis=1)
         return self._hand_over(rows[~near], start[~near])
 
     def _hand_over(self, rows: np.ndarray, start: np.ndarray) -> np.ndarray:

@@ -527,11 +527,14 @@ class VectorEngine:
             dpat = self._dpat.reshape(-1)
             dpat[cell] = np.take(dpat, cell) & ~((left == 0) << td)  # a ticket kind used up
             if self.rules.tickets_to_mrx:
-                self.mrx_tk[dt, td] += 1
+                gained = dt * 5 + td  # Mr. X takes the ticket
+                mrx_tk = self.mrx_tk.reshape(-1)
+                mrx_tk[gained] += 1
             self.det_at.reshape(-1)[cell] = tod
             pos = self.possible.reshape(-1)
-            hit = np.take(pos, dt * s + tod)
-            pos[dt * s + tod] = False
+            onto = dt * s + tod
+            hit = np.take(pos, onto)
+            pos[onto] = False
             self._count[dt[hit]] -= 1
             th = tod[hit]
             words = self._packed.reshape(-1)
@@ -543,7 +546,7 @@ class VectorEngine:
                                    np.minimum(left * fl._det_scale[td], 1.0)))
             if self.rules.tickets_to_mrx:
                 self._tk_cells.append((dt, fl._offsets["mrx_tickets"][0] + td,
-                                       np.minimum(self.mrx_tk[dt, td] * fl._mrx_scale[td], 1.0)))
+                                       np.minimum(np.take(mrx_tk, gained) * fl._mrx_scale[td], 1.0)))
             caught = tod == self.mrx_at[dt]
             self.outcome[dt[caught]] = CAPTURE
             live = ~caught

@@ -190,15 +190,11 @@ class BitTables:
         stations = np.arange(s)
         # ---- the detectives
         det = tab["det"]
-        ok, tk, to = det[:, :, 0] >= 0, np.maximum(det[:, :, 1], 0), np.maximum(det[:, :, 2], 0)
-        pats = np.arange(8)
-        self.det_tmask = _flat(pack(ok[:, None, :] & (((pats[:, None] >> tk[:, None, :]) & 1) == 1)))
-        self.det_occ = _flat(pack(ok[:, None, :] & (to[:, None, :] == stations[None, :, None])))
-        self.det_slot = self._slots(ok, tk, to, 3, s)
-        self.det_act = self._acts(det[:, :, 0], self.det_tmask.shape[-1])
+        self.det_tmask, self.det_occ, self.det_slot, self.det_act = self._hops(det, 3, s)
         self.det_size = det.shape[1]
         #: ``det_reach[station * 8 + pattern]``: how many stations the hops its tickets allow go
         #: to (a detective with more than the other detectives can block surely has a move)
+        ok, tk, to = det[:, :, 0] >= 0, np.maximum(det[:, :, 1], 0), np.maximum(det[:, :, 2], 0)
         reach = np.zeros((s, 8, s), dtype=bool)
         r, k = np.nonzero(ok)
         for p in range(8):
@@ -207,12 +203,7 @@ class BitTables:
         self.det_reach = reach.sum(axis=2).reshape(-1)
         # ---- Mr. X's single moves
         one = tab["single"]
-        ok, tk, to = one[:, :, 0] >= 0, np.maximum(one[:, :, 1], 0), np.maximum(one[:, :, 2], 0)
-        pats = np.arange(16)
-        self.one_tmask = _flat(pack(ok[:, None, :] & (((pats[:, None] >> tk[:, None, :]) & 1) == 1)))
-        self.one_occ = _flat(pack(ok[:, None, :] & (to[:, None, :] == stations[None, :, None])))
-        self.one_slot = self._slots(ok, tk, to, 4, s)
-        self.one_act = self._acts(one[:, :, 0], self.one_tmask.shape[-1])
+        self.one_tmask, self.one_occ, self.one_slot, self.one_act = self._hops(one, 4, s)
         self.one_size = one.shape[1]
         # ---- Mr. X's double moves
         ok, pair = tab["d_valid"], tab["d_pair"]
@@ -241,6 +232,17 @@ class BitTables:
         np.minimum.at(base, (r, t1[r, k], tab["d_to1"][r, k]), k)  # the first slot of each first leg
         base[base == big] = -1
         self.two_base = base.reshape(-1)
+
+    @classmethod
+    def _hops(cls, cands: np.ndarray, tickets: int, s: int) -> tuple[np.ndarray, ...]:
+        """The tables of one kind of single hops (``cands``: ``(S, K, 3)`` action, ticket, to;
+        -1 padding): by ticket pattern, by station blocked, the slot of ``(ticket, to)``, and
+        the action of each slot."""
+        ok, tk, to = cands[:, :, 0] >= 0, np.maximum(cands[:, :, 1], 0), np.maximum(cands[:, :, 2], 0)
+        pats = np.arange(2 ** tickets)
+        tmask = _flat(pack(ok[:, None, :] & (((pats[:, None] >> tk[:, None, :]) & 1) == 1)))
+        occ = _flat(pack(ok[:, None, :] & (to[:, None, :] == np.arange(s)[None, :, None])))
+        return tmask, occ, cls._slots(ok, tk, to, tickets, s), cls._acts(cands[:, :, 0], tmask.shape[-1])
 
     @staticmethod
     def _slots(ok: np.ndarray, tk: np.ndarray, to: np.ndarray, tickets: int, s: int) -> np.ndarray:

@@ -9,12 +9,17 @@ or the detective whose turn it is; :attr:`VectorEngine.turn` says which).
 * **State** as arrays over games (station *indices*: a station's place in ``board.stations``
   ascending): the detectives' stations and tickets, Mr. X's station and tickets, the turn, the
   detectives' possible set as a ``(N, S)`` bool array.
-* **Legal actions** from per-station candidate tables (a detective's ``(ticket, to)`` hops, Mr.
-  X's single and double moves), checked against the tickets held and the stations occupied:
-  :meth:`VectorEngine.masks` gives the action masks, :meth:`VectorEngine.sample` a uniformly
-  random legal action per game without building them.
+* **Legal actions** of the agent to act in every game, as bitsets over per-station candidate
+  tables (a detective's ``(ticket, to)`` hops, Mr. X's single and double moves;
+  :mod:`sy_tools.env.vector_bits`): those the tickets held allow, less those a detective's
+  station blocks, computed once when the turn passes to that agent.  :meth:`VectorEngine.masks`
+  expands them to the action masks, :meth:`VectorEngine.sample` draws a uniformly random legal
+  action per game from them, and :meth:`VectorEngine.step` checks each action against them.
 * **Observations**: the flat float32 vector of :mod:`sy_tools.env.flat` for the agent to act
-  (Mr. X's station only in his own view), ``(N, size)``.
+  (Mr. X's station only in his own view), ``(N, size)``, kept in one buffer and rewritten only
+  where a step changed it (the one-hot cells that moved, the possible set and probabilities of
+  the games whose set changed, the globals that changed); the tests check it against the AEC
+  env's at every step.
 * **Auto-reset**: a game that ends is dealt anew in the same step (its final outcome in the
   step's ``info``); game numbers are handed out in order, so slot ``j``'s games are games
   of the run ``seed`` as ``env.reset(seed=seed, options={"game": g})`` deals them

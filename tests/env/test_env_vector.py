@@ -45,7 +45,7 @@ def test_london_presets_agree(london, preset, steps):
 
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_small_maps_agree_under_each_variant(name):
-    rng = random.Random(hash(name) % 1000)
+    rng = random.Random(list(VARIANTS).index(name))  # hash(name) differs between processes
     total: dict[str, int] = {}
     for k in range(2):
         board = small_board(rng)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .attempt import SOLVERS, Chooser, attempt
+from .attempt import MRX_SOLVERS, SOLVERS, attempt, attempt_survival
 from .model import Puzzle, Rating
 
 #: Glicko-2's scale factor and the system constant (tau) used here.
@@ -86,7 +86,7 @@ class RatedSolver(Protocol):
     @property
     def rating(self) -> float: ...
 
-    def chooser(self, rng: random.Random) -> Chooser: ...
+    def chooser(self, rng: random.Random) -> Any: ...
 
 
 def attempt_rng(seed: int, puzzle_id: str, solver: str, index: int) -> random.Random:
@@ -118,17 +118,20 @@ class RatingReport:
 
 
 def rate_puzzles(puzzles: Sequence[Puzzle], solvers: Sequence[RatedSolver] = SOLVERS, tries: int = 2, seed: int = 0,
-                 progress: Callable[[int, int], None] | None = None) -> RatingReport:
-    """Rate each puzzle from ``tries`` attempts by each solver (see the module docstring);
+                 progress: Callable[[int, int], None] | None = None,
+                 mrx_solvers: Sequence[RatedSolver] = MRX_SOLVERS) -> RatingReport:
+    """Rate each puzzle from ``tries`` attempts by each solver (see the module docstring):
+    ``solvers`` play the detectives' puzzles, ``mrx_solvers`` Mr. X's (survive);
     ``progress(done, total)`` after each puzzle."""
     report = RatingReport()
     for n, p in enumerate(puzzles, 1):
         games = []
-        for s in solvers:
+        for s in (mrx_solvers if p.survival else solvers):
             for t in range(tries):
-                ok = attempt(p, s.chooser(attempt_rng(seed, p.id, s.name, t))).solved
+                rng = attempt_rng(seed, p.id, s.name, t)
+                ok = (attempt_survival(p, s.chooser(rng)) if p.survival else attempt(p, s.chooser(rng))).solved
                 report.attempts.append((p.id, s.name, t, ok))
-                games.append((s.rating, SOLVER_RD, 0.0 if ok else 1.0))
+                games.append((s.rating, getattr(s, "rd", SOLVER_RD), 0.0 if ok else 1.0))
         report.puzzles.append(p.with_rating(glicko2(Rating(), games)))
         if progress is not None:
             progress(n, len(puzzles))

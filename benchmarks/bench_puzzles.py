@@ -87,7 +87,36 @@ def hardness(puzzles: list[Puzzle], seed: int = 0) -> list[str]:
             table("first-turn joint moves", lambda p: bucket(branching(p)))]
 
 
+def solver_ratings(seed: int = 1, positions: int = 12) -> list[str]:
+    """The graded solvers' ratings from games between them (:mod:`sy_tools.puzzles.ladder`):
+    the lines to put in sy_tools/puzzles/attempt.py, then each pairing's detectives' wins."""
+    import datetime
+
+    from sy_tools.puzzles.ladder import constants_text, measure_ladder
+
+    c0 = time.process_time()
+    report = measure_ladder(seed, positions)
+    cpu = time.process_time() - c0
+    command = f"python -m benchmarks.bench_puzzles solver-ratings --seed {seed} --positions {positions}"
+    lines = constants_text(report, command, datetime.date.today().isoformat()).splitlines()
+    lines.append(f"  {cpu:.0f} s CPU")
+    pairs: dict[tuple[str, str], list[bool]] = collections.defaultdict(list)
+    for d, x, _, won in report.games:
+        pairs[(d, x)].append(won)
+    lines += [f"  {d} detectives vs {x}: {sum(v)} of {len(v)} caught" for (d, x), v in pairs.items()]
+    return lines
+
+
+def _flag(name: str, default: int) -> int:
+    args = sys.argv[2:]
+    return int(args[args.index(name) + 1]) if name in args else default
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["solver-ratings"]:  # the solvers' ratings from games between them
+        for line in solver_ratings(_flag("--seed", 1), _flag("--positions", 12)):
+            print(line, flush=True)
+        sys.exit(0)
     if sys.argv[1:2] == ["hardness"]:  # the table alone, on a puzzle file
         from sy_tools.puzzles.model import read_puzzles
 

@@ -160,12 +160,13 @@ def _policy_chooser(name: str, memo: dict[str, Any] | None, rng: random.Random) 
 @dataclass(frozen=True)
 class Solver:
     """A graded solver: a name, the built-in detectives' policy it plays with its budget
-    (``memo``) and its fixed rating (the ladder :data:`SOLVERS`)."""
+    (``memo``), its rating and the rating's deviation (measured: :data:`SOLVERS`)."""
 
     name: str
     policy: str
     rating: float
     memo: tuple[tuple[str, Any], ...] = ()
+    rd: float = 30.0
 
     def chooser(self, rng: random.Random) -> Chooser:
         return _policy_chooser(self.policy, dict(self.memo), rng)
@@ -377,12 +378,14 @@ def read_mrx_move(text: str, legal: Sequence[Move]) -> Move | str:
 
 @dataclass(frozen=True)
 class MrXSolver:
-    """A graded solver of survival puzzles: a built-in Mr. X policy with its budget."""
+    """A graded solver of survival puzzles: a built-in Mr. X policy with its budget, its
+    rating and deviation (measured: :data:`MRX_SOLVERS`)."""
 
     name: str
     policy: str
     rating: float
     memo: tuple[tuple[str, Any], ...] = ()
+    rd: float = 30.0
 
     def chooser(self, rng: random.Random) -> MrXChooser:
         return _mrx_policy_chooser(self.policy, dict(self.memo), rng)

@@ -46,6 +46,9 @@ from ..solvers.forced_search import SearchLimit
 from .model import Puzzle, steps_of
 from .prove import PROVER_NODES, Belief, LineStep, NotUnique, Prover, belief_of
 
+#: A win in four turns is searched with this many times the node budget of the shorter ones.
+N4_SCALE = 50
+
 #: The most turns a survival puzzle is searched for (its proofs grow fast with N).
 SURVIVE_MAX_TURNS = 3
 
@@ -332,8 +335,13 @@ def prove_candidate(c: Candidate, min_turns: int = 1, max_turns: int = 4, deadli
     pos, S = c.position, c.possible
     prover = Prover(pos, deadline, max_nodes)
     try:
-        k = prover.shortest(belief_of(pos, S), max_turns)
+        k = prover.shortest(belief_of(pos, S), min(max_turns, 3))
         stats.nodes += prover.nodes
+        if k is None and max_turns >= 4:  # a win in four: a search of its own, with a larger budget
+            max_nodes *= N4_SCALE
+            prover = Prover(pos, deadline, max_nodes)
+            k = 4 if prover.wins_within(belief_of(pos, S), 4) else None
+            stats.nodes += prover.nodes
         if k is None or k < min_turns:
             return None
         stats.forced += 1

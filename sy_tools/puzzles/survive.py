@@ -485,15 +485,23 @@ class SurviveProver:
     def horizon(self, pos: Position, max_turns: int) -> int | None:
         """The puzzle's N at ``pos``: the fewest turns that only one of his solutions survives
         (with one turn fewer at least two survive); None when no such N <= ``max_turns``
-        (two or more survive ``max_turns``, none survives, or only one move at all)."""
+        (two or more survive ``max_turns``, none survives, or only one move at all).  Each
+        level stops at the second survivor found (surviving ``n + 1`` turns implies surviving
+        ``n``, so the next level tries every solution again, the survivors first)."""
         sols = self.solutions(pos)
         if len(sols) < 2:
             return None
-        alive = list(sols)
+        order = list(sols)
         for n in range(1, max_turns + 1):
-            alive = [s for s in alive if any(self.holds(a, n) for _, a in sols[s])]
+            alive = []
+            for s in order:
+                if any(self.holds(a, n) for _, a in sols[s]):
+                    alive.append(s)
+                    if len(alive) == 2:
+                        break
             if len(alive) <= 1:
                 return n if alive else None
+            order = alive + [s for s in order if s not in alive]
         return None
 
     def strongest_reply(self, after: Position, r: int,

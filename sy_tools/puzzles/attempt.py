@@ -172,19 +172,22 @@ class Solver:
         return _policy_chooser(self.policy, dict(self.memo), rng)
 
 
-#: The graded solvers, weakest first, with the fixed ratings the puzzles are rated against:
-#: random moves, the greedy step, and advise at growing budgets: one joint move one turn ahead
-#: (its ``normal`` level), nine joint moves two turns ahead, and its ``hard`` level's 27 joint
-#: moves two turns ahead with a forced-win search of 5,000 nodes.
+#: The graded solvers, weakest first, with the ratings the puzzles are rated against: random
+#: moves, the greedy step, and advise at growing budgets: one joint move one turn ahead (its
+#: ``normal`` level), nine joint moves two turns ahead, and its ``hard`` level's 27 joint moves
+#: two turns ahead with a forced-win search of 5,000 nodes.  The ratings and deviations are
+#: measured from 800 four-round games between these and :data:`MRX_SOLVERS`
+#: (:mod:`sy_tools.puzzles.ladder`), by
+#: ``python -m benchmarks.bench_puzzles solver-ratings --seed 1 --positions 40`` on 2026-12-05.
 SOLVERS: tuple[Solver, ...] = (
-    Solver("random", "random", 1000.0),
-    Solver("greedy", "greedy", 1250.0),
-    Solver("advise-1", "advise", 1500.0, (("advise_candidates", 1), ("advise_depth", 1), ("advise_solve_nodes", 0),
-                                          ("advise_time_limit", 60.0))),
-    Solver("advise-9", "advise", 1750.0, (("advise_candidates", 9), ("advise_depth", 2), ("advise_solve_nodes", 0),
-                                          ("advise_time_limit", 60.0))),
-    Solver("advise-27", "advise", 2000.0, (("advise_candidates", 27), ("advise_depth", 2),
-                                           ("advise_solve_nodes", 5000), ("advise_time_limit", 60.0))),
+    Solver("random", "random", 1124.0, rd=47.0),
+    Solver("greedy", "greedy", 1394.0, rd=35.0),
+    Solver("advise-1", "advise", 1522.0, (("advise_candidates", 1), ("advise_depth", 1), ("advise_solve_nodes", 0),
+                                          ("advise_time_limit", 60.0)), rd=33.0),
+    Solver("advise-9", "advise", 1541.0, (("advise_candidates", 9), ("advise_depth", 2), ("advise_solve_nodes", 0),
+                                          ("advise_time_limit", 60.0)), rd=32.0),
+    Solver("advise-27", "advise", 1565.0, (("advise_candidates", 27), ("advise_depth", 2),
+                                           ("advise_solve_nodes", 5000), ("advise_time_limit", 60.0)), rd=32.0),
 )
 
 
@@ -393,12 +396,13 @@ class MrXSolver:
 
 #: The graded solvers of survival puzzles, weakest first: random moves, the greedy Mr. X, and
 #: advise's ranking alone (its ``normal`` level) and with a 300-iteration tree search among his
-#: best four moves (its ``hard`` level).
+#: best four moves (its ``hard`` level).  Ratings measured with :data:`SOLVERS` (same command,
+#: same date, one scale).
 MRX_SOLVERS: tuple[MrXSolver, ...] = (
-    MrXSolver("x-random", "random", 1000.0),
-    MrXSolver("x-greedy", "greedy", 1250.0),
-    MrXSolver("x-advise-1", "advise", 1500.0, (("advise_mrx_candidates", 1), ("advise_mrx_iterations", 0),
-                                               ("time_limit", 60.0))),
-    MrXSolver("x-advise-300", "advise", 1750.0, (("advise_mrx_candidates", 4), ("advise_mrx_iterations", 300),
-                                                 ("time_limit", 60.0))),
+    MrXSolver("x-random", "random", 1249.0, rd=30.0),
+    MrXSolver("x-greedy", "greedy", 1580.0, rd=27.0),
+    MrXSolver("x-advise-1", "advise", 1726.0, (("advise_mrx_candidates", 1), ("advise_mrx_iterations", 0),
+                                               ("time_limit", 60.0)), rd=32.0),
+    MrXSolver("x-advise-300", "advise", 1799.0, (("advise_mrx_candidates", 4), ("advise_mrx_iterations", 300),
+                                                 ("time_limit", 60.0)), rd=37.0),
 )

@@ -515,8 +515,7 @@ def survival_solution_lines(puzzle: Puzzle) -> list[str]:
         out.append(f"turn {i}: {mrx_move_text(m, at)} ({why})")
         at = m.to if m.to is not None else at
         if st.reply_moves:
-            out.append(f"  the detectives' strongest reply: {moves_text(st.reply_moves, where)} (of their "
-                       f"{st.replies} joint moves, one that leaves him one surviving move)")
+            out.append(f"  the detectives' strongest reply (of {st.replies}): {moves_text(st.reply_moves, where)}")
         left -= 1
     if len(puzzle.solution) == puzzle.turns:
         out.append(f"he survives {puzzle.turns} turn{'s' if puzzle.turns != 1 else ''}: no detective can reach him")

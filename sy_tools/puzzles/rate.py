@@ -2,7 +2,8 @@
 by graded solvers (:data:`~sy_tools.puzzles.attempt.SOLVERS`).
 
 Each attempt is a game between a solver and the puzzle: the puzzle wins when the solver goes
-wrong.  A solver's rating is fixed (its place on the ladder, with a small deviation); every
+wrong.  A solver's rating and deviation are fixed, measured from games between the solvers
+(:mod:`sy_tools.puzzles.ladder`); every
 puzzle starts at 1500 (deviation 350, volatility 0.06) and all its attempts form one rating
 period, so the order of the attempts does not matter.  Each attempt's randomness comes from a
 SHA-256 of (seed, puzzle id, solver, try) alone: the same seed gives the same ratings."""
@@ -23,7 +24,7 @@ from .model import Puzzle, Rating
 SCALE = 173.7178
 TAU = 0.5
 
-#: The rating deviation a ladder solver plays with (its rating is fixed).
+#: The rating deviation of a solver that does not give its own (``rd``).
 SOLVER_RD = 30.0
 
 

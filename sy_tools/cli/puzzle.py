@@ -66,6 +66,9 @@ def _turns(text: str) -> tuple[int, int]:
 @click.option("--selfplay/--no-selfplay", default=None,
               help="Also mine self-play games (default: only when no RECORDS are given; survive: generated "
                    "positions instead unless --selfplay).")
+@click.option("--generated", is_flag=True, default=False,
+              help="Capture: mine generated positions (his possible set just shown, detectives with few tickets "
+                   "around it) instead of self-play games.")
 @click.option("--kind", type=click.Choice(["capture", "survive", "both"]), default="capture", show_default=True,
               help="capture: the detectives force a capture; survive: Mr. X to move survives N turns (N up to 3); "
                    "both: alternate.")
@@ -73,7 +76,7 @@ def _turns(text: str) -> tuple[int, int]:
 @rules_option("The self-play games' rules")
 @format_option("text", "json")
 def find_cmd(records: tuple[str, ...], out: str, count: int, seed: int, turns: str, time_limit: float, policies: str,
-             selfplay: bool | None, kind: str, map_spec: str, rules: Any, fmt: str) -> None:
+             selfplay: bool | None, generated: bool, kind: str, map_spec: str, rules: Any, fmt: str) -> None:
     """Find puzzles: positions where the detectives force a capture within N turns, from what
     they know, with exactly one winning joint move on every turn of the main line.  Candidates
     are the detectives' turns of the RECORDS given and of seeded self-play games.  With --kind
@@ -114,7 +117,8 @@ def find_cmd(records: tuple[str, ...], out: str, count: int, seed: int, turns: s
             click.echo(("\r" if tty else "") + stats.line() + ("" if tty else "\n"), err=True, nl=False)
 
     result = find_puzzles(None, count, seed, lo, hi, left, known, records=recs, progress=progress,
-                          map_spec=map_spec, rules=rules, pairings=pairings, selfplay=selfplay, kind=kind)
+                          map_spec=map_spec, rules=rules, pairings=pairings, selfplay=selfplay, kind=kind,
+                          generated=generated or None)
     if tty:
         click.echo("", err=True)
     if not os.path.exists(out):

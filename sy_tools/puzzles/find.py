@@ -175,6 +175,47 @@ def generated_survive_candidates(seed: int = 0, map_spec: str = "london", rules:
             yield Candidate(pos, 1 << x, f"generated seed {seed} position {i - 1}")
 
 
+def generated_capture_candidates(seed: int = 0, map_spec: str = "london", rules: Rules | None = None,
+                                 board: Board | None = None, count: int | None = None) -> Iterator[Candidate]:
+    """Generated capture candidates, each drawn from (seed, i) alone: the detectives to move
+    with Mr. X's possible set one to three random stations (as after a reveal), two to four
+    detectives two to four hops from it holding few tickets (two to six taxi, up to three bus,
+    up to one underground: few routes, so a long win tends to have one solution), his tickets
+    few too and no double move, the move number just after a reveal or two."""
+    import random
+
+    from ..engine.tickets import Tickets
+    from ..formats.map_load import load_board
+
+    board = board or load_board(map_spec)
+    rules = rules or PRESETS["classic"]
+    names = ("Red", "Blue", "Green", "Yellow")
+    stations = sorted(board.stations)
+    i = 0
+    while count is None or i < count:
+        rng = random.Random(f"sy-tools/capture/{seed}/{i}")
+        i += 1
+        S = mask_of(rng.sample(stations, rng.choice((1, 1, 2, 3))))
+        ring, frontier, seen = 0, S, S
+        for hop in range(1, 5):
+            frontier = board.step_any(frontier, DETECTIVE_TICKETS) & ~seen
+            seen |= frontier
+            if hop >= 2:
+                ring |= frontier
+        n = rng.choice((2, 3, 3, 4))
+        ring_st = stations_of(ring)
+        if len(ring_st) < n:
+            continue
+        dets = tuple(rng.sample(ring_st, n))
+        dt = tuple(Tickets.of({"taxi": rng.randint(2, 6), "bus": rng.randint(0, 3), "underground": rng.randint(0, 1)})
+                   for _ in dets)
+        mt = Tickets.of({"taxi": rng.randint(2, 6), "bus": rng.randint(0, 3), "underground": rng.randint(0, 2),
+                         "black": rng.choice((0, 0, 1)), "double": 0})
+        move = rng.choice([m + d for m in rules.reveal_moves for d in (1, 2) if m + d + 4 < rules.log_length])
+        pos = Position(board, rules, names[:n], dets, dt, frozenset(), mt, None, move, move, 2, 1)
+        yield Candidate(pos, S, f"generated seed {seed} position {i - 1}")
+
+
 def record_candidates(record: Record, source: str = "") -> Iterator[Candidate]:
     """Every start of a detectives' turn in ``record`` (replayed by the engine), with Mr. X's
     possible set as the detectives know it then (the record's start candidates, then each
@@ -495,7 +536,7 @@ def find_puzzles(sources: Iterable[Candidate] | None = None, count: int = 10, se
                  map_spec: str = "london", rules: Rules | None = None, detectives: int = 5,
                  pairings: Sequence[tuple[str, str]] = DEFAULT_PAIRINGS, records: Sequence[Record] = (),
                  selfplay: bool | None = None, progress: Callable[[FindStats, Puzzle | None], None] | None = None,
-                 kind: str = "capture") -> FindResult:
+                 kind: str = "capture", generated: bool | None = None) -> FindResult:
     """Find up to ``count`` new puzzles (``known`` ones, and positions on their lines, are
     skipped): first from ``records``, then from ``sources``, then (with ``selfplay``; None: when
     neither records nor sources are given) from endless self-play games seeded by ``seed``,
@@ -509,7 +550,9 @@ def find_puzzles(sources: Iterable[Candidate] | None = None, count: int = 10, se
     are given and ``selfplay`` is not True) generated positions seeded by ``seed``
     (:func:`generated_survive_candidates`); ``max_possible`` does not apply.  ``kind="both"``
     alternates: each candidate position of the capture search is followed by one generated
-    survival candidate."""
+    survival candidate.  ``generated`` (capture): generated positions
+    (:func:`generated_capture_candidates`) instead of self-play when neither records nor
+    sources are given (True), or not at all (False; survive: no generated positions)."""
     if kind not in ("capture", "survive", "both"):
         raise InputError(f"expected a kind of capture, survive or both, got {kind!r}", where="--kind")
     if not 1 <= min_turns <= max_turns <= 6:
@@ -531,7 +574,9 @@ def find_puzzles(sources: Iterable[Candidate] | None = None, count: int = 10, se
             yield from record_candidates(r)
         if sources is not None:
             yield from sources
-        if selfplay or (selfplay is None and not records and sources is None):
+        if generated and not selfplay:
+            yield from generated_capture_candidates(seed, map_spec, rules)
+        elif selfplay or (selfplay is None and not records and sources is None):
             yield from selfplay_candidates(seed, map_spec, rules, detectives, pairings, stats=stats)
 
     def survive_sources() -> Iterator[Candidate]:
@@ -542,7 +587,7 @@ def find_puzzles(sources: Iterable[Candidate] | None = None, count: int = 10, se
             yield from sources
         if selfplay:
             yield from selfplay_candidates(seed, map_spec, rules, detectives, pairings, stats=stats, kind="survive")
-        elif not records and sources is None:
+        elif not records and sources is None and generated is not False:
             yield from generated_survive_candidates(seed, map_spec, rules)
 
     def both() -> Iterator[Candidate]:

@@ -161,7 +161,7 @@ class SurviveProver:
         hit = self.table.get(k)
         if hit is not None:
             return hit
-        quick = self._last_turn(pos) if r == 1 else None
+        quick = self._last_turn(pos) if r == 1 else self._quick_single(pos, r)
         res = quick if quick is not None else any(self.holds(pos.push(m), r) for m in self._moves_far_first(pos))
         self.table[k] = res
         return res
@@ -207,6 +207,16 @@ class SurviveProver:
         if not unsure and not pos.legal_moves.singles() and not rules.trapped_loses:
             return None  # a pass: let the engine say
         return None if unsure else False
+
+    def _quick_single(self, pos: Position, r: int) -> bool | None:
+        """True when a single move of his passes the fixed-plan test (:meth:`safe_for_sure`),
+        tried on all of them before any is searched; None otherwise."""
+        for m in pos.legal_moves.singles():
+            self.tick()
+            after = pos.push(m)
+            if after.ended is None and after.turn != 0 and self.safe_for_sure(after, r):
+                return True
+        return None
 
     def _moves_far_first(self, pos: Position) -> Iterator[Move]:
         """His moves, single ones first (those ending farthest from the detectives first), then

@@ -293,6 +293,8 @@ def attempt_survival(puzzle: Puzzle, choose: MrXChooser, tell: Callable[[str], N
         if not prover.holds(after, left):
             right = prover.survivors(pos, left, 1)
             sol = solution_text(solution_of(right[0][1])) if right else "none"
+            if right and solution_of(right[0][1]) == solution_of(move):  # the right station, a ticket that fails
+                sol = mrx_move_text(right[0][1], at) + ": the ticket matters"
             say(f"turn {turn}: {mrx_move_text(move, at)} is caught within {left} turn{'s' if left != 1 else ''} "
                 f"(the solution: {sol})")
             res.wrong_turn = turn

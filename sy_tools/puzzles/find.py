@@ -560,6 +560,8 @@ def find_puzzles(sources: Iterable[Candidate] | None = None, count: int = 10, se
                          where="--turns")
     if count < 1:
         raise InputError(f"expected a count of at least 1, got {count}", where="--count")
+    if kind == "survive" and min_turns > SURVIVE_MAX_TURNS:
+        raise InputError(f"survive puzzles go up to {SURVIVE_MAX_TURNS} turns, got {min_turns}", where="--turns")
     t0 = time.monotonic()
     deadline = None if time_limit is None else t0 + time_limit
     result = FindResult()

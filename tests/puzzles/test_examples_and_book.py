@@ -96,6 +96,7 @@ BAD_FLAGS = {
     ("--turns", "5"): "--turns: expected turns from 1 to 4",
     ("--policies", "bad"): "--policies: expected MRX:DETECTIVES pairs",
     ("--policies", "nobody:greedy"): "--policies: unknown policy 'nobody'",
+    ("--kind", "survive", "--turns", "4"): "--turns: survive puzzles go up to 3 turns",
 }
 
 

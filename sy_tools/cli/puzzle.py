@@ -15,8 +15,9 @@ from .options import SECONDS, format_option, map_option, rules_option, seed_opti
 
 @main.group("puzzle", short_help="Puzzles: find, check, solve, try, rate and print them.")
 def puzzle_group() -> None:
-    """Scotland Yard puzzles: positions where the detectives force a capture in N turns with
-    one solution only, found in games, proved by the solver, rated and printed as a book.
+    """Scotland Yard puzzles: positions where the detectives force a capture in N turns, or
+    where Mr. X survives N turns, with one solution only; found in games or generated, proved by
+    the solver, rated and printed as a book.
 
     \b
     Examples:
@@ -63,21 +64,31 @@ def _turns(text: str) -> tuple[int, int]:
 @click.option("--policies", default="random:greedy,greedy:greedy", show_default=True,
               help="Self-play pairings MRX:DETECTIVES the games cycle through (built-in policy names).")
 @click.option("--selfplay/--no-selfplay", default=None,
-              help="Also mine self-play games (default: only when no RECORDS are given).")
+              help="Also mine self-play games (default: only when no RECORDS are given; survive: generated "
+                   "positions instead unless --selfplay).")
+@click.option("--generated", is_flag=True, default=False,
+              help="Capture: mine generated positions (his possible set just shown, detectives with few tickets "
+                   "around it) instead of self-play games.")
+@click.option("--kind", type=click.Choice(["capture", "survive", "both"]), default="capture", show_default=True,
+              help="capture: the detectives force a capture; survive: Mr. X to move survives N turns (N up to 3); "
+                   "both: alternate.")
 @map_option("The self-play games' map")
 @rules_option("The self-play games' rules")
 @format_option("text", "json")
 def find_cmd(records: tuple[str, ...], out: str, count: int, seed: int, turns: str, time_limit: float, policies: str,
-             selfplay: bool | None, map_spec: str, rules: Any, fmt: str) -> None:
+             selfplay: bool | None, generated: bool, kind: str, map_spec: str, rules: Any, fmt: str) -> None:
     """Find puzzles: positions where the detectives force a capture within N turns, from what
     they know, with exactly one winning joint move on every turn of the main line.  Candidates
-    are the detectives' turns of the RECORDS given and of seeded self-play games.  Progress goes
-    to stderr; the summary to stdout.  Ctrl-C keeps what was found (exit 130).
+    are the detectives' turns of the RECORDS given and of seeded self-play games.  With --kind
+    survive: positions where Mr. X, to move, survives N turns with exactly one move, whatever
+    the detectives do (his turns in the RECORDS, or generated positions).  Progress goes to
+    stderr; the summary to stdout.  Ctrl-C keeps what was found (exit 130).
 
     \b
     Examples:
       sy-tools puzzle find -o puzzles.json --count 1 --seed 1 --turns 2
       sy-tools puzzle find examples/capture.json -o puzzles.json --turns 2-3
+      sy-tools puzzle find -o puzzles.json --kind survive --count 1 --seed 1 --turns 2
     """
     import os
 
@@ -106,7 +117,8 @@ def find_cmd(records: tuple[str, ...], out: str, count: int, seed: int, turns: s
             click.echo(("\r" if tty else "") + stats.line() + ("" if tty else "\n"), err=True, nl=False)
 
     result = find_puzzles(None, count, seed, lo, hi, left, known, records=recs, progress=progress,
-                          map_spec=map_spec, rules=rules, pairings=pairings, selfplay=selfplay)
+                          map_spec=map_spec, rules=rules, pairings=pairings, selfplay=selfplay, kind=kind,
+                          generated=generated or None)
     if tty:
         click.echo("", err=True)
     if not os.path.exists(out):
@@ -115,7 +127,7 @@ def find_cmd(records: tuple[str, ...], out: str, count: int, seed: int, turns: s
         click.echo(dumps(result.to_dict()))
         return
     for p in result.puzzles:
-        click.echo(f"{p.id}: capture in {p.turns}; {p.question()}" + (f" [{', '.join(p.themes)}]" if p.themes else ""))
+        click.echo(f"{p.id}: {p.kind} in {p.turns}; {p.question()}" + (f" [{', '.join(p.themes)}]" if p.themes else ""))
     s = result.stats
     click.echo(f"{s.kept} new puzzle{'s' if s.kept != 1 else ''} ({len(everything)} in {out}); {s.tried} candidates "
                f"tried, {s.forced} forced, {s.unique} unique, {s.duplicates} repeats; "
@@ -148,7 +160,9 @@ _ID = click.option("--id", "ids", multiple=True, help="Only this puzzle (repeat 
 def check_cmd(file: str, ids: tuple[str, ...], time_limit: float, fmt: str) -> None:
     """Prove every puzzle of FILE again: the detectives force a capture within its N turns and
     not fewer, each turn of the line has exactly one winning joint move, and the solution the
-    file gives is that line.  Exit 0: all proved; 1: one is wrong; 3: a limit stopped a proof.
+    file gives is that line (a survive puzzle: one move of Mr. X's alone survives N turns, with
+    N - 1 two do, and the same after each strongest reply).  Exit 0: all proved; 1: one is
+    wrong; 3: a limit stopped a proof.
 
     \b
     Examples:
@@ -191,20 +205,22 @@ def solve_cmd(file: str, ids: tuple[str, ...], fmt: str) -> None:
     click.echo("\n\n".join(blocks))
 
 
-@puzzle_group.command("try", short_help="Play a puzzle at the terminal; the solver answers as Mr. X.")
+@puzzle_group.command("try", short_help="Play a puzzle at the terminal; the solver answers for the other side.")
 @click.argument("file")
 @click.option("--id", "pid", default=None, help="The puzzle to play (default: the file's first).")
 def try_cmd(file: str, pid: str | None) -> None:
     """Play a puzzle of FILE as the detectives: type each detective's move (a station, e.g.
     41, or a ticket and a station, T 41); the solver checks that a forced capture still follows
-    and answers as Mr. X with his best reply.  '?' lists the legal moves, 'quit' gives up.
+    and answers as Mr. X with his best reply.  A survive puzzle: play Mr. X (46, K 46, or two
+    legs for a double move: T 46 B 58); the solver checks that he still survives and answers as
+    the detectives with their strongest reply.  '?' lists the legal moves, 'quit' gives up.
     Exit 0: solved; 1: a wrong move, or given up.
 
     \b
     Examples:
       sy-tools puzzle try examples/puzzles/puzzles.json --id pbac511fd84
     """
-    from ..puzzles.attempt import GaveUp, attempt, terminal_chooser
+    from ..puzzles.attempt import GaveUp, attempt, attempt_survival, terminal_chooser, terminal_mrx_chooser
     from ..puzzles.model import position_lines
 
     puzzle = _load(file, (pid,) if pid else ())[0]
@@ -221,7 +237,10 @@ def try_cmd(file: str, pid: str | None) -> None:
         return line if line else None
 
     try:
-        result = attempt(puzzle, terminal_chooser(read, click.echo), click.echo)
+        if puzzle.survival:
+            result = attempt_survival(puzzle, terminal_mrx_chooser(read, click.echo), click.echo)
+        else:
+            result = attempt(puzzle, terminal_chooser(read, click.echo), click.echo)
     except GaveUp:
         click.echo("given up; 'sy-tools puzzle solve' shows the solution")
         sys.exit(1)
@@ -238,10 +257,10 @@ def try_cmd(file: str, pid: str | None) -> None:
 @format_option("text", "json")
 def rate_cmd(file: str, ids: tuple[str, ...], out: str | None, tries: int, seed: int, fmt: str) -> None:
     """Rate the puzzles of FILE (every one, or those --id names; the file keeps the others as
-    they are): each graded solver (random, greedy, advise at growing budgets,
-    with fixed ratings 1000 to 2000) attempts it; each attempt is a rated game between the
-    solver and the puzzle (Glicko-2), the puzzle winning when the solver goes wrong.  The same
-    seed gives the same ratings.
+    they are): each graded solver (random, greedy, advise at growing budgets; Mr. X's
+    policies for survive puzzles), rated from games between them, attempts it; each attempt is
+    a rated game between the solver and the puzzle (Glicko-2), the puzzle winning when the
+    solver goes wrong.  The same seed gives the same ratings.
 
     \b
     Examples:
@@ -264,16 +283,22 @@ def rate_cmd(file: str, ids: tuple[str, ...], out: str | None, tries: int, seed:
     if fmt == "json":
         click.echo(dumps(report.to_dict()))
         return
-    from ..puzzles.attempt import SOLVERS
+    from ..puzzles.attempt import MRX_SOLVERS, SOLVERS
 
-    rows = []
-    for p in report.puzzles:
-        by = report.solved_by(p.id)
-        assert p.rating is not None
-        rows.append([p.id, p.turns, round(p.rating.rating), round(p.rating.rd)] +
-                    [f"{by.get(s.name, 0):.0%}" for s in SOLVERS])
-    click.echo(table(["puzzle", "turns", "rating", "rd"] + [s.name for s in SOLVERS], rows,
-                     [False, True, True, True] + [True] * len(SOLVERS)))
+    blocks = []
+    for survival, ladder in ((False, SOLVERS), (True, MRX_SOLVERS)):
+        rows = []
+        for p in report.puzzles:
+            if p.survival != survival:
+                continue
+            by = report.solved_by(p.id)
+            assert p.rating is not None
+            rows.append([p.id, p.turns, round(p.rating.rating), round(p.rating.rd)] +
+                        [f"{by.get(s.name, 0):.0%}" for s in ladder])
+        if rows:
+            blocks.append(table(["puzzle", "turns", "rating", "rd"] + [s.name for s in ladder], rows,
+                                [False, True, True, True] + [True] * len(ladder)))
+    click.echo("\n\n".join(blocks))
 
 
 @puzzle_group.command("book", short_help="A printable book of puzzles: PDF or HTML.")

@@ -61,7 +61,7 @@ def draw_entry(fig: Figure, rect: Sequence[float], board: Board, entry: BookEntr
 
 def legend_handles(names: Sequence[str]) -> list[Line2D]:
     return transport_handles() + [
-        Line2D([], [], marker="s", ls="", mfc="white", mec=OPEN_COLOUR, mew=2.5, ms=10, label="Mr. X may be here")
+        Line2D([], [], marker="s", ls="", mfc="white", mec=OPEN_COLOUR, mew=2.5, ms=10, label="Mr. X (may be) here")
     ] + [Line2D([], [], marker="o", ls="", mfc="white", mec=detective_colour(n, i), mew=2.5, ms=10, label=n)
          for i, n in enumerate(names)]
 
@@ -85,7 +85,8 @@ def puzzle_pages(board: Board, entries: Sequence[BookEntry], title: str = "Scotl
     lines: list[str] = []
     for e in entries:
         lines.append(e.heading)
-        lines += [textwrap.shorten(s, 100) for s in e.solution]
+        for s in e.solution:  # long lines wrap (a solution is never cut short)
+            lines += textwrap.wrap(s, 110, subsequent_indent="      ") or [""]
         lines.append("")
     per = 72
     for start in range(0, len(lines), per):

@@ -24,11 +24,13 @@ def book_items(puzzles: Sequence[Puzzle]) -> list[dict[str, Any]]:
         rating = f", rating {p.rating.rating:.0f}" if p.rating is not None else ""
         view = set(p.possible) | {s for _, s, _ in p.detectives}
         for st in p.solution:
-            view |= {m.to for m in st.moves if m.to is not None}
+            view |= {s for m in st.moves + st.reply_moves for s in m.stations if s is not None}
             view |= set(st.reply_possible)
         tickets = "; ".join(f"{name} " + " ".join(f"{k[0].upper()}{t[k]}" for k in DETECTIVE_KINDS)
                             for name, _, t in p.detectives)
         notes = [position_lines(p)[1], "tickets: " + tickets]
+        if p.survival:  # (the square marks where he stands)
+            notes = [position_lines(p)[1], "detectives' tickets: " + tickets]
         out.append({
             "heading": f"Puzzle {n} ({p.id}{rating})",
             "question": p.question(),

@@ -46,6 +46,8 @@ def check_puzzle(puzzle: Puzzle, time_limit: float | None = None, max_nodes: int
     X shows)."""
     t0 = time.monotonic()
     deadline = None if time_limit is None else t0 + time_limit
+    if puzzle.survival:
+        return check_survival(puzzle, deadline, max_nodes, t0)
     pos = puzzle.position()
     prover = Prover(pos, deadline, max_nodes)
     b = puzzle.belief()
@@ -71,6 +73,71 @@ def check_puzzle(puzzle: Puzzle, time_limit: float | None = None, max_nodes: int
     res.nodes = prover.nodes
     res.seconds = time.monotonic() - t0
     return res
+
+
+def check_survival(puzzle: Puzzle, deadline: float | None, max_nodes: int | None, t0: float) -> CheckResult:
+    """:func:`check_puzzle` for a survival puzzle: one of his moves alone survives its N turns
+    (with N - 1 at least two do), each turn of the line has one surviving move after the
+    detectives' strongest reply, and the file's solution is that line (his moves as solutions,
+    the detectives' replies as who goes where)."""
+    from .model import survival_steps_of
+    from .survive import NotUniqueSurvival, SurviveProver, solution_of, solution_text
+
+    pos = puzzle.position()
+    prover = SurviveProver(pos, deadline, max_nodes)
+    res = CheckResult(puzzle.id, "proved")
+    try:
+        n = prover.horizon(pos, puzzle.turns)
+        if n is None:
+            alive = prover.survivors(pos, puzzle.turns, 2)
+            res.problems.append("no move of his survives" if not alive else
+                                "two or more of his moves survive" if len(alive) > 1 else "he has one move only")
+        elif n < puzzle.turns:
+            res.problems.append(f"one move alone survives {n} turns already, fewer than the {puzzle.turns} the "
+                                "puzzle says")
+        else:
+            try:
+                line = survival_steps_of(prover.main_line(pos, n))
+            except NotUniqueSurvival as e:
+                res.problems.append(f"turn {e.turn} of the line has {e.survivors} surviving moves" if e.survivors
+                                    else f"turn {e.turn} of the line has no surviving move")
+            else:
+                if len(line) != len(puzzle.solution):
+                    res.problems.append(f"the solution has {len(puzzle.solution)} turns, the proof {len(line)}")
+                for i, (p, g) in enumerate(zip(line, puzzle.solution), 1):
+                    if solution_of(p.moves[0]) != solution_of(g.moves[0]):
+                        res.problems.append(f"turn {i}: the solution plays {solution_text(solution_of(g.moves[0]))}, "
+                                            f"the only surviving move is {solution_text(solution_of(p.moves[0]))}")
+                    elif destinations(p.reply_moves) != destinations(g.reply_moves):
+                        res.problems.append(f"turn {i}: the detectives' strongest reply is {_dest(p.reply_moves)}, "
+                                            f"the solution says {_dest(g.reply_moves)}")
+    except SearchLimit:
+        res.status = "unknown"
+    if res.problems:
+        res.status = "wrong"
+    res.nodes = prover.nodes
+    res.seconds = time.monotonic() - t0
+    return res
+
+
+def survival_positions(puzzle: Puzzle) -> list[Any]:
+    """The positions (Mr. X to move) at each turn of a survival puzzle's line, the engine
+    playing the file's moves without proving anything."""
+    pos = puzzle.position()
+    out = [pos]
+    for step in puzzle.solution:
+        if not step.reply_moves:
+            break
+        try:
+            pos = pos.push(step.moves[0])
+            for m in step.reply_moves:
+                pos = pos.push(m)
+        except (ValueError, IndexError):
+            break
+        if pos.ended is not None or pos.turn != 0:
+            break
+        out.append(pos)
+    return out
 
 
 def _compare(proved: Sequence[Any], given: Sequence[Any]) -> list[str]:

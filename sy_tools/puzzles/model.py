@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..engine.board import Board
+from ..engine.hops import MRX
 from ..engine.moves import Move
 from ..engine.position import Position
 from ..engine.rules import Rules, rules_from_json
@@ -30,8 +31,8 @@ from .prove import Belief, LineStep
 FILE_FORMAT = "sy-tools puzzles"
 FILE_VERSION = 1
 
-#: Puzzle kinds: the detectives force a capture (the one kind found so far).
-KINDS = ("capture",)
+#: Puzzle kinds: the detectives force a capture; Mr. X survives (:mod:`sy_tools.puzzles.survive`).
+KINDS = ("capture", "survive")
 
 
 @dataclass(frozen=True)
@@ -61,10 +62,29 @@ class Step:
     reply_shown: tuple[Station | None, ...] = ()
     reply_possible: tuple[Station, ...] = ()
     replies: int = 0
+    #: a survival puzzle's step: ``moves`` is Mr. X's move, ``trivial`` says it was forced (his
+    #: only move), ``choices`` counts his solutions and ``reply_moves`` is the detectives'
+    #: strongest reply (``replies``: how many joint replies they had)
+    reply_moves: tuple[Move, ...] = ()
+    choices: int = 0
 
     @property
     def has_reply(self) -> bool:
         return self.end is None and not self.trivial
+
+    @property
+    def is_survival(self) -> bool:
+        return bool(self.moves) and self.moves[0].piece == MRX
+
+    def survival_dict(self) -> dict[str, Any]:
+        m = self.moves[0]
+        d: dict[str, Any] = {"moves": [{"piece": MRX, "tickets": [t.value for t in m.tickets],
+                                        "stations": list(m.stations)}],
+                             "forced": self.trivial, "choices": self.choices}
+        if self.reply_moves or self.replies:
+            d["reply"] = {"moves": [{"piece": r.piece, "ticket": r.tickets[0].value, "to": r.to}
+                                    for r in self.reply_moves], "replies": self.replies}
+        return d
 
     def reply_text(self) -> str:
         """``bus``, ``2X taxi/black``, ``underground at 46`` (a reveal)."""
@@ -74,6 +94,8 @@ class Step:
         return ("2X " if len(legs) == 2 else "") + "/".join(legs)
 
     def to_dict(self) -> dict[str, Any]:
+        if self.is_survival:
+            return self.survival_dict()
         d: dict[str, Any] = {"moves": [{"piece": m.piece, "ticket": m.tickets[0].value, "to": m.to} for m in self.moves],
                              "end": self.end, "trivial": self.trivial}
         if self.has_reply:
@@ -84,8 +106,10 @@ class Step:
 
 @dataclass(frozen=True)
 class Puzzle:
-    """A capture puzzle (see the module docstring); :meth:`position` and :meth:`possible` give
-    the engine's position and Mr. X's possible set."""
+    """A puzzle (see the module docstring); :meth:`position` and :meth:`possible` give the
+    engine's position and Mr. X's possible set.  A ``survive`` puzzle is Mr. X's: he is to move
+    at ``possible[0]`` (his station, known to him and, in the worst case, to them) and survives
+    ``turns`` turns with one move only (:mod:`sy_tools.puzzles.survive`)."""
 
     map: str
     rules: Rules
@@ -113,11 +137,19 @@ class Puzzle:
 
         return load_board(self.map)
 
+    @property
+    def survival(self) -> bool:
+        return self.kind == "survive"
+
     def position(self) -> Position:
         """The engine's position: the first detective that can move is to move, Mr. X's station
-        unknown."""
+        unknown (a survival puzzle: Mr. X to move at his station)."""
         board = self.get_board()
         names = tuple(n for n, _, _ in self.detectives)
+        if self.survival:
+            return Position(board, self.rules, names, tuple(s for _, s, _ in self.detectives),
+                            tuple(t for _, _, t in self.detectives), frozenset(self.out), self.mrx_tickets,
+                            self.possible[0], self.move_number, self.round, self.doubles_used, 0)
         pos = Position(board, self.rules, names, tuple(s for _, s, _ in self.detectives),
                        tuple(t for _, _, t in self.detectives), frozenset(self.out), self.mrx_tickets, None,
                        self.move_number, self.round, self.doubles_used, 1)
@@ -147,11 +179,15 @@ class Puzzle:
         not matter, their order and tickets do)."""
         return (self.map, json.dumps(self.rules.to_record(), sort_keys=True),
                 tuple((s, tuple(t.to_dict(DETECTIVE_KINDS).values()), n in self.out) for n, s, t in self.detectives),
-                self.possible, tuple(self.mrx_tickets.to_dict().values()), self.move_number, self.doubles_used)
+                self.possible, tuple(self.mrx_tickets.to_dict().values()), self.move_number, self.doubles_used) + (
+            ("survive",) if self.survival else ())
 
     def question(self) -> str:
         """The puzzle in one line."""
         n = self.turns
+        if self.survival:
+            return (f"Mr. X to move (at {self.possible[0]}): survive {n} turn{'s' if n != 1 else ''}, whatever the "
+                    "detectives do.")
         where = (f"Mr. X is at {self.possible[0]}" if len(self.possible) == 1
                  else f"Mr. X may be at {len(self.possible)} stations")
         return (f"Detectives to move ({where}): catch him within {n} turn{'s' if n != 1 else ''}, whatever he "
@@ -166,8 +202,11 @@ class Puzzle:
         rules = self.rules.to_record()
         dets = ", ".join(f"{n}{'*' if n in self.out else ''} {s} ({counts(t, DETECTIVE_KINDS)})"
                          for n, s, t in self.detectives)
-        return (f"map {self.map}; rules {rules if isinstance(rules, str) else json.dumps(rules, sort_keys=True)}; "
-                f"move {self.move_number}; X? {' '.join(map(str, self.possible))} "
+        head = f"map {self.map}; rules {rules if isinstance(rules, str) else json.dumps(rules, sort_keys=True)}; "
+        if self.survival:
+            return (head + f"move {self.move_number}; X {self.possible[0]} ({counts(self.mrx_tickets, TICKET_KINDS)}); "
+                    f"{dets}; Mr. X to move; survive {self.turns}")
+        return (head + f"move {self.move_number}; X? {' '.join(map(str, self.possible))} "
                 f"({counts(self.mrx_tickets, TICKET_KINDS)}); {dets}; detectives to move; capture in {self.turns}")
 
     # ---- the file form ------------------------------------------------------------------------
@@ -184,7 +223,7 @@ class Puzzle:
             "move_number": self.move_number,
             "round": self.round,
             "doubles_used": self.doubles_used,
-            "to_move": "detectives",
+            "to_move": "mrx" if self.survival else "detectives",
             "detectives": [{"name": n, "station": s, "tickets": t.to_dict(DETECTIVE_KINDS), "out": n in self.out}
                            for n, s, t in self.detectives],
             "possible": list(self.possible),
@@ -287,6 +326,7 @@ def _from_dict(d: Any, where: str, board: Board | None) -> Puzzle:
     possible = tuple(sorted({_int(s, "possible", 1) for s in possible_raw}))
     bad = [s for s in possible if s not in board or s in {t for _, t, _ in dets}]
     _need(not bad, f"possible: station {bad[:1]} is not on the map or holds a detective")
+    _need(kind != "survive" or len(possible) == 1, "possible: a survive puzzle has Mr. X at one station")
     mt = _counts(d.get("mrx_tickets"), TICKET_KINDS, "mrx_tickets")
     move = _int(d.get("move_number", 0), "move_number")
     _need(move < rules.log_length, f"move_number: expected less than {rules.log_length}")
@@ -299,6 +339,9 @@ def _from_dict(d: Any, where: str, board: Board | None) -> Puzzle:
     for i, st in enumerate(sol_raw):
         w = f"solution[{i}]"
         _need(isinstance(st, dict) and isinstance(st.get("moves"), list), f"{w}: expected an object with moves")
+        if kind == "survive":
+            steps.append(_survival_step(st, w, names))
+            continue
         moves = []
         for j, m in enumerate(st["moves"]):
             _need(isinstance(m, dict) and m.get("piece") in names, f"{w}.moves[{j}]: expected a detective's move")
@@ -334,6 +377,25 @@ def _from_dict(d: Any, where: str, board: Board | None) -> Puzzle:
     return Puzzle(map_name, rules, tuple(dets), tuple(out), possible, mt, move,
                   _int(d.get("round", max(move, 1)), "round"), _int(d.get("doubles_used", 0), "doubles_used"),
                   turns, tuple(steps), kind, tuple(themes), source, rating, board)
+
+
+def _survival_step(st: dict[str, Any], w: str, names: set[str]) -> Step:
+    raw = st["moves"]
+    _need(len(raw) == 1 and isinstance(raw[0], dict), f"{w}.moves: expected Mr. X's one move")
+    tks, sts = raw[0].get("tickets"), raw[0].get("stations")
+    _need(isinstance(tks, list) and 1 <= len(tks) <= 2 and all(t in TICKET_KINDS[:4] for t in tks),
+          f"{w}.moves[0].tickets: expected one or two of taxi, bus, underground, black")
+    _need(isinstance(sts, list) and len(sts) == len(tks), f"{w}.moves[0].stations: one station per ticket")
+    move = Move(MRX, tuple(Ticket(t) for t in tks), tuple(_int(x, f"{w}.moves[0].stations", 1) for x in sts))
+    reply = st.get("reply") or {}
+    _need(isinstance(reply, dict) and isinstance(reply.get("moves", []), list), f"{w}.reply: expected an object")
+    rmoves = []
+    for j, m in enumerate(reply.get("moves", [])):
+        _need(isinstance(m, dict) and m.get("piece") in names, f"{w}.reply.moves[{j}]: expected a detective's move")
+        _need(m.get("ticket") in DETECTIVE_KINDS, f"{w}.reply.moves[{j}].ticket: expected taxi, bus or underground")
+        rmoves.append(Move.detective(m["piece"], m["ticket"], _int(m.get("to"), f"{w}.reply.moves[{j}].to", 1)))
+    return Step((move,), None, bool(st.get("forced", False)), replies=_int(reply.get("replies", 0), f"{w}.reply.replies"),
+                reply_moves=tuple(rmoves), choices=_int(st.get("choices", 0), f"{w}.choices"))
 
 
 def read_puzzles(path: str | os.PathLike[str]) -> list[Puzzle]:
@@ -384,6 +446,14 @@ def position_lines(puzzle: Puzzle) -> list[str]:
     """The position as a player reads it: the question, the detectives, Mr. X's tickets."""
     from ..formats.report_text import plural
 
+    if puzzle.survival:
+        tick = ", ".join(f"{_LETTER[k]} {v}" for k, v in puzzle.mrx_tickets.to_dict().items())
+        dets = ", ".join(f"{n} {s} ({' '.join(f'{_LETTER[k]}{t[k]}' for k in DETECTIVE_KINDS)})"
+                         + (" (out)" if n in puzzle.out else "") for n, s, t in puzzle.detectives)
+        return [f"{puzzle.id}: {puzzle.question()}",
+                f"Mr. X is at {puzzle.possible[0]}; his tickets: {tick}; he has made {puzzle.move_number} moves "
+                f"({puzzle.doubles_used} double)",
+                f"detectives (in turn order): {dets}"]
     dets = ", ".join(f"{n} {s}" + (" (out)" if n in puzzle.out else "") for n, s, _ in puzzle.detectives)
     nxt = puzzle.rules.next_reveal(puzzle.move_number)
     reveal = f"; he shows himself after move {nxt}" if nxt is not None else ""
@@ -400,6 +470,8 @@ def solution_lines(puzzle: Puzzle) -> list[str]:
 
     where = {n: s for n, s, _ in puzzle.detectives}
     out = []
+    if puzzle.survival:
+        return survival_solution_lines(puzzle)
     for i, st in enumerate(puzzle.solution, 1):
         end = {"caught": ": caught", "trapped": ": he cannot move (trapped)"}.get(st.end or "", "")
         note = " (any capture: he is found)" if st.trivial else ""
@@ -408,6 +480,45 @@ def solution_lines(puzzle: Puzzle) -> list[str]:
             others = f"; of his {st.replies} replies none lasts longer" if st.replies > 1 else ""
             out.append(f"  Mr. X's best reply: {st.reply_text()} (then at "
                        f"{' '.join(map(str, st.reply_possible))}){others}")
+    if puzzle.themes:
+        out.append("themes: " + ", ".join(puzzle.themes))
+    return out
+
+
+def survival_steps_of(line: Sequence[Any]) -> tuple[Step, ...]:
+    """A survival prover's line (:class:`~sy_tools.puzzles.survive.SurviveStep` s) as the file's
+    solution steps."""
+    return tuple(Step((st.move,), None, st.forced, replies=st.replies, reply_moves=tuple(st.reply or ()),
+                      choices=st.solutions) for st in line)
+
+
+def mrx_move_text(move: Move, at: Station) -> str:
+    """``Mr. X 45 -T-> 46`` or ``Mr. X 45 -2X T/K-> 46 -> 47``."""
+    letters = "/".join(TICKET_LETTERS[t] for t in move.tickets)
+    path = " -> ".join(str(s) for s in move.stations)
+    return f"Mr. X {at} -{'2X ' if move.is_double else ''}{letters}-> {path}"
+
+
+def survival_solution_lines(puzzle: Puzzle) -> list[str]:
+    """A survival puzzle's solution step by step: his one surviving move, then the detectives'
+    strongest reply."""
+    from .prove import moves_text
+
+    where = {n: s for n, s, _ in puzzle.detectives}
+    at = puzzle.possible[0]
+    out = []
+    left = puzzle.turns
+    for i, st in enumerate(puzzle.solution, 1):
+        m = st.moves[0]
+        why = ("his only move" if st.trivial else
+               f"the only one of his {st.choices} moves that survives {left} turn{'s' if left != 1 else ''}")
+        out.append(f"turn {i}: {mrx_move_text(m, at)} ({why})")
+        at = m.to if m.to is not None else at
+        if st.reply_moves:
+            out.append(f"  the detectives' strongest reply (of {st.replies}): {moves_text(st.reply_moves, where)}")
+        left -= 1
+    if len(puzzle.solution) == puzzle.turns:
+        out.append(f"he survives {puzzle.turns} turn{'s' if puzzle.turns != 1 else ''}: no detective can reach him")
     if puzzle.themes:
         out.append("themes: " + ", ".join(puzzle.themes))
     return out

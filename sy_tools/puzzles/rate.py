@@ -2,7 +2,8 @@
 by graded solvers (:data:`~sy_tools.puzzles.attempt.SOLVERS`).
 
 Each attempt is a game between a solver and the puzzle: the puzzle wins when the solver goes
-wrong.  A solver's rating is fixed (its place on the ladder, with a small deviation); every
+wrong.  A solver's rating and deviation are fixed, measured from games between the solvers
+(:mod:`sy_tools.puzzles.ladder`); every
 puzzle starts at 1500 (deviation 350, volatility 0.06) and all its attempts form one rating
 period, so the order of the attempts does not matter.  Each attempt's randomness comes from a
 SHA-256 of (seed, puzzle id, solver, try) alone: the same seed gives the same ratings."""
@@ -16,14 +17,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .attempt import SOLVERS, Chooser, attempt
+from .attempt import MRX_SOLVERS, SOLVERS, attempt, attempt_survival
 from .model import Puzzle, Rating
 
 #: Glicko-2's scale factor and the system constant (tau) used here.
 SCALE = 173.7178
 TAU = 0.5
 
-#: The rating deviation a ladder solver plays with (its rating is fixed).
+#: The rating deviation of a solver that does not give its own (``rd``).
 SOLVER_RD = 30.0
 
 
@@ -86,7 +87,7 @@ class RatedSolver(Protocol):
     @property
     def rating(self) -> float: ...
 
-    def chooser(self, rng: random.Random) -> Chooser: ...
+    def chooser(self, rng: random.Random) -> Any: ...
 
 
 def attempt_rng(seed: int, puzzle_id: str, solver: str, index: int) -> random.Random:
@@ -118,17 +119,20 @@ class RatingReport:
 
 
 def rate_puzzles(puzzles: Sequence[Puzzle], solvers: Sequence[RatedSolver] = SOLVERS, tries: int = 2, seed: int = 0,
-                 progress: Callable[[int, int], None] | None = None) -> RatingReport:
-    """Rate each puzzle from ``tries`` attempts by each solver (see the module docstring);
+                 progress: Callable[[int, int], None] | None = None,
+                 mrx_solvers: Sequence[RatedSolver] = MRX_SOLVERS) -> RatingReport:
+    """Rate each puzzle from ``tries`` attempts by each solver (see the module docstring):
+    ``solvers`` play the detectives' puzzles, ``mrx_solvers`` Mr. X's (survive);
     ``progress(done, total)`` after each puzzle."""
     report = RatingReport()
     for n, p in enumerate(puzzles, 1):
         games = []
-        for s in solvers:
+        for s in (mrx_solvers if p.survival else solvers):
             for t in range(tries):
-                ok = attempt(p, s.chooser(attempt_rng(seed, p.id, s.name, t))).solved
+                rng = attempt_rng(seed, p.id, s.name, t)
+                ok = (attempt_survival(p, s.chooser(rng)) if p.survival else attempt(p, s.chooser(rng))).solved
                 report.attempts.append((p.id, s.name, t, ok))
-                games.append((s.rating, SOLVER_RD, 0.0 if ok else 1.0))
+                games.append((s.rating, getattr(s, "rd", SOLVER_RD), 0.0 if ok else 1.0))
         report.puzzles.append(p.with_rating(glicko2(Rating(), games)))
         if progress is not None:
             progress(n, len(puzzles))

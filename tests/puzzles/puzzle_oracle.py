@@ -101,3 +101,57 @@ def small_position(seed: int) -> tuple[Position, frozenset[int]]:
     names = ("Red", "Blue", "Green")[:n]
     pos = Position(board, rules, names, tuple(dets), tickets, frozenset(), mt, None, move, move, 0, 1)
     return pos, S
+
+
+# ---- the survive kind: Mr. X to move, every station known ------------------------------------------
+
+def _lost(pos: Position) -> bool:
+    from sy_tools.engine.moves import OutcomeKind
+
+    return pos.ended is not None and pos.ended.kind in (OutcomeKind.CAPTURE, OutcomeKind.TRAPPED)
+
+
+def x_survives(pos: Position, r: int) -> bool:
+    """Plain minimax: Mr. X to move at ``pos`` (his station known) survives ``r`` turns (his
+    move and the detectives' whole turn each; a game that ends otherwise than captured or
+    trapped is survived)."""
+    if pos.ended is not None:
+        return not _lost(pos)
+    if r == 0:
+        return True
+    return any(after_x_holds(pos.push(m), r) for m in pos.legal_moves())
+
+
+def after_x_holds(pos: Position, r: int) -> bool:
+    """After his move: he survives every way the detectives play this turn, and ``r - 1`` more."""
+    if pos.ended is not None:
+        return not _lost(pos)
+    if pos.turn == 0:
+        return x_survives(pos, r - 1)
+    moves = pos.legal_moves()
+    if not moves:
+        return after_x_holds(pos.pass_turn(), r)
+    return all(after_x_holds(pos.push(m), r) for m in moves)
+
+
+def surviving_solutions(pos: Position, r: int) -> set[tuple[int, int]]:
+    """His solutions (legs, destination) with a move that survives ``r`` turns."""
+    return {(len(m.tickets), m.to) for m in pos.legal_moves() if after_x_holds(pos.push(m), r)}
+
+
+def small_survival_position(seed: int) -> Position:
+    """A small generated survival position: a random map of 9-12 stations, two or three
+    detectives with few tickets, Mr. X to move at a station no detective holds, a black ticket
+    or a double move now and then."""
+    rng = random.Random(seed)
+    board = small_board(rng, rng.randint(11, 16))
+    rules = PRESETS["classic"]
+    n = rng.choice((2, 2, 3))
+    stations = rng.sample(sorted(board.stations), n + 1)
+    tickets = tuple(Tickets.of({"taxi": rng.randint(1, 3), "bus": rng.randint(0, 2), "underground": rng.randint(0, 1)})
+                    for _ in range(n))
+    mt = Tickets.of({"taxi": rng.randint(1, 3), "bus": rng.randint(0, 2), "underground": rng.randint(0, 1),
+                     "black": rng.choice((0, 0, 1)), "double": rng.choice((0, 0, 1))})
+    move = rng.choice((4, 6, 9, 22))
+    names = ("Red", "Blue", "Green")[:n]
+    return Position(board, rules, names, tuple(stations[:n]), tickets, frozenset(), mt, stations[n], move, move, 0, 0)

@@ -24,8 +24,10 @@ def examples():
 
 
 def test_every_example_puzzle_is_proved(examples):
-    assert len(examples) >= 30
+    assert 30 <= len(examples) <= 45
     assert all(p.turns >= 2 for p in examples)
+    assert sum(p.turns == 4 and p.kind == "capture" for p in examples) >= 3
+    assert sum(p.survival for p in examples) >= 3
     bad = [r.line() for r in (check_puzzle(p) for p in examples) if not r.ok]
     assert not bad, bad
     assert all(p.rating is not None and p.rating.attempts > 0 for p in examples)
@@ -94,6 +96,7 @@ BAD_FLAGS = {
     ("--turns", "5"): "--turns: expected turns from 1 to 4",
     ("--policies", "bad"): "--policies: expected MRX:DETECTIVES pairs",
     ("--policies", "nobody:greedy"): "--policies: unknown policy 'nobody'",
+    ("--kind", "survive", "--turns", "4"): "--turns: survive puzzles go up to 3 turns",
 }
 
 

@@ -57,3 +57,29 @@ def test_known_puzzles_are_not_found_again():
     first = _found()
     again = find_puzzles(_candidates(), count=50, max_turns=2, known=first.puzzles)
     assert again.puzzles == [] and again.stats.duplicates >= len(first.puzzles)
+
+
+def _survival_candidates(n=60):
+    from puzzle_oracle import small_survival_position
+
+    for seed in range(n):
+        pos = small_survival_position(seed)
+        if pos.ended is None:
+            yield Candidate(pos, 1 << pos.mrx_at, f"generated {seed}")
+
+
+def test_every_survival_puzzle_found_is_proved_by_check():
+    result = find_puzzles(_survival_candidates(), count=50, max_turns=2, kind="survive")
+    assert len(result.puzzles) >= 5, result.stats
+    assert all(p.survival and p.to_dict()["to_move"] == "mrx" for p in result.puzzles)
+    for p in result.puzzles:
+        again = puzzle_from_dict(p.to_dict(), board=p.board)
+        assert again.to_dict() == p.to_dict() and check_puzzle(again).ok, p.id
+    # a tampered line fails: another first move of his
+    p = result.puzzles[0]
+    other = next(m for m in p.position().legal_moves() if m.to != p.solution[0].moves[0].to)
+    bad = dataclasses.replace(p, solution=(dataclasses.replace(p.solution[0], moves=(other,)),) + p.solution[1:])
+    assert check_puzzle(bad).status == "wrong"
+    # and they are not found again
+    again = find_puzzles(_survival_candidates(), count=50, max_turns=2, kind="survive", known=result.puzzles)
+    assert again.puzzles == []

@@ -83,3 +83,39 @@ def test_a_wrong_move_fails_the_attempt(generated):
 
     res = attempt(p, wrong)
     assert not res.solved and res.wrong_turn == 1 and "not a forced win" in res.lines[0]
+
+
+@dataclass(frozen=True)
+class PerfectX:
+    """The strongest Mr. X: plays a surviving move found by the survival prover."""
+
+    name: str = "x-perfect"
+    rating: float = 2200.0
+
+    def chooser(self, rng: random.Random):
+        from sy_tools.puzzles.survive import SurviveProver
+
+        def choose(turn: Turn):
+            return SurviveProver(turn.position, None, None).survivors(turn.position, turn.left, 1)[0][1]
+        return choose
+
+
+def test_survival_ratings_are_reproducible_and_ordered():
+    """The same over generated survive puzzles, Mr. X's ladder attempting them."""
+    from puzzle_oracle import small_survival_position
+
+    from sy_tools.puzzles.attempt import MRX_SOLVERS
+
+    cands = [Candidate(p, 1 << p.mrx_at, f"generated {seed}") for seed in range(150)
+             if (p := small_survival_position(seed)).ended is None]
+    puzzles = find_puzzles(cands, count=60, max_turns=2, kind="survive").puzzles
+    ladder = (MRX_SOLVERS[0], MRX_SOLVERS[1], PerfectX())
+    a = rate_puzzles(puzzles, mrx_solvers=ladder, tries=3, seed=7)
+    b = rate_puzzles(puzzles, mrx_solvers=ladder, tries=3, seed=7)
+    assert [p.rating for p in a.puzzles] == [p.rating for p in b.puzzles]
+    assert all(a.solved_by(p.id)["x-perfect"] == 1 for p in a.puzzles)
+    easy = [p.rating.rating for p in a.puzzles if a.solved_by(p.id)["x-random"] > 0]
+    hard = [p.rating.rating for p in a.puzzles if a.solved_by(p.id)["x-random"] == 0
+            and a.solved_by(p.id)["x-greedy"] == 0]
+    assert easy and hard, (len(easy), len(hard))
+    assert max(easy) < min(hard)

@@ -93,3 +93,42 @@ def test_ctrl_c_ends_with_130():
     child.sendintr()
     child.expect("interrupted")
     assert _exit_status(child) == 130
+
+
+def _survival():
+    return next(p for p in read_puzzles(FILE) if p.survival and p.turns >= 2)
+
+
+def test_playing_mr_x_survives_a_survival_puzzle():
+    """A survive puzzle at the terminal: the person plays Mr. X ('?' lists his moves, a double
+    move is typed as two legs), the solver replies as the detectives."""
+    p = _survival()
+    child = _spawn(p.id)
+    for n, step in enumerate(p.solution, 1):
+        child.expect(f"turn {n} of {p.turns}: the detectives at ")
+        child.expect(r"Mr. X at \d+ moves to: ")
+        m = step.moves[0]
+        if n == 1:
+            child.send("?\r")
+            child.expect(r"\n  (.*)\r")
+            listed = child.match.group(1).decode()
+            assert f"{m.tickets[0].value[0].upper() if m.tickets[0].value != 'black' else 'K'} {m.stations[0]}" in listed
+            child.expect(r"Mr. X at \d+ moves to: ")
+        letters = {"taxi": "T", "bus": "B", "underground": "U", "black": "K"}
+        child.send(" ".join(f"{letters[t.value]} {s}" for t, s in zip(m.tickets, m.stations)) + "\r")
+        if step.reply_moves:
+            child.expect("right. The detectives reply ")
+    child.expect("Solved!")
+    assert _exit_status(child) == 0
+
+
+def test_a_losing_move_of_mr_x_ends_it():
+    p = _survival()
+    right = p.solution[0].moves[0].to
+    pos = p.position()
+    wrong = next(m for m in pos.legal_moves() if not m.is_double and m.to != right)
+    child = _spawn(p.id)
+    child.expect(r"Mr. X at \d+ moves to: ")
+    child.send(f"{wrong.to}\r")
+    child.expect(f"is caught within {p.turns} turns \\(the solution: ")
+    assert _exit_status(child) == 1

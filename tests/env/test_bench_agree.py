@@ -1,0 +1,40 @@
+"""The long agreement run (``python -m benchmarks.bench_env --agree STEPS``): its cases are every
+preset and every variant the library's rules name, each on London and on small maps; a short run
+of each map kind agrees, resumes from its output file, and reports a rule changed on either side
+as a disagreement (exit status 1)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import sy_tools.engine.position as engine_position
+from benchmarks import bench_env
+from sy_tools.engine.rules import PRESETS, RULE_CHOICES, Rules
+
+
+def test_the_cases_are_every_preset_and_every_named_variant():
+    cases = bench_env.agree_cases()
+    classic = PRESETS["classic"]
+    flags = [f.name for f in dataclasses.fields(Rules) if isinstance(getattr(classic, f.name), bool)]
+    assert set(PRESETS) <= set(cases)
+    assert len(cases) == len(PRESETS) + len(flags) + sum(len(c) - 1 for c in RULE_CHOICES.values())
+    for name, rules in cases.items():
+        if name not in PRESETS:  # a variant: classic with one field changed
+            changed = [f.name for f in dataclasses.fields(Rules) if getattr(rules, f.name) != getattr(classic, f.name)]
+            assert len(changed) == 1 and name.split("=")[0] == changed[0], (name, changed)
+    assert {"cutoff_escape", "voluntary_reveal", "mrx_onto_detective=caught", "blocked_detective=out"} <= set(cases)
+
+
+def test_a_short_run_agrees_and_resumes(tmp_path):
+    out = str(tmp_path / "agree.txt")
+    lines = list(bench_env.agree_run(200, ["2014@london", "cutoff_escape@small"], out))
+    assert [ln.split(":")[0] for ln in lines] == ["agree 2014@london", "agree cutoff_escape@small"]
+    assert all("DISAGREES" not in ln and "records checked" in ln for ln in lines), lines
+    assert list(bench_env.agree_run(200, ["2014@london", "cutoff_escape@small"], out)) == []  # done: skipped
+    assert bench_env.main(["--agree", "100", "--only", "classic@small", "--out", out]) == 0
+
+
+def test_a_changed_rule_is_reported(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(engine_position, "double_allowed", lambda *a: False)  # the engine: no doubles
+    assert bench_env.main(["--agree", "300", "--only", "classic@london"]) == 1
+    assert "agree classic@london: DISAGREES" in capsys.readouterr().out

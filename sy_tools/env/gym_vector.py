@@ -126,8 +126,8 @@ class SelfPlayVectorEnv(VectorEnv):  # type: ignore[misc]
     """``num_envs`` games of self-play stepped at once on the batched engine
     (:class:`~sy_tools.env.vector.VectorEngine`; the module's docstring).
 
-    ``action_masks``: put ``info["action_mask"]`` in every step's ``info`` (building it costs
-    about as much as the step itself; without it, :meth:`action_masks` and :meth:`sample` give
+    ``action_masks``: put ``info["action_mask"]`` in every step's ``info`` (False saves
+    building them, ``N x A`` bytes a step; then :meth:`action_masks` and :meth:`sample` give
     them when needed).  ``copy``: return a copy of the observations (False: the engine's own
     buffer, refilled by the next step).  ``keep_records``: keep each game's moves
     (:meth:`record_json`).  A game that ends is dealt anew in the same step: its outcome, ``(seed,

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 import sy_tools.engine.position as engine_position
+import sy_tools.env.vector as vector_module
 from benchmarks import bench_env
 from sy_tools.engine.rules import PRESETS, RULE_CHOICES, Rules
 
@@ -34,7 +37,9 @@ def test_a_short_run_agrees_and_resumes(tmp_path):
     assert bench_env.main(["--agree", "100", "--only", "classic@small", "--out", out]) == 0
 
 
-def test_a_changed_rule_is_reported(monkeypatch, tmp_path, capsys):
-    monkeypatch.setattr(engine_position, "double_allowed", lambda *a: False)  # the engine: no doubles
-    assert bench_env.main(["--agree", "300", "--only", "classic@london"]) == 1
-    assert "agree classic@london: DISAGREES" in capsys.readouterr().out
+@pytest.mark.parametrize("side", [engine_position, vector_module])
+def test_a_rule_changed_on_either_side_is_reported(monkeypatch, capsys, side):
+    monkeypatch.setattr(side, "double_allowed", lambda *a: False)  # that side: no double moves
+    assert bench_env.main(["--agree", "300", "--only", "classic@london,classic@small"]) == 1
+    out = capsys.readouterr().out
+    assert "agree classic@london: DISAGREES" in out and "agree classic@small: DISAGREES" in out, out

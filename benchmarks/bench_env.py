@@ -13,7 +13,8 @@ generated small maps (a new map of 10-20 stations with 1-4 detectives every
 :data:`SMALL_MAP_STEPS` steps); one summary line per case, with its CPU-seconds per 10^6 steps.
 ``--only CASE,...`` runs some (``2014@london``, ``cutoff_escape@small``); ``--out FILE`` appends
 the lines to FILE and skips the cases FILE already has with at least ``STEPS`` steps (resume);
-the exit status is 1 when a case disagrees."""
+``--part K`` plays other games of each case (labelled ``CASE#K``), so a long run can be made in
+parts that add up; the exit status is 1 when a case disagrees."""
 
 from __future__ import annotations
 
@@ -199,9 +200,11 @@ def _done(path: str | None) -> dict[str, int]:
     return done
 
 
-def agree_run(steps: int, only: list[str] | None = None, out: str | None = None) -> Iterator[str]:
+def agree_run(steps: int, only: list[str] | None = None, out: str | None = None, part: int = 0) -> Iterator[str]:
     """One line per case (``NAME@MAP``): the steps and games compared, the outcomes, the
-    CPU-seconds and CPU-seconds per 10^6 steps, or where the two sides first disagree."""
+    CPU-seconds and CPU-seconds per 10^6 steps, or where the two sides first disagree.
+    ``part`` K > 0 plays other games (other seeds) under the label ``NAME@MAP#K``, so runs in
+    parts add up."""
     import zlib
 
     from sy_tools.env.agree import Disagreement
@@ -215,18 +218,19 @@ def agree_run(steps: int, only: list[str] | None = None, out: str | None = None)
         names = [c for c in names if c in only]
     done = _done(out)
     for case in names:
-        if done.get(case, 0) >= steps:
+        label = case if part == 0 else f"{case}#{part}"
+        if done.get(label, 0) >= steps:
             continue
         name, where = case.split("@")
         t = time.process_time()
         try:
-            counts = agree_case(cases[name], where, steps, zlib.crc32(case.encode()) % 10**6)
+            counts = agree_case(cases[name], where, steps, zlib.crc32(case.encode()) % 10**6 + part * 10**6)
         except Disagreement as e:
-            line = f"agree {case}: DISAGREES after {time.process_time() - t:.0f} CPU-s: {e}"
+            line = f"agree {label}: DISAGREES after {time.process_time() - t:.0f} CPU-s: {e}"
         else:
             cpu = time.process_time() - t
             ends = ", ".join(f"{k} {v:,}" for k, v in sorted(counts.items()) if k not in ("steps", "games"))
-            line = (f"agree {case}: {counts['steps']:,} steps, {counts['games']:,} games ({ends}), records checked; "
+            line = (f"agree {label}: {counts['steps']:,} steps, {counts['games']:,} games ({ends}), records checked; "
                     f"{cpu:.0f} CPU-s ({cpu / counts['steps'] * 1e6:.0f} CPU-s per 10^6 steps)")
         if out is not None:
             with open(out, "a", encoding="utf-8") as f:
@@ -241,13 +245,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--agree", type=int, metavar="STEPS", help="check agreement for STEPS steps per case")
     parser.add_argument("--only", help="comma-separated cases (NAME@MAP) to run")
     parser.add_argument("--out", help="append the lines to this file and skip the cases it has")
+    parser.add_argument("--part", type=int, default=0, metavar="K",
+                        help="play part K of each case (other seeds; the parts' steps add up)")
     args = parser.parse_args(argv)
     if args.agree is None:
         for line in run():
             print(line, flush=True)
         return 0
     bad = False
-    for line in agree_run(args.agree, args.only.split(",") if args.only else None, args.out):
+    for line in agree_run(args.agree, args.only.split(",") if args.only else None, args.out, args.part):
         print(line, flush=True)
         bad |= "DISAGREES" in line
     return 1 if bad else 0

@@ -35,6 +35,17 @@ def test_a_short_run_agrees_and_resumes(tmp_path):
     assert all("DISAGREES" not in ln and "records checked" in ln for ln in lines), lines
     assert list(bench_env.agree_run(200, ["2014@london", "cutoff_escape@small"], out)) == []  # done: skipped
     assert bench_env.main(["--agree", "100", "--only", "classic@small", "--out", out]) == 0
+    again = list(bench_env.agree_run(200, ["2014@london"], out, part=1))  # a part: a label of its own
+    assert len(again) == 1 and again[0].startswith("agree 2014@london#1: 2")
+
+
+def test_parts_play_other_games(monkeypatch):
+    seeds = []
+    monkeypatch.setattr(bench_env, "agree_case", lambda rules, where, steps, seed: seeds.append(seed) or {
+        "steps": steps, "games": 0})
+    for part in (0, 1, 2):
+        list(bench_env.agree_run(10, ["classic@small"], part=part))
+    assert len(set(seeds)) == 3
 
 
 @pytest.mark.parametrize("side", [engine_position, vector_module])

@@ -22,6 +22,9 @@ others), then which.
 ``move_mask`` and ``reveal_mask`` instead of ``action_mask`` (a detective's turn: its own moves
 in ``move_mask``, reveal 0 only).  A pair that names no action (a reveal with a pass, after hop 1
 of a single move, or with a detective's move) is refused with :class:`InputError`.
+:class:`FactoredRevealVector` does the same for the native vector env
+(:class:`~sy_tools.env.gym_vector.SelfPlayVectorEnv`; under the voluntary reveal its batched
+engine steps each game through its own AEC env).
 """
 
 from __future__ import annotations
@@ -31,9 +34,12 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector import VectorWrapper
+from gymnasium.vector.utils import batch_space
 
 from ..errors import InputError
 from .actions import ActionCodec, action_int
+from .vector import IN_PROGRESS
 
 
 class RevealFactoring:
@@ -122,3 +128,48 @@ class FactoredReveal(gymnasium.Wrapper):  # type: ignore[misc]
                              "single or double move only")
         obs, reward, terminated, truncated, info = self.env.step(flat)
         return obs, float(reward), terminated, truncated, self._masks(info)
+
+
+class FactoredRevealVector(VectorWrapper):  # type: ignore[misc]
+    """:class:`~sy_tools.env.gym_vector.SelfPlayVectorEnv` with factored Mr. X actions: each
+    game's action is a ``(move, reveal)`` pair (``actions`` of shape ``(N, 2)``) and ``info``
+    has ``move_mask`` ``(N, P)`` and ``reveal_mask`` ``(N, 2, R)`` instead of ``action_mask``.
+    A pair that is not one, or names no action in its game, is refused with
+    :class:`InputError` and nothing is played."""
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        self.inner: Any = env.unwrapped  # the SelfPlayVectorEnv
+        self.factoring = RevealFactoring(self.inner.engine.codec)
+        self.single_action_space = spaces.MultiDiscrete([self.factoring.moves, self.factoring.reveals])
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+
+    def _masks(self, info: dict[str, Any]) -> dict[str, Any]:
+        info = dict(info)
+        mask = info.pop("action_mask", None)
+        info.pop("_action_mask", None)
+        info["move_mask"], info["reveal_mask"] = self.factoring.split(
+            self.inner.action_masks() if mask is None else mask)
+        info["_move_mask"] = info["_reveal_mask"] = np.ones(self.num_envs, dtype=bool)
+        return info
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        obs, info = self.env.reset(seed=seed, options=options)
+        return obs, self._masks(info)
+
+    def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        n, f = self.num_envs, self.factoring
+        a = np.asarray(actions) if not isinstance(actions, (str, bytes)) else np.asarray(None)
+        if a.shape != (n, 2) or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
+            raise InputError(f"actions must be {n} pairs of integers (shape ({n}, 2)), got {a.dtype} of shape {a.shape}")
+        move, reveal = a[:, 0].astype(np.int64), a[:, 1].astype(np.int64)
+        engine = self.inner.engine
+        live = engine.outcome == IN_PROGRESS
+        flat = np.where(engine.turn == 0, f.join(np.clip(move, 0, f.moves - 1), np.clip(reveal, 0, f.reveals - 1)),
+                        np.where(reveal == 0, move, -1))
+        bad = live & ((move < 0) | (move >= f.moves) | (reveal < 0) | (reveal >= f.reveals) | (flat < 0))
+        if bad.any():
+            j = int(np.argmax(bad))
+            raise InputError(f"game {j}: the action ({move[j]}, {reveal[j]}) names no move (nothing was played)")
+        obs, reward, terminated, truncated, info = self.env.step(np.where(live, flat, 0))
+        return obs, reward, terminated, truncated, self._masks(info)

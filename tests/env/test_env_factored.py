@@ -16,8 +16,8 @@ from helpers import small_board
 from sy_tools.engine.hops import MRX
 from sy_tools.engine.rules import PRESETS
 from sy_tools.engine.tickets import DETECTIVE_TICKETS
-from sy_tools.env import ScotlandYardEnv, SelfPlayEnv
-from sy_tools.env.factored import FactoredReveal, RevealFactoring
+from sy_tools.env import ScotlandYardEnv, SelfPlayEnv, SelfPlayVectorEnv
+from sy_tools.env.factored import FactoredReveal, FactoredRevealVector, RevealFactoring
 from sy_tools.errors import InputError
 
 REVEAL = dataclasses.replace(PRESETS["classic"], voluntary_reveal=True)
@@ -114,3 +114,42 @@ def test_mrx_against_built_in_detectives_with_factored_actions():
     reveal = int(np.flatnonzero(info["reveal_mask"][0, 1:])[0]) + 1
     env.step((move, reveal))
     assert env.unwrapped.aec.moves[0].shown == 0  # he showed himself after his first hop
+
+
+def test_the_vector_env_with_factored_actions_plays_as_the_single_env():
+    """The same pairs in the native vector env and in one wrapped single env per slot: the same
+    observations, factored masks and rewards."""
+    board = small_board(random.Random(7))
+    vec = FactoredRevealVector(SelfPlayVectorEnv(3, rules=REVEAL, map=board, detectives=2))
+    singles = [FactoredReveal(SelfPlayEnv(rules=REVEAL, map=board, detectives=2)) for _ in range(3)]
+    obs, info = vec.reset(seed=4)
+    outs = [s.reset(seed=4, options={"game": j}) for j, s in enumerate(singles)]
+    rng = np.random.default_rng(2)
+    shows = 0
+    for _ in range(40):
+        pairs = []
+        for j, (o, i) in enumerate(outs):
+            assert np.array_equal(obs[j], o) and np.array_equal(info["move_mask"][j], i["move_mask"])
+            assert np.array_equal(info["reveal_mask"][j], i["reveal_mask"])
+            legal = np.flatnonzero(i["move_mask"])
+            move = int(rng.choice(legal)) if len(legal) else 0
+            row = np.flatnonzero(i["reveal_mask"][max(int(vec.factoring.legs(move)), 1) - 1, 1:]) + 1
+            reveal = int(rng.choice(row)) if i["to_move"] == 0 and vec.factoring.legs(move) and len(row) \
+                and rng.random() < 0.3 else 0
+            shows += reveal > 0
+            pairs.append((move, reveal))
+        obs, reward, term, _, info = vec.step(np.array(pairs))
+        for j, s in enumerate(singles):
+            o, r, t, _, i = s.step(pairs[j])
+            assert (r, t) == (reward[j], term[j])
+            if t:
+                g = info["game"][j]
+                o, i = s.reset(seed=int(g[0]), options={"game": int(g[1])})
+            outs[j] = (o, i)
+    assert shows >= 3
+    fresh = [(int(m.argmax()), 0) for m in info["move_mask"]]  # each game's lowest legal move, no reveal
+    with pytest.raises(InputError, match="game 1: the action"):
+        vec.step(np.array([fresh[0], (vec.factoring.moves, 0), fresh[2]]))
+    with pytest.raises(InputError, match="3 pairs of integers"):
+        vec.step(np.array(fresh)[:, 0])
+    vec.step(np.array(fresh))  # still usable

@@ -28,6 +28,7 @@ station ``from`` (ascending), ticket taxi, bus, underground, black in turn, and 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -83,12 +84,17 @@ class ActionCodec:
                 raise KeyError("shown")
             name, ticket = move.took
             take = self.names.index(name) * len(DETECTIVE_TICKETS) + DETECTIVE_TICKETS.index(ticket)
-            if base < self.singles:
-                return self.plain + base * self.takes + take
-            return (self.plain + self.singles * self.takes
-                    + ((base - self.singles) * 2 + move.shown) * self.takes + take)
+            return int(self.revealed(base, move.shown, take))
         except (KeyError, ValueError, IndexError, TypeError):
             raise ValueError(f"no action encodes the move {move}") from None
+
+    def revealed(self, base: Any, hop: Any, take: Any) -> Any:
+        """The action of plain move ``base`` (a single or double move's action) with a show after
+        ``hop`` taking ``take`` (``detective * 3 + ticket``); integers or numpy arrays alike (no
+        check that the hop exists: a single move has hop 0 only)."""
+        return np.where(np.asarray(base) < self.singles, self.plain + np.asarray(base) * self.takes + take,
+                        self.plain + self.singles * self.takes
+                        + ((np.asarray(base) - self.singles) * 2 + hop) * self.takes + take)
 
     def _plain(self, move: Move) -> int:
         """The action of Mr. X's ``move`` without its show."""

@@ -2,8 +2,8 @@
 London under each preset and on small generated maps under each variant agree on masks, both
 sides' observations, rewards, ends, outcomes and exported records (each checked legal); the
 agreement check fails when one rule differs on either side; the detectives' view does not read
-Mr. X's station; seeds reproduce; bad actions are refused.  (A run of 10^6 steps per preset:
-``python -m benchmarks.bench_env --agree``.)"""
+Mr. X's station; seeds reproduce; bad actions are refused.  (Long runs, every preset and
+variant on London and on small maps: ``python -m benchmarks.bench_env --agree STEPS``.)"""
 
 from __future__ import annotations
 

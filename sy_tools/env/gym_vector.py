@@ -1,0 +1,223 @@
+"""Self-play of both sides as Gymnasium envs: one game (:class:`SelfPlayEnv`) and ``N`` games at
+once on the batched engine (:class:`SelfPlayVectorEnv`, a native ``gymnasium.vector.VectorEnv``).
+
+``gymnasium.make("sy_tools/ScotlandYardSelfPlay-v0", ...)`` makes the one-game env;
+``gymnasium.make_vec("sy_tools/ScotlandYardSelfPlay-v0", num_envs=N, ...)`` makes the vector
+env (its ``vector_entry_point``; ``vectorization_mode="sync"`` or ``"async"`` wraps ``N``
+one-game envs instead).  In every game each step is the turn of the agent to act there: Mr. X
+or the detective whose turn it is, as in the AEC env.
+
+* **Observation**: the flat float32 view (:mod:`sy_tools.env.flat`) of the agent to act (Mr.
+  X's station only in his own view); its ``to_move`` field, and ``info["to_move"]`` (0 Mr. X,
+  ``i + 1`` detective ``i``), say who that is.  (On a small map a game can be over at the
+  deal, Mr. X starting with no move: ``to_move`` is -1, the mask all 0, and the next step, with
+  any action, reports its end.)
+* **Actions**: one ``Discrete(A)`` for both sides, ``A`` the number of Mr. X's actions
+  (:mod:`sy_tools.env.actions`); a detective's actions are the first ``3 * S`` numbers.
+  ``info["action_mask"]`` (int8, ``A`` per game) marks the legal ones of the agent to act.
+* **Reward**: Mr. X's, +1 when he wins and -1 when he loses, 0 before (the game is zero-sum: the
+  detectives' reward is its negative); ``info["rewards"]`` has both, ``[mrx, detectives]``.
+* **Seeds**: ``reset(seed=s)`` deals game 0 of ``sy-tools simulate --seed s`` to the one-game env
+  (each later ``reset()`` the next game), and games ``0 .. N - 1`` of that run to the vector
+  env's slots; each game that ends there is replaced in the same step by the run's next game
+  (the ``AutoresetMode.SAME_STEP`` of Gymnasium 1.x).  ``info["game"]`` is each slot's ``(seed,
+  game)``: ``SelfPlayEnv().reset(seed=seed, options={"game": game})`` deals the same game, and
+  the same actions play it the same way.  A ``reset()`` of the vector env without a seed deals a
+  new run, its seed drawn from the env's generator (so a seeded sequence of resets repeats).
+
+Why self-play and not the detectives against a built-in Mr. X: the built-in opponents are
+``simulate`` policies that read an engine position and draw from each game's own stream, one
+game at a time; the batched engine steps every game at once, so while the opponents' moves are
+made in some games the learner's games would have to wait, which it cannot do.  A learner
+against a batched opponent plays it in the same step: where ``info["to_move"]`` is 0 the
+opponent's action (for a random Mr. X, a random legal one: :meth:`SelfPlayVectorEnv.sample`),
+elsewhere the learner's.  The one-side envs with the built-in opponents are
+:class:`~sy_tools.env.single.DetectivesEnv` and :class:`~sy_tools.env.single.MrXEnv`, under
+``SyncVectorEnv`` or ``AsyncVectorEnv``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ..engine.board import Board
+from ..engine.rules import Rules
+from ..engine.stations import Station
+from ..errors import InputError
+from ..selfplay.budgets import SEED_MAX, SEED_MIN
+from .actions import action_int
+from .aec import MRX_AGENT, ScotlandYardEnv
+from .vector import IN_PROGRESS, OUTCOMES, VectorEngine
+
+#: the id both envs are registered under
+SELF_PLAY_ID = "sy_tools/ScotlandYardSelfPlay-v0"
+
+
+class SelfPlayEnv(gymnasium.Env):  # type: ignore[misc]
+    """One game of self-play (the module's docstring).  Keyword arguments go to
+    :class:`~sy_tools.env.aec.ScotlandYardEnv` (``rules``, ``map``, ``detectives``, ``starts``,
+    ``max_cycles``, ``illegal_action``, ``render_mode``); an illegal action is handled as
+    ``illegal_action`` says (default: the game ends, -1 for the side that chose it)."""
+
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"]}
+
+    def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
+        self.aec = ScotlandYardEnv(render_mode=render_mode, **kwargs)
+        self.render_mode = render_mode
+        self.observation_space = self.aec.flat.space()
+        self._size = self.aec.codec.mrx_size
+        self.action_space = spaces.Discrete(self._size)
+
+    def _over(self) -> bool:
+        return any(self.aec.terminations.values()) or any(self.aec.truncations.values())
+
+    def _out(self) -> tuple[np.ndarray, dict[str, Any]]:
+        aec = self.aec
+        agent = aec.agent_selection
+        mask = np.zeros(self._size, dtype=np.int8)
+        over = self._over()
+        if not over:
+            m = aec.observe_mask(agent)
+            mask[:len(m)] = m
+        to_move = -1 if over else aec.possible_agents.index(agent)
+        info: dict[str, Any] = {"action_mask": mask, "to_move": to_move, "game": np.array(aec.game, dtype=np.int64)}
+        return aec.flat_observation(agent), info
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        self.aec.reset(seed=seed, options=options)  # checks the seed and options first
+        super().reset(seed=None if seed is None else int(seed) % 2**64)
+        self._unreported = self._over()  # over at the deal: the next step reports it
+        return self._out()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        aec = self.aec
+        if not aec.agents or (self._over() and not self._unreported):
+            raise InputError("the game is over: call reset()")
+        agent = aec.agent_selection
+        a = action_int(action, self._size, "the action")  # not an action: refused, nothing changes
+        if self._unreported:  # the game ended at the deal: this step (any action) reports it
+            self._unreported = False
+        else:
+            piece = aec.piece(agent)
+            if a >= aec.codec.size(piece):  # beyond a detective's numbers: illegal for it, as its own station
+                a = aec.codec.index[aec.position.stations[aec.names.index(piece)]]
+            aec.step(a)
+        obs, info = self._out()
+        rewards = np.array([aec.rewards.get(MRX_AGENT, 0.0), aec.rewards.get("det_0", 0.0)], dtype=np.float32)
+        info["rewards"] = rewards
+        terminated, truncated = any(aec.terminations.values()), any(aec.truncations.values())
+        if terminated or truncated:
+            info["outcome"] = aec.outcome
+        return obs, float(rewards[0]), terminated, truncated, info
+
+    def render(self) -> Any:
+        return self.aec.render()
+
+
+class SelfPlayVectorEnv(VectorEnv):  # type: ignore[misc]
+    """``num_envs`` games of self-play stepped at once on the batched engine
+    (:class:`~sy_tools.env.vector.VectorEngine`; the module's docstring).
+
+    ``action_masks``: put ``info["action_mask"]`` in every step's ``info`` (False saves
+    building them, ``N x A`` bytes a step; then :meth:`action_masks` and :meth:`sample` give
+    them when needed).  ``copy``: return a copy of the observations (False: the engine's own
+    buffer, refilled by the next step).  ``keep_records``: keep each game's moves
+    (:meth:`record_json`).  A game that ends is dealt anew in the same step: its outcome, ``(seed,
+    game)`` and rewards are in ``info["final_info"]`` where ``info["_final_info"]`` is set (a game
+    is never truncated, so the observation it ended in is not kept).  Actions that are not one
+    legal action per game are refused with :class:`InputError` and nothing is played."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int = 16, rules: Rules | str = "classic", map: str | Board = "london",
+                 detectives: int = 5, starts: str | tuple[Station, ...] | None = None, seed: int = 0,
+                 action_masks: bool = True, copy: bool = True, keep_records: bool = False) -> None:
+        self.engine = VectorEngine(num_envs, rules, map, detectives, seed=seed, starts=starts,
+                                   keep_records=keep_records)
+        self.num_envs = self.engine.n
+        self.single_observation_space = self.engine.flat.space()
+        self.single_action_space = spaces.Discrete(self.engine.codec.mrx_size)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.render_mode = None
+        self.with_masks, self.copy = bool(action_masks), bool(copy)
+        self._all = np.ones(self.num_envs, dtype=bool)
+        self._never = np.zeros(self.num_envs, dtype=bool)
+
+    # ---- the API ------------------------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal games ``0 .. N - 1`` of the run ``seed`` (None: a run drawn from the env's
+        generator) into the slots.  No options are taken (None or an empty dict)."""
+        if options is not None and (not isinstance(options, Mapping) or options):
+            raise InputError(f"SelfPlayVectorEnv.reset takes no options, got {options!r}")
+        if seed is not None:
+            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) \
+                    or not SEED_MIN <= seed <= SEED_MAX:
+                raise InputError(f"expected a seed from {SEED_MIN} to {SEED_MAX}, got {seed!r}")
+            super().reset(seed=int(seed) % 2**64)
+            run = int(seed)
+        else:
+            run = int(self.np_random.integers(0, 2**62))
+        obs = self.engine.reset(run)
+        return (obs.copy() if self.copy else obs), self._info()
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Play ``actions[j]`` in game ``j`` (by the agent to act there) for every game."""
+        st = self.engine.step(actions)
+        info = self._info()
+        if st.ended.any():
+            names = np.array(OUTCOMES, dtype=object)
+            ended = st.ended.copy()
+            info["final_info"] = {"outcome": np.where(ended, names[st.outcome], None), "_outcome": ended,
+                                  "game": st.game, "_game": ended, "rewards": st.rewards, "_rewards": ended}
+            info["_final_info"] = ended
+        info["rewards"], info["_rewards"] = st.rewards, self._all
+        obs = st.obs.copy() if self.copy else st.obs
+        return obs, st.rewards[:, 0].copy(), st.ended.copy(), self._never.copy(), info
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release."""
+
+    # ---- helpers --------------------------------------------------------------------------------
+
+    def _info(self) -> dict[str, Any]:
+        to_move = np.where(self.engine.outcome == IN_PROGRESS, self.engine.turn, -1)  # -1: over at the deal
+        info: dict[str, Any] = {"to_move": to_move, "_to_move": self._all,
+                                "game": self.engine.games.copy(), "_game": self._all}
+        if self.with_masks:
+            info["action_mask"], info["_action_mask"] = self.action_masks(), self._all
+        return info
+
+    def action_masks(self) -> np.ndarray:
+        """``(N, A)`` int8: 1 for each legal action of the agent to act in each game."""
+        mx, md = self.engine.masks()
+        out = mx.view(np.int8).copy()
+        out[:, :md.shape[1]] |= md.view(np.int8)
+        return out
+
+    def sample(self, rng: np.random.Generator | None = None) -> np.ndarray:
+        """A uniformly random legal action in every game (``rng``: numpy's; default the env's
+        generator), without building the masks."""
+        return self.engine.sample(self.np_random if rng is None else rng)
+
+    def record_json(self, j: int) -> dict[str, Any]:
+        """Game ``j``'s moves so far as a game.json document (``keep_records=True``)."""
+        return self.engine.record_json(j)
+
+
+def register() -> None:
+    """Register :data:`SELF_PLAY_ID` (``gymnasium.make`` and ``gymnasium.make_vec``)."""
+    if SELF_PLAY_ID not in gymnasium.registry:
+        gymnasium.register(id=SELF_PLAY_ID, entry_point="sy_tools.env.gym_vector:SelfPlayEnv",
+                           vector_entry_point="sy_tools.env.gym_vector:SelfPlayVectorEnv",
+                           disable_env_checker=False)

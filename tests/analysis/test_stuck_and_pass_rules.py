@@ -271,8 +271,11 @@ def test_simulate_sees_a_pass_as_the_possible_set_filter_does(london):
     from sy_tools.selfplay.runner import simulate
 
     asked: dict[int, list[tuple[int, str, int]]] = {}  # one list per game (its memo)
+    alive: list[object] = []  # each game's memo held, so that no later game's memo reuses its id
 
     def det(obs, rng):
+        if id(obs.memo) not in asked:
+            alive.append(obs.memo)
         asked.setdefault(id(obs.memo), []).append((obs.round, obs.to_move, obs.possible))
         return obs.legal_moves[int(rng.random() * len(obs.legal_moves))]
 
@@ -290,6 +293,7 @@ def test_simulate_sees_a_pass_as_the_possible_set_filter_does(london):
                 spec = GameSpec(rules=rules, detectives=3, detective_policy="sy_test_pass_spy:det", seed=5,
                                 records=True)
                 asked.clear()
+                alive.clear()
                 games = simulate(spec, 6, jobs=1).games
                 assert len(asked) == len(games)
                 for g, calls in zip(games, asked.values()):

@@ -99,6 +99,10 @@ def find_cmd(records: tuple[str, ...], out: str, count: int, seed: int, turns: s
 
     lo, hi = _turns(turns)
     pairings = _pairings(policies)
+    for r in records:  # the puzzle file is rewritten as puzzles are found: never over a record given
+        if os.path.exists(out) and os.path.exists(r) and os.path.samefile(r, out):
+            raise InputError(f"{out!r} is also a record given to mine; write the puzzles to a file of their own",
+                             where="--out")
     recs = [load_record(r) for r in records]
     known = read_puzzles(out) if os.path.exists(out) else []
     everything = list(known)
@@ -106,6 +110,7 @@ def find_cmd(records: tuple[str, ...], out: str, count: int, seed: int, turns: s
     left = max(0.01, time_limit - (time.monotonic() - started))
     tty = sys.stderr.isatty()
     last = [0.0]
+    shown = [""]
 
     def progress(stats: Any, puzzle: Any) -> None:
         if puzzle is not None:
@@ -114,13 +119,16 @@ def find_cmd(records: tuple[str, ...], out: str, count: int, seed: int, turns: s
         now = time.monotonic()
         if puzzle is not None or now - last[0] > (0.5 if tty else 10):
             last[0] = now
-            click.echo(("\r" if tty else "") + stats.line() + ("" if tty else "\n"), err=True, nl=False)
+            shown[0] = stats.line()
+            click.echo(("\r" if tty else "") + shown[0] + ("" if tty else "\n"), err=True, nl=False)
 
     result = find_puzzles(None, count, seed, lo, hi, left, known, records=recs, progress=progress,
                           map_spec=map_spec, rules=rules, pairings=pairings, selfplay=selfplay, kind=kind,
                           generated=generated or None)
     if tty:
         click.echo("", err=True)
+    elif result.stats.line() != shown[0]:  # a log ends with where the search stopped, as the summary does
+        click.echo(result.stats.line(), err=True)
     if not os.path.exists(out):
         write_puzzles(out, everything)
     if fmt == "json":

@@ -141,6 +141,17 @@ def entry_png(board: Board, entry: BookEntry, dpi: int = 110) -> bytes:
     return buf.getvalue()
 
 
+def legend_png(dpi: int = 110) -> bytes:
+    """The diagrams' key (the transport lines, the square marking Mr. X) as PNG bytes: the HTML
+    book shows it once, at the top, as the PDF shows it at the foot of each page."""
+    fig = Figure(figsize=(7.5, 0.45), dpi=dpi)
+    fig.patch.set_facecolor("white")
+    fig.legend(handles=legend_handles([]), loc="center", ncol=5, frameon=False, fontsize=9)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
+    return buf.getvalue()
+
+
 def book_html(board: Board, entries: Sequence[BookEntry], title: str = "Scotland Yard puzzles") -> str:
     """The book as one HTML page: each puzzle's heading, question, diagram and notes, then the
     solutions."""
@@ -148,7 +159,10 @@ def book_html(board: Board, entries: Sequence[BookEntry], title: str = "Scotland
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{esc(title)}</title>",
              "<style>body{font-family:sans-serif;max-width:52em;margin:auto;padding:1em}"
              "section{page-break-inside:avoid;margin-bottom:2em}img{width:100%;border:1px solid #ddd}"
-             "pre{font-size:.85em;white-space:pre-wrap}</style></head><body>", f"<h1>{esc(title)}</h1>"]
+             "pre{font-size:.85em;white-space:pre-wrap}</style></head><body>", f"<h1>{esc(title)}</h1>",
+             "<p><img class='legend' style='border:none' alt='Key: taxi, bus, underground and ferry lines; a square "
+             "marks where Mr. X is or may be; a ring marks a detective' "
+             f"src='data:image/png;base64,{base64.b64encode(legend_png()).decode()}'></p>"]
     for e in entries:
         png = base64.b64encode(entry_png(board, e)).decode()
         notes = "".join(f"<br>{esc(n)}" for n in e.notes)

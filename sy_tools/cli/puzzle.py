@@ -240,7 +240,7 @@ def try_cmd(file: str, pid: str | None) -> None:
     def read(prompt: str) -> str | None:
         click.echo(prompt, nl=False)
         line = sys.stdin.readline()
-        if not typed:  # read from a pipe or a file: show the move, as a terminal would have
+        if not typed or not line:  # a pipe: show the move, as a terminal would have; Ctrl-D: end the line
             click.echo(line.rstrip("\n"))
         return line if line else None
 

@@ -82,22 +82,37 @@ def puzzle_pages(board: Board, entries: Sequence[BookEntry], title: str = "Scotl
         fig.legend(handles=legend_handles([]), loc="lower center", ncol=5, frameon=False, fontsize=8,
                    bbox_to_anchor=(0.5, 0.0))
         pages.append(fig)
-    lines: list[str] = []
-    for e in entries:
-        lines.append(e.heading)
-        for s in e.solution:  # long lines wrap (a solution is never cut short)
-            lines += textwrap.wrap(s, 110, subsequent_indent="      ") or [""]
-        lines.append("")
-    per = 72
-    for start in range(0, len(lines), per):
+    for n, text in enumerate(solution_pages(entries)):
         fig = Figure(figsize=PAGE, dpi=100)
         fig.patch.set_facecolor("white")
-        head = "Solutions" + (" (continued)" if start else "")
+        head = "Solutions" + (" (continued)" if n else "")
         fig.text(0.06, 0.965, head, fontsize=14, fontweight="bold", va="top")
-        fig.text(0.06, 0.93, "\n".join(lines[start:start + per]), fontsize=7.5, va="top", family="monospace",
-                 linespacing=1.35)
+        fig.text(0.06, 0.93, "\n".join(text), fontsize=7.5, va="top", family="monospace", linespacing=1.35)
         pages.append(fig)
     return pages
+
+
+def solution_pages(entries: Sequence[BookEntry], per: int = 72, width: int = 110) -> list[list[str]]:
+    """The solutions' lines, page by page: each puzzle's heading and solution (long lines
+    wrapped, never cut short) kept on one page, a blank line between two; only a solution
+    longer than a page runs on to the next."""
+    pages: list[list[str]] = [[]]
+    for e in entries:
+        block = [e.heading]
+        for s in e.solution:
+            block += textwrap.wrap(s, width, subsequent_indent="      ") or [""]
+        if pages[-1] and len(pages[-1]) + 1 + len(block) > per:
+            pages.append([])
+        if pages[-1]:
+            pages[-1].append("")
+        while block:
+            room = per - len(pages[-1])
+            pages[-1] += block[:room]
+            block = block[room:]
+            if block:
+                pages.append([])
+    return [p for p in pages if p]
+
 
 
 def write_pdf(pages: Sequence[Figure], path: str | os.PathLike[str]) -> None:

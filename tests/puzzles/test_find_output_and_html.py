@@ -34,3 +34,20 @@ def test_the_html_book_has_the_key():
 
     text = book_html(load_board("london"), [], "t")
     assert "class='legend'" in text and "data:image/png;base64," in text and "a square marks where Mr. X" in text
+
+
+def test_a_solution_is_never_split_across_pages():
+    """Each solutions page starts with a puzzle's heading (a reader finds which puzzle a line
+    belongs to), every line kept in order, and only a solution longer than a page runs on."""
+    from sy_tools.plot.puzzle_book import BookEntry, solution_pages
+
+    def entry(n: int, lines: int) -> BookEntry:
+        return BookEntry(f"Puzzle {n}", "q", (), {}, (), (), tuple(f"turn {i}" for i in range(lines)))
+
+    entries = [entry(n, k) for n, k in enumerate([5, 3, 4, 2, 9], 1)]
+    pages = solution_pages(entries, per=10)
+    assert [p[0] for p in pages] == ["Puzzle 1", "Puzzle 2", "Puzzle 4", "Puzzle 5"]
+    assert all(len(p) <= 10 for p in pages)
+    assert [x for p in pages for x in p if x] == [x for e in entries for x in (e.heading, *e.solution)]
+    long = solution_pages([entry(1, 25)], per=10)  # longer than a page: runs on, nothing lost
+    assert [len(p) for p in long] == [10, 10, 6]

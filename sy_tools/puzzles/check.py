@@ -108,6 +108,8 @@ def check_survival(puzzle: Puzzle, deadline: float | None, max_nodes: int | None
                     if solution_of(p.moves[0]) != solution_of(g.moves[0]):
                         res.problems.append(f"turn {i}: the solution plays {solution_text(solution_of(g.moves[0]))}, "
                                             f"the only surviving move is {solution_text(solution_of(p.moves[0]))}")
+                    elif (p.trivial, p.choices) != (g.trivial, g.choices or p.choices):  # as solve prints them
+                        res.problems.append(f"turn {i}: he has {_moves_said(p)}, the solution says {_moves_said(g)}")
                     elif destinations(p.reply_moves) != destinations(g.reply_moves):
                         res.problems.append(f"turn {i}: the detectives' strongest reply is {_dest(p.reply_moves)}, "
                                             f"the solution says {_dest(g.reply_moves)}")
@@ -155,6 +157,10 @@ def _compare(proved: Sequence[Any], given: Sequence[Any]) -> list[str]:
             out.append(f"turn {i}: after his reply he may be at {' '.join(map(str, p.reply_possible))}, the solution "
                        f"says {' '.join(map(str, g.reply_possible))}")
     return out
+
+
+def _moves_said(step: Any) -> str:
+    return "one move only (forced)" if step.trivial else f"{step.choices or 'several'} moves"
 
 
 def _dest(moves: Sequence[Any]) -> str:

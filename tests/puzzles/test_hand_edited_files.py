@@ -87,3 +87,13 @@ def test_one_station_reads_mr_x_is_at(capture):
     p = puzzle_from_dict(_edited(capture, lambda q: q.update(possible=[68])))
     assert position_lines(p)[1].startswith("Mr. X is at 68; his tickets")
     assert position_lines(puzzle_from_dict(capture))[1].startswith("Mr. X may be at 3 stations: 68 84 103;")
+
+
+@pytest.mark.parametrize("edit", [{"forced": True}, {"choices": 7}])
+def test_check_catches_an_edited_count_of_mr_x_moves(edit):
+    """``solve`` prints "his only move" or "the only one of his N moves": check proves them."""
+    doc = json.loads(FILE.read_text())
+    sur = next(p for p in doc["puzzles"] if p["id"] == "pfc67935fd7")
+    assert check_puzzle(puzzle_from_dict(sur)).ok
+    r = check_puzzle(puzzle_from_dict(_edited(sur, lambda q: q["solution"][0].update(edit))))
+    assert r.status == "wrong" and "turn 1: he has 4 moves, the solution says" in r.line(), r.line()

@@ -103,7 +103,7 @@ def find_cmd(records: tuple[str, ...], out: str, count: int, seed: int, turns: s
         if os.path.exists(out) and os.path.exists(r) and os.path.samefile(r, out):
             raise InputError(f"{out!r} is also a record given to mine; write the puzzles to a file of their own",
                              where="--out")
-    recs = [load_record(r) for r in records]
+    recs = [_record(r, load_record) for r in records]
     known = read_puzzles(out) if os.path.exists(out) else []
     everything = list(known)
     started = command_started() or time.monotonic()
@@ -140,6 +140,27 @@ def find_cmd(records: tuple[str, ...], out: str, count: int, seed: int, turns: s
     click.echo(f"{s.kept} new puzzle{'s' if s.kept != 1 else ''} ({len(everything)} in {out}); {s.tried} candidates "
                f"tried, {s.forced} forced, {s.unique} unique, {s.duplicates} repeats; "
                f"{s.kept_share:.1%} kept")
+
+
+def _record(path: str, load: Any) -> Any:
+    """A game record to mine; a puzzle file given in its place is named as one (not as a
+    record with unknown keys)."""
+    try:
+        return load(path)
+    except InputError:
+        import json
+
+        from ..puzzles.model import FILE_FORMAT
+
+        try:
+            with open(path, encoding="utf-8") as f:
+                doc = json.load(f)
+        except (OSError, ValueError):
+            doc = None
+        if isinstance(doc, dict) and doc.get("format") == FILE_FORMAT:
+            raise InputError("a puzzle file, not a game record (to add puzzles to it, give it with -o)",
+                             file=path) from None
+        raise
 
 
 def _load(path: str, ids: tuple[str, ...]) -> list[Any]:
@@ -334,6 +355,8 @@ def book_cmd(file: str, ids: tuple[str, ...], out: str, title: str, pages_png: s
     suffix = out.lower().rsplit(".", 1)[-1] if "." in out else ""
     if suffix not in ("pdf", "html"):
         raise InputError(f"expected a .pdf or .html file, got {out!r}", where="--out")
+    if pages_png and suffix != "pdf":
+        raise InputError("the pages are a PDF book's: give -o FILE.pdf", where="--pages-png")
     puzzles = _load(file, ids)
     maps = {p.map for p in puzzles}
     if len(maps) > 1:

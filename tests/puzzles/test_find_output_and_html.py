@@ -51,3 +51,12 @@ def test_a_solution_is_never_split_across_pages():
     assert [x for p in pages for x in p if x] == [x for e in entries for x in (e.heading, *e.solution)]
     long = solution_pages([entry(1, 25)], per=10)  # longer than a page: runs on, nothing lost
     assert [len(p) for p in long] == [10, 10, 6]
+
+
+def test_a_puzzle_file_given_as_a_record_and_png_pages_of_html_are_refused(cli, tmp_path):
+    puzzles = REPO / "examples" / "puzzles" / "puzzles.json"
+    r = cli("puzzle", "find", str(puzzles), "-o", str(tmp_path / "p.json"), "--count", "1")
+    lines = r.output.strip().splitlines()
+    assert (r.exit_code, len(lines)) == (2, 1) and "a puzzle file, not a game record" in lines[0], r.output
+    r = cli("puzzle", "book", str(puzzles), "-o", str(tmp_path / "b.html"), "--pages-png", str(tmp_path / "pg"))
+    assert r.exit_code == 2 and "--pages-png:" in r.output and not list(tmp_path.iterdir()), r.output

@@ -153,6 +153,8 @@ def _compare(proved: Sequence[Any], given: Sequence[Any]) -> list[str]:
             out.append(f"turn {i}: the solution ends {g.end or 'open'}, the proof {p.end or 'open'}")
         elif p.has_reply and (p.reply_tickets, p.reply_shown) != (g.reply_tickets, g.reply_shown):
             out.append(f"turn {i}: Mr. X's best reply is {p.reply_text()}, the solution says {g.reply_text()}")
+        elif p.has_reply and g.replies and p.replies != g.replies:  # solve prints "of his N replies"
+            out.append(f"turn {i}: Mr. X has {p.replies} replies, the solution says {g.replies}")
         elif p.has_reply and g.reply_possible and tuple(p.reply_possible) != tuple(g.reply_possible):
             out.append(f"turn {i}: after his reply he may be at {' '.join(map(str, p.reply_possible))}, the solution "
                        f"says {' '.join(map(str, g.reply_possible))}")

@@ -97,3 +97,9 @@ def test_check_catches_an_edited_count_of_mr_x_moves(edit):
     assert check_puzzle(puzzle_from_dict(sur)).ok
     r = check_puzzle(puzzle_from_dict(_edited(sur, lambda q: q["solution"][0].update(edit))))
     assert r.status == "wrong" and "turn 1: he has 4 moves, the solution says" in r.line(), r.line()
+
+
+def test_check_catches_an_edited_count_of_his_replies(capture):
+    bad = puzzle_from_dict(_edited(capture, lambda q: q["solution"][0]["reply"].update(replies=5)))
+    r = check_puzzle(bad)
+    assert r.status == "wrong" and "turn 1: Mr. X has 2 replies, the solution says 5" in r.line(), r.line()

@@ -99,13 +99,18 @@ def find_cmd(records: tuple[str, ...], out: str, count: int, seed: int, turns: s
 
     lo, hi = _turns(turns)
     pairings = _pairings(policies)
-    recs = [load_record(r) for r in records]
+    for r in records:  # the puzzle file is rewritten as puzzles are found: never over a record given
+        if os.path.exists(out) and os.path.exists(r) and os.path.samefile(r, out):
+            raise InputError(f"{out!r} is also a record given to mine; write the puzzles to a file of their own",
+                             where="--out")
+    recs = [_record(r, load_record) for r in records]
     known = read_puzzles(out) if os.path.exists(out) else []
     everything = list(known)
     started = command_started() or time.monotonic()
     left = max(0.01, time_limit - (time.monotonic() - started))
     tty = sys.stderr.isatty()
     last = [0.0]
+    shown = [""]
 
     def progress(stats: Any, puzzle: Any) -> None:
         if puzzle is not None:
@@ -114,13 +119,16 @@ def find_cmd(records: tuple[str, ...], out: str, count: int, seed: int, turns: s
         now = time.monotonic()
         if puzzle is not None or now - last[0] > (0.5 if tty else 10):
             last[0] = now
-            click.echo(("\r" if tty else "") + stats.line() + ("" if tty else "\n"), err=True, nl=False)
+            shown[0] = stats.line()
+            click.echo(("\r" if tty else "") + shown[0] + ("" if tty else "\n"), err=True, nl=False)
 
     result = find_puzzles(None, count, seed, lo, hi, left, known, records=recs, progress=progress,
                           map_spec=map_spec, rules=rules, pairings=pairings, selfplay=selfplay, kind=kind,
                           generated=generated or None)
     if tty:
         click.echo("", err=True)
+    elif result.stats.line() != shown[0]:  # a log ends with where the search stopped, as the summary does
+        click.echo(result.stats.line(), err=True)
     if not os.path.exists(out):
         write_puzzles(out, everything)
     if fmt == "json":
@@ -132,6 +140,27 @@ def find_cmd(records: tuple[str, ...], out: str, count: int, seed: int, turns: s
     click.echo(f"{s.kept} new puzzle{'s' if s.kept != 1 else ''} ({len(everything)} in {out}); {s.tried} candidates "
                f"tried, {s.forced} forced, {s.unique} unique, {s.duplicates} repeats; "
                f"{s.kept_share:.1%} kept")
+
+
+def _record(path: str, load: Any) -> Any:
+    """A game record to mine; a puzzle file given in its place is named as one (not as a
+    record with unknown keys)."""
+    try:
+        return load(path)
+    except InputError:
+        import json
+
+        from ..puzzles.model import FILE_FORMAT
+
+        try:
+            with open(path, encoding="utf-8") as f:
+                doc = json.load(f)
+        except (OSError, ValueError):
+            doc = None
+        if isinstance(doc, dict) and doc.get("format") == FILE_FORMAT:
+            raise InputError("a puzzle file, not a game record (to add puzzles to it, give it with -o)",
+                             file=path) from None
+        raise
 
 
 def _load(path: str, ids: tuple[str, ...]) -> list[Any]:
@@ -232,7 +261,7 @@ def try_cmd(file: str, pid: str | None) -> None:
     def read(prompt: str) -> str | None:
         click.echo(prompt, nl=False)
         line = sys.stdin.readline()
-        if not typed:  # read from a pipe or a file: show the move, as a terminal would have
+        if not typed or not line:  # a pipe: show the move, as a terminal would have; Ctrl-D: end the line
             click.echo(line.rstrip("\n"))
         return line if line else None
 
@@ -326,6 +355,8 @@ def book_cmd(file: str, ids: tuple[str, ...], out: str, title: str, pages_png: s
     suffix = out.lower().rsplit(".", 1)[-1] if "." in out else ""
     if suffix not in ("pdf", "html"):
         raise InputError(f"expected a .pdf or .html file, got {out!r}", where="--out")
+    if pages_png and suffix != "pdf":
+        raise InputError("the pages are a PDF book's: give -o FILE.pdf", where="--pages-png")
     puzzles = _load(file, ids)
     maps = {p.map for p in puzzles}
     if len(maps) > 1:

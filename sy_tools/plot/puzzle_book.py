@@ -82,22 +82,37 @@ def puzzle_pages(board: Board, entries: Sequence[BookEntry], title: str = "Scotl
         fig.legend(handles=legend_handles([]), loc="lower center", ncol=5, frameon=False, fontsize=8,
                    bbox_to_anchor=(0.5, 0.0))
         pages.append(fig)
-    lines: list[str] = []
-    for e in entries:
-        lines.append(e.heading)
-        for s in e.solution:  # long lines wrap (a solution is never cut short)
-            lines += textwrap.wrap(s, 110, subsequent_indent="      ") or [""]
-        lines.append("")
-    per = 72
-    for start in range(0, len(lines), per):
+    for n, text in enumerate(solution_pages(entries)):
         fig = Figure(figsize=PAGE, dpi=100)
         fig.patch.set_facecolor("white")
-        head = "Solutions" + (" (continued)" if start else "")
+        head = "Solutions" + (" (continued)" if n else "")
         fig.text(0.06, 0.965, head, fontsize=14, fontweight="bold", va="top")
-        fig.text(0.06, 0.93, "\n".join(lines[start:start + per]), fontsize=7.5, va="top", family="monospace",
-                 linespacing=1.35)
+        fig.text(0.06, 0.93, "\n".join(text), fontsize=7.5, va="top", family="monospace", linespacing=1.35)
         pages.append(fig)
     return pages
+
+
+def solution_pages(entries: Sequence[BookEntry], per: int = 72, width: int = 110) -> list[list[str]]:
+    """The solutions' lines, page by page: each puzzle's heading and solution (long lines
+    wrapped, never cut short) kept on one page, a blank line between two; only a solution
+    longer than a page runs on to the next."""
+    pages: list[list[str]] = [[]]
+    for e in entries:
+        block = [e.heading]
+        for s in e.solution:
+            block += textwrap.wrap(s, width, subsequent_indent="      ") or [""]
+        if pages[-1] and len(pages[-1]) + 1 + len(block) > per:
+            pages.append([])
+        if pages[-1]:
+            pages[-1].append("")
+        while block:
+            room = per - len(pages[-1])
+            pages[-1] += block[:room]
+            block = block[room:]
+            if block:
+                pages.append([])
+    return [p for p in pages if p]
+
 
 
 def write_pdf(pages: Sequence[Figure], path: str | os.PathLike[str]) -> None:
@@ -141,6 +156,17 @@ def entry_png(board: Board, entry: BookEntry, dpi: int = 110) -> bytes:
     return buf.getvalue()
 
 
+def legend_png(dpi: int = 110) -> bytes:
+    """The diagrams' key (the transport lines, the square marking Mr. X) as PNG bytes: the HTML
+    book shows it once, at the top, as the PDF shows it at the foot of each page."""
+    fig = Figure(figsize=(7.5, 0.45), dpi=dpi)
+    fig.patch.set_facecolor("white")
+    fig.legend(handles=legend_handles([]), loc="center", ncol=5, frameon=False, fontsize=9)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, facecolor="white")
+    return buf.getvalue()
+
+
 def book_html(board: Board, entries: Sequence[BookEntry], title: str = "Scotland Yard puzzles") -> str:
     """The book as one HTML page: each puzzle's heading, question, diagram and notes, then the
     solutions."""
@@ -148,7 +174,10 @@ def book_html(board: Board, entries: Sequence[BookEntry], title: str = "Scotland
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{esc(title)}</title>",
              "<style>body{font-family:sans-serif;max-width:52em;margin:auto;padding:1em}"
              "section{page-break-inside:avoid;margin-bottom:2em}img{width:100%;border:1px solid #ddd}"
-             "pre{font-size:.85em;white-space:pre-wrap}</style></head><body>", f"<h1>{esc(title)}</h1>"]
+             "pre{font-size:.85em;white-space:pre-wrap}</style></head><body>", f"<h1>{esc(title)}</h1>",
+             "<p><img class='legend' style='border:none' alt='Key: taxi, bus, underground and ferry lines; a square "
+             "marks where Mr. X is or may be; a ring marks a detective' "
+             f"src='data:image/png;base64,{base64.b64encode(legend_png()).decode()}'></p>"]
     for e in entries:
         png = base64.b64encode(entry_png(board, e)).decode()
         notes = "".join(f"<br>{esc(n)}" for n in e.notes)

@@ -356,12 +356,15 @@ def terminal_mrx_chooser(read: Callable[[str], str | None], write: Callable[[str
 def read_mrx_move(text: str, legal: Sequence[Move]) -> Move | str:
     """Mr. X's move as a person types it: legs of an optional ticket (T, B, U, K: black) and a
     station; two legs make a double move.  A station without a ticket takes the first legal
-    ticket there (the engine's order)."""
+    ticket there (the engine's order).  A leading ``2X`` (as ``solve`` writes a double move)
+    asks for two legs."""
     from ..engine.tickets import Ticket
 
     kinds = {"t": Ticket.TAXI, "taxi": Ticket.TAXI, "b": Ticket.BUS, "bus": Ticket.BUS, "u": Ticket.UNDERGROUND,
              "underground": Ticket.UNDERGROUND, "k": Ticket.BLACK, "black": Ticket.BLACK, "x": Ticket.BLACK}
     words = text.replace(",", " ").split()
+    double = bool(words) and words[0].lower() == "2x"  # as solve writes one: 2X T 194 T 182
+    words = words[double:]
     legs: list[tuple[Ticket | None, int]] = []
     ticket: Ticket | None = None
     for w in words:
@@ -371,9 +374,11 @@ def read_mrx_move(text: str, legal: Sequence[Move]) -> Move | str:
         elif w.lower() in kinds and ticket is None:
             ticket = kinds[w.lower()]
         else:
-            return f"unknown word {w[:20]!r}: type a station (46), a ticket and a station (K 46), or two for a double"
+            return f"unknown word {w[:20]!r}: type a station (46), a ticket and a station (K 46), or two for a double (2X T 46 B 58)"
     if not legs or ticket is not None or len(legs) > 2:
         return "type a station (46), a ticket and a station (K 46), or two legs for a double move; ? lists them"
+    if double and len(legs) != 2:
+        return "a double move (2X) takes two legs: 2X T 46 B 58"
     for m in legal:
         if len(m.tickets) == len(legs) and all(s == to and (t is None or mt is t)
                                                for (t, to), mt, s in zip(legs, m.tickets, m.stations)):

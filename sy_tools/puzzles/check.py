@@ -108,6 +108,8 @@ def check_survival(puzzle: Puzzle, deadline: float | None, max_nodes: int | None
                     if solution_of(p.moves[0]) != solution_of(g.moves[0]):
                         res.problems.append(f"turn {i}: the solution plays {solution_text(solution_of(g.moves[0]))}, "
                                             f"the only surviving move is {solution_text(solution_of(p.moves[0]))}")
+                    elif (p.trivial, p.choices) != (g.trivial, g.choices or p.choices):  # as solve prints them
+                        res.problems.append(f"turn {i}: he has {_moves_said(p)}, the solution says {_moves_said(g)}")
                     elif destinations(p.reply_moves) != destinations(g.reply_moves):
                         res.problems.append(f"turn {i}: the detectives' strongest reply is {_dest(p.reply_moves)}, "
                                             f"the solution says {_dest(g.reply_moves)}")
@@ -151,7 +153,16 @@ def _compare(proved: Sequence[Any], given: Sequence[Any]) -> list[str]:
             out.append(f"turn {i}: the solution ends {g.end or 'open'}, the proof {p.end or 'open'}")
         elif p.has_reply and (p.reply_tickets, p.reply_shown) != (g.reply_tickets, g.reply_shown):
             out.append(f"turn {i}: Mr. X's best reply is {p.reply_text()}, the solution says {g.reply_text()}")
+        elif p.has_reply and g.replies and p.replies != g.replies:  # solve prints "of his N replies"
+            out.append(f"turn {i}: Mr. X has {p.replies} replies, the solution says {g.replies}")
+        elif p.has_reply and g.reply_possible and tuple(p.reply_possible) != tuple(g.reply_possible):
+            out.append(f"turn {i}: after his reply he may be at {' '.join(map(str, p.reply_possible))}, the solution "
+                       f"says {' '.join(map(str, g.reply_possible))}")
     return out
+
+
+def _moves_said(step: Any) -> str:
+    return "one move only (forced)" if step.trivial else f"{step.choices or 'several'} moves"
 
 
 def _dest(moves: Sequence[Any]) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -30,6 +31,8 @@ from .prove import Belief, LineStep
 #: The ``format`` value of a puzzle file, and its version.
 FILE_FORMAT = "sy-tools puzzles"
 FILE_VERSION = 1
+#: keys of which a bare puzzle object (a file holding one puzzle) has at least one
+_PUZZLE_KEYS = frozenset({"possible", "turns", "solution", "mrx_tickets"})
 
 #: Puzzle kinds: the detectives force a capture; Mr. X survives (:mod:`sy_tools.puzzles.survive`).
 KINDS = ("capture", "survive")
@@ -270,6 +273,12 @@ def _int(v: Any, what: str, low: int = 0) -> int:
     return int(v)
 
 
+def _bool(v: Any, what: str) -> bool:
+    _need(isinstance(v, bool),
+          f"{what}: expected true or false, got {json.dumps(v)[:40] if _jsonable(v) else type(v).__name__}")
+    return bool(v)
+
+
 def _jsonable(v: Any) -> bool:
     try:
         json.dumps(v)
@@ -317,7 +326,7 @@ def _from_dict(d: Any, where: str, board: Board | None) -> Puzzle:
         _need(s in board, f"detectives[{i}].station: {s} is not on the map {board.name!r}")
         dets.append((name, s, _counts(x.get("tickets", dict(rules.detective_tickets)), DETECTIVE_KINDS,
                                       f"detectives[{i}].tickets")))
-        if x.get("out", False):
+        if _bool(x.get("out", False), f"detectives[{i}].out"):
             out.append(name)
     _need(len({n for n, _, _ in dets}) == len(dets), "detectives: two share a name")
     _need(len({s for _, s, _ in dets}) == len(dets), "detectives: two share a station")
@@ -357,7 +366,7 @@ def _from_dict(d: Any, where: str, board: Board | None) -> Puzzle:
         _need(isinstance(shown, list) and len(shown) == len(tks), f"{w}.reply.shown: one entry per ticket")
         poss = reply.get("possible", [])
         _need(isinstance(poss, list), f"{w}.reply.possible: expected a list")
-        steps.append(Step(tuple(moves), end, bool(st.get("trivial", False)), tuple(Ticket(t) for t in tks),
+        steps.append(Step(tuple(moves), end, _bool(st.get("trivial", False), f"{w}.trivial"), tuple(Ticket(t) for t in tks),
                           tuple(None if s is None else _int(s, f"{w}.reply.shown", 1) for s in shown),
                           tuple(_int(s, f"{w}.reply.possible", 1) for s in poss),
                           _int(reply.get("replies", 0), f"{w}.reply.replies")))
@@ -370,6 +379,8 @@ def _from_dict(d: Any, where: str, board: Board | None) -> Puzzle:
                             _int(r.get("attempts", 0), "rating.attempts"))
         except (TypeError, ValueError):
             raise _Bad("rating: expected numbers") from None
+        _need(all(math.isfinite(v) for v in (rating.rating, rating.rd, rating.volatility)),
+              "rating: expected finite numbers")
     themes = d.get("themes", [])
     _need(isinstance(themes, list) and all(isinstance(t, str) for t in themes), "themes: expected a list of words")
     source = d.get("source", "")
@@ -394,7 +405,7 @@ def _survival_step(st: dict[str, Any], w: str, names: set[str]) -> Step:
         _need(isinstance(m, dict) and m.get("piece") in names, f"{w}.reply.moves[{j}]: expected a detective's move")
         _need(m.get("ticket") in DETECTIVE_KINDS, f"{w}.reply.moves[{j}].ticket: expected taxi, bus or underground")
         rmoves.append(Move.detective(m["piece"], m["ticket"], _int(m.get("to"), f"{w}.reply.moves[{j}].to", 1)))
-    return Step((move,), None, bool(st.get("forced", False)), replies=_int(reply.get("replies", 0), f"{w}.reply.replies"),
+    return Step((move,), None, _bool(st.get("forced", False), f"{w}.forced"), replies=_int(reply.get("replies", 0), f"{w}.reply.replies"),
                 reply_moves=tuple(rmoves), choices=_int(st.get("choices", 0), f"{w}.choices"))
 
 
@@ -410,7 +421,19 @@ def read_puzzles(path: str | os.PathLike[str]) -> list[Puzzle]:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
         raise InputError(f"not JSON (line {e.lineno}, column {e.colno}: {e.msg})", file=name) from None
-    items = doc.get("puzzles") if isinstance(doc, dict) and "puzzles" in doc else [doc]
+    if isinstance(doc, dict) and "puzzles" in doc:
+        fmt, version = doc.get("format", FILE_FORMAT), doc.get("version", FILE_VERSION)
+        if fmt != FILE_FORMAT:
+            raise InputError(f"expected {FILE_FORMAT!r}, got {json.dumps(fmt)[:40]}", file=name, where="format")
+        if not (isinstance(version, int) and not isinstance(version, bool) and 1 <= version <= FILE_VERSION):
+            raise InputError(f"expected {FILE_VERSION} (the puzzle file version this sy-tools reads), got "
+                             f"{json.dumps(version)[:40]}", file=name, where="version")
+        items = doc["puzzles"]
+    elif isinstance(doc, dict) and _PUZZLE_KEYS & doc.keys():
+        items = [doc]
+    else:  # a game record, a map, a list...: say so rather than name a field it lacks
+        raise InputError(f"not a puzzle file (expected {{\"format\": \"{FILE_FORMAT}\", \"puzzles\": [...]}} or "
+                         "one puzzle object)", file=name)
     if not isinstance(items, list):
         raise InputError("puzzles: expected a list", file=name)
     boards: dict[str, Board] = {}
@@ -426,6 +449,11 @@ def read_puzzles(path: str | os.PathLike[str]) -> list[Puzzle]:
             out.append(puzzle_from_dict(d, f"puzzles[{i}]", boards.get(m) if isinstance(m, str) else None))
         except InputError as e:
             raise InputError(e.detail, file=name, where=e.where) from None
+    first: dict[str, int] = {}
+    for i, p in enumerate(out):  # two copies would make --id ambiguous and count twice in a book
+        j = first.setdefault(p.id, i)
+        if j != i:
+            raise InputError(f"the same puzzle ({p.id}) as puzzles[{j}]", file=name, where=f"puzzles[{i}]")
     return out
 
 
@@ -458,9 +486,10 @@ def position_lines(puzzle: Puzzle) -> list[str]:
     nxt = puzzle.rules.next_reveal(puzzle.move_number)
     reveal = f"; he shows himself after move {nxt}" if nxt is not None else ""
     tick = ", ".join(f"{_LETTER[k]} {v}" for k, v in puzzle.mrx_tickets.to_dict().items())
+    where = (f"Mr. X is at {puzzle.possible[0]}" if len(puzzle.possible) == 1 else
+             f"Mr. X may be at {plural(len(puzzle.possible), 'station')}: {' '.join(map(str, puzzle.possible))}")
     return [f"{puzzle.id}: {puzzle.question()}",
-            f"Mr. X may be at {plural(len(puzzle.possible), 'station')}: {' '.join(map(str, puzzle.possible))}; "
-            f"his tickets: {tick}; he has made {puzzle.move_number} moves{reveal}",
+            f"{where}; his tickets: {tick}; he has made {puzzle.move_number} moves{reveal}",
             f"detectives (in turn order): {dets}"]
 
 

@@ -1,7 +1,7 @@
 """``sy-tools puzzle try`` at a terminal of its own (pexpect): a person who plays the solution
 solves the puzzle (exit 0), the solver answering as Mr. X between the turns; a wrong move ends
-it (exit 1) naming the solution; '?' lists the moves; Ctrl-C ends with exit 130.  No timing
-is asserted: the timeouts are only generous bounds."""
+it (exit 1) naming the solution; '?' lists the moves; Ctrl-C ends with exit 130, Ctrl-D gives up
+(exit 1).  No timing is asserted: the timeouts are only generous bounds."""
 
 from __future__ import annotations
 
@@ -93,6 +93,17 @@ def test_ctrl_c_ends_with_130():
     child.sendintr()
     child.expect("interrupted")
     assert _exit_status(child) == 130
+
+
+def test_ctrl_d_gives_up_on_a_line_of_its_own():
+    """Ctrl-D at the prompt: exit 1, and the terminal's line after the prompt is ended (a
+    terminal echoes no newline for it)."""
+    child = _spawn(_two_turns().id)
+    child.expect("moves to: ")
+    child.sendeof()
+    child.expect("given up")
+    assert child.before.endswith(b"\n"), child.before  # (what came after the prompt)
+    assert _exit_status(child) == 1
 
 
 def _survival():

@@ -279,7 +279,9 @@ def try_cmd(file: str, pid: str | None) -> None:
 @puzzle_group.command("rate", short_help="Rate puzzles by how graded solvers fare on them (Glicko-2).")
 @click.argument("file")
 @_ID
-@click.option("-o", "--out", "out", default=None, help="Write the rated puzzles here (default: back into FILE).")
+@click.option("-o", "--out", "out", default=None,
+              help="Write the rated puzzles (all of FILE's, with the new ratings) to this new file; FILE itself "
+                   "is never written (default: only print the ratings).")
 @click.option("--tries", type=click.IntRange(min=1, max=20), default=2, show_default=True,
               help="Attempts by each solver at each puzzle.")
 @seed_option("The attempts' seed (each attempt draws from (seed, puzzle, solver, try) alone).")
@@ -295,10 +297,13 @@ def rate_cmd(file: str, ids: tuple[str, ...], out: str | None, tries: int, seed:
     Examples:
       sy-tools puzzle rate examples/puzzles/puzzles.json --id pbac511fd84 -o rated.json
     """
+    from ..formats.files import refuse_overwrite
     from ..formats.output import dumps, table
     from ..puzzles.model import read_puzzles, write_puzzles
     from ..puzzles.rate import rate_puzzles
 
+    if out is not None:
+        refuse_overwrite([out], [file])
     everything = read_puzzles(file)
     puzzles = _load(file, ids)
 
@@ -308,7 +313,10 @@ def rate_cmd(file: str, ids: tuple[str, ...], out: str | None, tries: int, seed:
 
     report = rate_puzzles(puzzles, tries=tries, seed=seed, progress=progress)
     rated = {p.id: p for p in report.puzzles}
-    write_puzzles(out or file, [rated.get(p.id, p) for p in everything])
+    if out is not None:
+        write_puzzles(out, [rated.get(p.id, p) for p in everything])
+    else:
+        click.echo("(the ratings are not saved: -o FILE writes the rated puzzles to a new file)", err=True)
     if fmt == "json":
         click.echo(dumps(report.to_dict()))
         return

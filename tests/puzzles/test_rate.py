@@ -119,3 +119,31 @@ def test_survival_ratings_are_reproducible_and_ordered():
             and a.solved_by(p.id)["x-greedy"] == 0]
     assert easy and hard, (len(easy), len(hard))
     assert max(easy) < min(hard)
+
+
+def test_rate_never_writes_its_input(cli, tmp_path):
+    """`puzzle rate FILE` prints the ratings and leaves FILE as it was; `-o` writes a new file,
+    and `-o` naming FILE (or a link to it) is refused with one line, FILE untouched."""
+    import json
+    import shutil
+
+    src = tmp_path / "p.json"
+    from pathlib import Path
+
+    shutil.copy(Path(__file__).parents[2] / "examples" / "puzzles" / "puzzles.json", src)
+    first = json.loads(src.read_text())["puzzles"][0]["id"]
+    before = src.read_bytes()
+    r = cli("puzzle", "rate", str(src), "--id", first, "--tries", "1")
+    assert r.exit_code == 0, r.stderr
+    assert first in r.stdout and "not saved" in r.stderr
+    assert src.read_bytes() == before
+    (tmp_path / "link.json").symlink_to(src)
+    for target in (src, tmp_path / "link.json"):
+        r = cli("puzzle", "rate", str(src), "--id", first, "-o", str(target))
+        assert r.exit_code == 2 and "overwrite an input" in r.stderr and "Traceback" not in r.stderr
+        assert src.read_bytes() == before
+    r = cli("puzzle", "rate", str(src), "--id", first, "--tries", "1", "-o", str(tmp_path / "rated.json"))
+    assert r.exit_code == 0, r.stderr
+    rated = json.loads((tmp_path / "rated.json").read_text())["puzzles"]
+    assert [p["id"] for p in rated] == [p["id"] for p in json.loads(before)["puzzles"]]
+    assert src.read_bytes() == before

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -54,7 +53,7 @@ from ..engine.stations import Station
 from ..engine.tickets import DETECTIVE_TICKETS, MRX_MOVE_TICKETS, MRX_TICKET_KINDS
 from ..errors import InputError
 from ..selfplay.budgets import SEED_MAX, SEED_MIN
-from ..selfplay.game import DETECTIVE_NAMES, deal, game_record, game_rng
+from ..selfplay.game import DETECTIVE_NAMES, Dealer, game_record, game_rng
 from .actions import ActionCodec
 from .flat import Batch, FlatLayout
 from .vector_bits import BitTables, count, draw, has, kth, pack, union, unpack
@@ -204,6 +203,14 @@ class VectorEngine:
             self._envs = [ScotlandYardEnv(self.rules, self.board, self.d, starts=starts) for _ in range(self.n)]
             for e in self._envs:
                 e.map_spec = self.map_spec
+        #: the tickets every game starts with
+        self._det_start = [int(self.rules.detective_tickets.get(k, 0)) for k in ("taxi", "bus", "underground")]
+        x = self.rules.mrx_start_tickets(self.d)
+        self._mrx_start = [int(x.get(k, 0)) for k in MRX_TICKET_KINDS]
+        self._dealer = Dealer(self.board, self.rules, self.d, starts)
+        #: Mr. X's start deck, ``(S,)`` bool
+        self._mrx_deck = np.zeros(s, dtype=bool)
+        self._mrx_deck[self._idx[list(self._dealer.mrx_deck)]] = True
         self._next_game = 0
         self._live_rows: tuple[np.ndarray, np.ndarray] | None = None
         self.ended_records: dict[int, dict[str, Any]] = {}
@@ -263,10 +270,7 @@ class VectorEngine:
 
     def _deal(self, slots: np.ndarray) -> None:
         """Deal the next games of the run into ``slots`` (ascending)."""
-        rules, d = self.rules, self.d
-        det_start = [int(rules.detective_tickets.get(k, 0)) for k in ("taxi", "bus", "underground")]
-        x = rules.mrx_start_tickets(d)
-        mrx_start = [int(x.get(k, 0)) for k in MRX_TICKET_KINDS]
+        d = self.d
         if self.fallback:
             for j in slots.tolist():
                 g = self._next_game
@@ -280,29 +284,26 @@ class VectorEngine:
         if not len(slots):
             return
         first = self._next_game
-        board, starts, seed = self.board, self.starts, self.seed
-        dealt = [deal(board, rules, d, starts, game_rng(seed, g)) for g in range(first, first + len(slots))]
-        for j, one in zip(slots.tolist(), dealt):
-            self._starts[j] = one  # (Mr. X's start, the detectives' starts, his start candidates)
+        games = range(first, first + len(slots))
         if self.keep_records:
-            for j in slots.tolist():
+            dealt = [self._dealer.deal(game_rng(self.seed, g)) for g in games]
+            for j, one in zip(slots.tolist(), dealt):
+                self._starts[j] = one  # (Mr. X's start, the detectives' starts, his start candidates)
                 self._records[j] = []
-        mrx_at = [one[0] for one in dealt]
-        det_at = [one[1] for one in dealt]
-        cand_at = list(chain.from_iterable(one[2] for one in dealt))
-        cand_rows = np.repeat(slots, [len(one[2]) for one in dealt])
+            drawn: Sequence[tuple[Station, Sequence[Station]]] = [(one[0], one[1]) for one in dealt]
+        else:  # the same draws, without the start candidates (his deck less the detectives)
+            drawn = self._dealer.draw_games(self.seed, games)
         self._next_game += len(slots)
         self.games[slots, 0] = self.seed
         self.games[slots, 1] = np.arange(first, self._next_game)
-        self.det_at[slots] = self._idx[np.array(det_at, dtype=np.int64).reshape(len(slots), d)]
-        self.det_tk[slots] = det_start
+        self.det_at[slots] = self._idx[np.array([one[1] for one in drawn], dtype=np.int64).reshape(len(slots), d)]
+        self.det_tk[slots] = self._det_start
         self.out[slots] = False
-        self.mrx_at[slots] = self._idx[mrx_at]
-        self.mrx_tk[slots] = mrx_start
+        self.mrx_at[slots] = self._idx[[one[0] for one in drawn]]
+        self.mrx_tk[slots] = self._mrx_start
         self.move[slots] = self.round[slots] = self.doubles[slots] = self.turn[slots] = 0
         self.outcome[slots] = IN_PROGRESS
-        self.possible[slots] = False
-        self.possible[cand_rows, self._idx[np.array(cand_at, dtype=np.int64)]] = True
+        self.possible[slots] = self._mrx_deck  # his start candidates: the deck less the detectives
         self.possible[slots[:, None], np.take(self.det_at, slots, axis=0)] = False
         dealt_sets = np.take(self.possible, slots, axis=0)
         self._count[slots] = dealt_sets.view(np.uint8).sum(axis=1)

@@ -217,3 +217,14 @@ def test_two_deals_are_as_hard_coded(london):
         174, [117, 29, 91, 34, 112], [13, 26, 50, 53, 94, 103, 132, 138, 141, 155, 174, 197, 198])
     assert deal(london, PRESETS["2014"], 5, None, game_rng(2026, 41)) == (
         166, [141, 94, 112, 174, 29], [35, 45, 51, 71, 78, 104, 106, 127, 132, 146, 166, 170, 172])
+
+
+@pytest.mark.parametrize("rules,starts", [("classic", None), ("2014", None), ("classic", (1, 13, 29, 91, 132, 197))])
+def test_the_dealer_deals_as_deal(london, rules, starts):
+    from sy_tools.selfplay.game import Dealer, deal, game_rng
+
+    dealer = Dealer(london, PRESETS[rules], 5, starts)
+    games = range(40, 440)
+    want = [deal(london, PRESETS[rules], 5, starts, game_rng(-3, g)) for g in games]
+    assert [dealer.deal(game_rng(-3, g)) for g in games] == want
+    assert dealer.draw_games(-3, games) == [(m, d) for m, d, _ in want]

@@ -235,7 +235,7 @@ class VectorEngine:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not SEED_MIN <= seed <= SEED_MAX:
                 raise InputError(f"expected a seed from {SEED_MIN} to {SEED_MAX}, got {seed!r}")
             self.seed = int(seed)
-        n, d, s = self.n, self.d, len(self.stations)
+        n, d = self.n, self.d
         self.det_at = np.zeros((n, d), dtype=np.int64)
         self.det_tk = np.zeros((n, d, 3), dtype=np.int64)
         self.out = np.zeros((n, d), dtype=bool)
@@ -246,7 +246,6 @@ class VectorEngine:
         self.doubles = np.zeros(n, dtype=np.int64)
         self.turn = np.zeros(n, dtype=np.int64)
         self.outcome = np.zeros(n, dtype=np.int64)
-        self.possible = np.zeros((n, s), dtype=bool)
         self.last_reveal = np.full(n, -1, dtype=np.int64)
         #: ``(N, 2)``: each slot's ``(seed, game)``
         self.games = np.zeros((n, 2), dtype=np.int64)
@@ -262,6 +261,7 @@ class VectorEngine:
         self._packed = np.zeros((n, self._words), dtype=np.uint64)  # ``possible``, packed
         self._count = np.zeros(n, dtype=np.int64)  # the size of each game's possible set
         self._dpat = np.zeros((n, d), dtype=np.int64)  # each detective's tickets held, as bits
+        self._outbits = np.zeros(n, dtype=np.intp)  # the detectives out for good, as bits
         self._clear_pending()
         self._next_game = 0
         self._deal(np.arange(n))
@@ -299,23 +299,29 @@ class VectorEngine:
         self.det_at[slots] = self._idx[np.array([one[1] for one in drawn], dtype=np.int64).reshape(len(slots), d)]
         self.det_tk[slots] = self._det_start
         self.out[slots] = False
+        self._outbits[slots] = 0
         self.mrx_at[slots] = self._idx[[one[0] for one in drawn]]
         self.mrx_tk[slots] = self._mrx_start
         self.move[slots] = self.round[slots] = self.doubles[slots] = self.turn[slots] = 0
         self.outcome[slots] = IN_PROGRESS
-        self.possible[slots] = self._mrx_deck  # his start candidates: the deck less the detectives
-        self.possible[slots[:, None], np.take(self.det_at, slots, axis=0)] = False
-        dealt_sets = np.take(self.possible, slots, axis=0)
+        # his start candidates: the deck less the detectives
+        dealt_sets = np.repeat(self._mrx_deck[None, :], len(slots), axis=0)
+        dealt_sets[np.arange(len(slots))[:, None], self.det_at.take(slots, axis=0)] = False
         self._count[slots] = dealt_sets.view(np.uint8).sum(axis=1)
         self._packed[slots] = self._pack(dealt_sets)
         self.last_reveal[slots] = -1
         self._dpat[slots] = self._pattern(np.take(self.det_tk, slots, axis=0))
-        self._dirty.append(slots)
+        self._dirty.append((slots, dealt_sets))
         self._gdirty.append(slots)
         self._live_rows = None
         self._mrx_turn(slots)
 
     # ---- legal actions --------------------------------------------------------------------------
+
+    @staticmethod
+    def _bits_of(flags: np.ndarray) -> np.ndarray:
+        """``(G, D)`` bool (D up to 8) as one integer per row, bit ``i`` for column ``i``."""
+        return np.packbits(flags, axis=1, bitorder="little")[:, 0].astype(np.intp)
 
     @staticmethod
     def _pattern(tickets: np.ndarray) -> np.ndarray:
@@ -342,9 +348,8 @@ class VectorEngine:
         at = self.mrx_at[rows]
         tk = np.take(self.mrx_tk, rows, axis=0)
         room = self.move[rows] < rules.log_length
-        held = tk[:, :4] > 0
         s = len(self.stations)
-        one = rows_of(b.one_tmask, at * 16 + held[:, 0] * 1 + held[:, 1] * 2 + held[:, 2] * 4 + held[:, 3] * 8)
+        one = rows_of(b.one_tmask, at * 16 + self._bits_of(tk[:, :4] > 0))
         if not self._caught:
             one &= ~union(b.one_occ, at[:, None] * s + np.take(self.det_at, rows, axis=0))
         one[~room] = 0
@@ -495,8 +500,7 @@ class VectorEngine:
             t_first, to_first = np.where(ok1, t1, tt), np.where(ok1, to1, mid)
             if is_pass.any():
                 p = x[is_pass]
-                self.possible[p] &= ~self._can_move_from(p)
-                self._packed[p] = self._pack(self.possible[p])
+                self._packed[p] = self._pack(self._unpack(self._packed.take(p, axis=0)) & ~self._can_move_from(p))
             sets = np.take(self._packed, x, axis=0)
             one = legs >= 1
             moved = sets[one]
@@ -508,7 +512,6 @@ class VectorEngine:
             sets[two] = moved
             self._packed[x] = sets
             now = self._unpack(sets)
-            self.possible[x] = now
             self._count[x] = count(sets)
             self._moved.append((x, now))
             xr = x[two]
@@ -537,15 +540,13 @@ class VectorEngine:
                 mrx_tk = self.mrx_tk.reshape(-1)
                 mrx_tk[gained] += 1
             self.det_at.reshape(-1)[cell] = tod
-            pos = self.possible.reshape(-1)
-            onto = dt * s + tod
-            hit = np.take(pos, onto)
-            pos[onto] = False
-            self._count[dt[hit]] -= 1
-            th = tod[hit]
             words = self._packed.reshape(-1)
-            at = dt[hit] * self._words + (th >> 6)
-            words[at] = np.take(words, at) & ~(np.uint64(1) << (th & 63).astype(np.uint64))
+            at = dt * self._words + (tod >> 6)
+            bit = np.uint64(1) << (tod & 63).astype(np.uint64)
+            w = words.take(at)
+            hit = (w & bit) != 0
+            words[at] = w & ~bit
+            self._count[dt[hit]] -= 1
             self._hits.append((dt[hit], tod[hit]))
             fl = self.flat
             self._tk_cells.append((dt, fl._offsets["detective_tickets"][0] + 3 * who + td,
@@ -616,8 +617,7 @@ class VectorEngine:
         where Mr. X is now to move."""
         d = self.d
         # skip the detectives out for good: the first from ``start`` on that is not (or d)
-        gone = np.packbits(np.take(self.out, rows, axis=0), axis=1, bitorder="little")[:, 0].astype(np.intp)
-        start = np.take(self._first_in, gone * (d + 1) + np.minimum(start, d))
+        start = np.take(self._first_in, np.take(self._outbits, rows) * (d + 1) + np.minimum(start, d))
         near = start < d
         r, i = rows[near], start[near]
         hops = self._det_hops(r, i)
@@ -668,6 +668,7 @@ class VectorEngine:
             r, i = np.nonzero(skipped)
             ride = np.any(self._has_line[here[r, i]] & (self.det_tk[rows[r], i] > 0), axis=1)
             self.out[rows[r], i] = np.where(ride, self._out_if[True], self._out_if[False])
+            self._outbits[rows[r]] = self._bits_of(self.out[rows[r]])
             self._gdirty.append(rows[r])
         g = np.flatnonzero(has)
         self.turn[rows[g]] = first[g] + 1
@@ -699,7 +700,9 @@ class VectorEngine:
         for f in fields(Batch):
             if f.name != "possible":
                 getattr(self, f.name)[j] = getattr(b, f.name)[0]
-        self.possible[j] = b.possible[0]
+        sets = np.asarray(b.possible[:1], dtype=bool)
+        self._packed[j] = self._pack(sets)[0]
+        self._count[j] = int(sets.sum())
         pos = e.position
         self.turn[j] = 0 if pos.turn is None else pos.turn
         kind = e.outcome
@@ -707,6 +710,18 @@ class VectorEngine:
         self._records[j] = list(e.moves)
 
     # ---- observations ---------------------------------------------------------------------------
+
+    @property
+    def possible(self) -> np.ndarray:
+        """``(N, S)`` bool: the detectives' possible set of every game (a new array, from the
+        packed sets the engine keeps; assign a whole array to change them)."""
+        return self._unpack(self._packed)
+
+    @possible.setter
+    def possible(self, sets: np.ndarray) -> None:
+        sets = np.asarray(sets, dtype=bool)
+        self._packed = self._pack(sets)
+        self._count = sets.sum(axis=1)
 
     def batch(self) -> Batch:
         """The games as a :class:`Batch` (Mr. X's station included)."""
@@ -717,8 +732,6 @@ class VectorEngine:
     def _rebuild_observation(self) -> None:
         """Encode every game's observation afresh (after a reset, or after the state arrays were
         set from outside: then the legal sets are recomputed too)."""
-        self._count = self.possible.sum(axis=1)
-        self._packed = self._pack(self.possible)
         self._live_rows = None
         self._obs = self.flat.encode(self.batch(), self.turn == 0)
         self._shown_det = self.det_at.copy()
@@ -734,7 +747,7 @@ class VectorEngine:
         #: all changed (a new deal, a detective out),
         #: ``(games, station)`` a detective took from the possible set, ``(games, column,
         #: value)`` of the ticket counts detectives' moves changed
-        self._dirty: list[np.ndarray] = []
+        self._dirty: list[tuple[np.ndarray, np.ndarray]] = []  # new deals: (games, their possible sets)
         self._moved: list[tuple[np.ndarray, np.ndarray]] = []  # Mr. X moved: (games, their possible sets)
         self._xdirty: list[np.ndarray] = []
         self._gdirty: list[np.ndarray] = []
@@ -745,6 +758,7 @@ class VectorEngine:
         """The legal sets and observations from the state arrays alone (for tests that set them)."""
         self._live_rows = None
         self._dpat = self._pattern(self.det_tk)
+        self._outbits = self._bits_of(self.out)
         x, dt = self._live()
         self._det_legal[dt] = self._det_hops(dt, self.turn[dt] - 1)
         saved = self.outcome.copy()
@@ -776,7 +790,7 @@ class VectorEngine:
         if self._hits:
             rows = np.concatenate([r for r, _ in self._hits])
             flat[rows * size + d * s + np.concatenate([t for _, t in self._hits])] = 0.0
-            p = np.take(self.possible, rows, axis=0).astype(np.float32)
+            p = self._unpack(self._packed.take(rows, axis=0)).astype(np.float32)
             p *= self._inverse_counts(rows)[:, None]
             o[rows, (d + 1) * s:(d + 2) * s] = p
         # the games Mr. X moved in first, then new deals (a game can be both: caught, dealt anew)
@@ -784,8 +798,7 @@ class VectorEngine:
             self._write_possible(np.concatenate([r for r, _ in self._moved]),
                                  np.concatenate([m for _, m in self._moved]))
         if self._dirty:
-            rows = np.concatenate(self._dirty)
-            self._write_possible(rows, np.take(self.possible, rows, axis=0))
+            self._write_possible(np.concatenate([r for r, _ in self._dirty]), np.concatenate([m for _, m in self._dirty]))
         if self._xdirty:
             rows = np.concatenate(self._xdirty)
             a, b = fl._offsets["mrx_tickets"][0], fl._offsets["doubles_used"][1]
@@ -797,8 +810,8 @@ class VectorEngine:
     def _write_possible(self, rows: np.ndarray, sets: np.ndarray) -> None:
         """The possible and probability channels of games ``rows`` from their sets."""
         d, s = self.d, len(self.stations)
+        self._obs[rows, d * s:(d + 1) * s] = sets
         p = sets.astype(np.float32)
-        self._obs[rows, d * s:(d + 1) * s] = p
         p *= self._inverse_counts(rows)[:, None]
         self._obs[rows, (d + 1) * s:(d + 2) * s] = p
 

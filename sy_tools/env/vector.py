@@ -310,7 +310,7 @@ class VectorEngine:
         self._count[slots] = dealt_sets.view(np.uint8).sum(axis=1)
         self._packed[slots] = self._pack(dealt_sets)
         self.last_reveal[slots] = -1
-        self._dpat[slots] = self._pattern(np.take(self.det_tk, slots, axis=0))
+        self._dpat[slots] = self._pattern(self.det_tk.take(slots, axis=0))
         self._dirty.append((slots, dealt_sets))
         self._gdirty.append(slots)
         self._live_rows = None
@@ -335,7 +335,7 @@ class VectorEngine:
         b = self._bits
         here = self.det_at[rows, who]
         s = len(self.stations)
-        blocked = union(b.det_occ, here[:, None] * s + np.take(self.det_at, rows, axis=0))
+        blocked = union(b.det_occ, here[:, None] * s + self.det_at.take(rows, axis=0))
         return rows_of(b.det_tmask, here * 8 + self._dpat[rows, who]) & ~blocked
 
     def _mrx_turn(self, rows: np.ndarray) -> None:
@@ -346,12 +346,12 @@ class VectorEngine:
             return
         b, rules = self._bits, self.rules
         at = self.mrx_at[rows]
-        tk = np.take(self.mrx_tk, rows, axis=0)
+        tk = self.mrx_tk.take(rows, axis=0)
         room = self.move[rows] < rules.log_length
         s = len(self.stations)
         one = rows_of(b.one_tmask, at * 16 + self._bits_of(tk[:, :4] > 0))
         if not self._caught:
-            one &= ~union(b.one_occ, at[:, None] * s + np.take(self.det_at, rows, axis=0))
+            one &= ~union(b.one_occ, at[:, None] * s + self.det_at.take(rows, axis=0))
         one[~room] = 0
         any1 = one.any(axis=1)
         self._one_legal[rows] = one
@@ -364,7 +364,7 @@ class VectorEngine:
             r2, at2 = rows[dbl], at[dbl]
             c = np.minimum(tk[dbl, :4], 2)
             two = rows_of(b.two_tmask, at2 * 81 + c[:, 0] + 3 * c[:, 1] + 9 * c[:, 2] + 27 * c[:, 3])
-            two &= ~union(b.two_occ, at2[:, None] * s + np.take(self.det_at, r2, axis=0))
+            two &= ~union(b.two_occ, at2[:, None] * s + self.det_at.take(r2, axis=0))
             self._two_legal[r2] = two
         trapped = ~any1 & (rules.trapped_loses | ~room)
         self.outcome[rows[trapped]] = TRAPPED
@@ -390,13 +390,13 @@ class VectorEngine:
         b = self._bits
         x, dt = self._live()
         at = self.mrx_at[x]
-        r, k = np.nonzero(unpack(np.take(self._one_legal, x, axis=0)))
+        r, k = np.nonzero(unpack(self._one_legal.take(x, axis=0)))
         mx[x[r], b.one_act[at[r], k]] = True
-        r, k = np.nonzero(unpack(np.take(self._two_legal, x, axis=0)))
+        r, k = np.nonzero(unpack(self._two_legal.take(x, axis=0)))
         mx[x[r], b.two_act[at[r], k]] = True
         mx[x[self._pass[x]], self.codec.pass_action] = True
         here = self.det_at[dt, self.turn[dt] - 1]
-        r, k = np.nonzero(unpack(np.take(self._det_legal, dt, axis=0)))
+        r, k = np.nonzero(unpack(self._det_legal.take(dt, axis=0)))
         md[dt[r], b.det_act[here[r], k]] = True
         return mx, md
 
@@ -413,20 +413,20 @@ class VectorEngine:
         b = self._bits
         u = rng.random(self.n)
         x, dt = self._live()
-        here = np.take(self.det_at, dt * self.d + np.take(self.turn, dt) - 1)
-        slot, _ = draw(np.take(self._det_legal, dt, axis=0), u[dt], b.det_size)
-        out[dt] = np.take(b.det_act, here * b.det_act.shape[1] + slot)
+        here = self.det_at.take(dt * self.d + self.turn.take(dt) - 1)
+        slot, _ = draw(self._det_legal.take(dt, axis=0), u[dt], b.det_size)
+        out[dt] = b.det_act.take(here * b.det_act.shape[1] + slot)
         # Mr. X: the k-th of his single moves then double moves (the pass when it is his one move)
         at = self.mrx_at[x]
-        n1 = count(np.take(self._one_legal, x, axis=0), b.one_size)
-        n2 = count(np.take(self._two_legal, x, axis=0), b.two_size)
+        n1 = count(self._one_legal.take(x, axis=0), b.one_size)
+        n2 = count(self._two_legal.take(x, axis=0), b.two_size)
         pick = (u[x] * (n1 + n2)).astype(np.int64)
         single = pick < n1
-        slot = kth(np.take(self._one_legal, x[single], axis=0), pick[single], b.one_size)
-        out[x[single]] = np.take(b.one_act, at[single] * b.one_act.shape[1] + slot)
+        slot = kth(self._one_legal.take(x[single], axis=0), pick[single], b.one_size)
+        out[x[single]] = b.one_act.take(at[single] * b.one_act.shape[1] + slot)
         two = ~single & (n2 > 0)
-        slot = kth(np.take(self._two_legal, x[two], axis=0), pick[two] - n1[two], b.two_size)
-        out[x[two]] = np.take(b.two_act, at[two] * b.two_act.shape[1] + slot)
+        slot = kth(self._two_legal.take(x[two], axis=0), pick[two] - n1[two], b.two_size)
+        out[x[two]] = b.two_act.take(at[two] * b.two_act.shape[1] + slot)
         out[x[(n1 + n2) == 0]] = self.codec.pass_action
         return out
 
@@ -445,7 +445,7 @@ class VectorEngine:
         ended = self.outcome != IN_PROGRESS
         outcome = self.outcome.copy()
         game = self.games.copy()
-        rewards = np.take(_REWARDS, outcome, axis=0)
+        rewards = _REWARDS.take(outcome, axis=0)
         if ended.any():
             if self.keep_records:
                 #: the records of the games the last step ended, by slot (``keep_records=True``)
@@ -464,14 +464,14 @@ class VectorEngine:
         ax, at = a[x], self.mrx_at[x]
         is1 = (ax >= 0) & (ax < self.codec.singles)
         a1 = np.where(is1, ax, 0)
-        slot1 = np.take(b.one_slot, at * self.codec.singles + a1)  # one_slot[at, ticket, to]
+        slot1 = b.one_slot.take(at * self.codec.singles + a1)  # one_slot[at, ticket, to]
         ok1 = is1 & (slot1 >= 0) & has(self._one_legal, np.maximum(slot1, 0), x)
         is2 = (ax >= self.codec.singles) & (ax < self.codec.pass_action)
         a2 = np.where(is2, ax - self.codec.singles, 0)
         nh = len(b.hop_from)
         tt, hop = a2 // nh, a2 % nh
         mid = b.hop_from[hop]
-        slot2 = np.take(b.two_base, (at * 4 + tt) * s + mid) + b.hop_rank[hop]
+        slot2 = b.two_base.take((at * 4 + tt) * s + mid) + b.hop_rank[hop]
         ok2 = is2 & (slot2 >= b.hop_rank[hop]) & has(self._two_legal, np.maximum(slot2, 0), x)
         is_pass = (ax == self.codec.pass_action) & self._pass[x]
         bad = ~(ok1 | ok2 | is_pass)
@@ -481,10 +481,10 @@ class VectorEngine:
         ad = a[dt]
         who = self.turn[dt] - 1
         cell = dt * self.d + who  # (game, detective) in the flat (N, D) arrays
-        here = np.take(self.det_at, cell)
+        here = self.det_at.take(cell)
         isd = (ad >= 0) & (ad < self.codec.detective_size)
         ad = np.where(isd, ad, 0)
-        sd = np.take(b.det_slot, here * self.codec.detective_size + ad)  # det_slot[here, ticket, to]
+        sd = b.det_slot.take(here * self.codec.detective_size + ad)  # det_slot[here, ticket, to]
         badd = ~(isd & (sd >= 0) & has(self._det_legal, np.maximum(sd, 0), dt))
         if badd.any():
             j = int(dt[np.argmax(badd)])
@@ -501,7 +501,7 @@ class VectorEngine:
             if is_pass.any():
                 p = x[is_pass]
                 self._packed[p] = self._pack(self._unpack(self._packed.take(p, axis=0)) & ~self._can_move_from(p))
-            sets = np.take(self._packed, x, axis=0)
+            sets = self._packed.take(x, axis=0)
             one = legs >= 1
             moved = sets[one]
             self._mrx_leg(x[one], t_first[one], to_first[one], moved)
@@ -521,7 +521,7 @@ class VectorEngine:
             self._xdirty.append(x)
             # the caught rule: onto a detective ends the game there
             if self._caught:
-                onto = (np.take(self.det_at, x, axis=0) == self.mrx_at[x][:, None]).any(axis=1) & (legs > 0)
+                onto = (self.det_at.take(x, axis=0) == self.mrx_at[x][:, None]).any(axis=1) & (legs > 0)
                 self.outcome[x[onto]] = CAPTURE
                 self.turn[x[onto]] = 0
                 x = x[~onto]
@@ -532,9 +532,9 @@ class VectorEngine:
             tk = self.det_tk.reshape(-1)
             spent = cell * 3 + td
             tk[spent] -= 1
-            left = np.take(tk, spent)
+            left = tk.take(spent)
             dpat = self._dpat.reshape(-1)
-            dpat[cell] = np.take(dpat, cell) & ~((left == 0) << td)  # a ticket kind used up
+            dpat[cell] = dpat.take(cell) & ~((left == 0) << td)  # a ticket kind used up
             if self.rules.tickets_to_mrx:
                 gained = dt * 5 + td  # Mr. X takes the ticket
                 mrx_tk = self.mrx_tk.reshape(-1)
@@ -553,7 +553,7 @@ class VectorEngine:
                                    np.minimum(left * fl._det_scale[td], 1.0)))
             if self.rules.tickets_to_mrx:
                 self._tk_cells.append((dt, fl._offsets["mrx_tickets"][0] + td,
-                                       np.minimum(np.take(mrx_tk, gained) * fl._mrx_scale[td], 1.0)))
+                                       np.minimum(mrx_tk.take(gained) * fl._mrx_scale[td], 1.0)))
             caught = tod == self.mrx_at[dt]
             self.outcome[dt[caught]] = CAPTURE
             live = ~caught
@@ -570,7 +570,7 @@ class VectorEngine:
         self.mrx_tk[rows, ticket] -= 1
         self.mrx_at[rows] = to
         self.move[rows] += 1
-        sets[:] = self._step_sets(sets, ticket) & ~union(self._station_bits, np.take(self.det_at, rows, axis=0))
+        sets[:] = self._step_sets(sets, ticket) & ~union(self._station_bits, self.det_at.take(rows, axis=0))
         shown = self._reveal[np.minimum(self.move[rows], self.rules.log_length + 1)]
         if shown.any():
             r = rows[shown]
@@ -595,13 +595,13 @@ class VectorEngine:
         nb = self._nbytes
         packed = np.ascontiguousarray(sets).view(np.uint8)[:, :nb].T  # (bytes, G)
         at = (ticket * nb + np.arange(nb)[:, None]) * 256 + packed  # (bytes, G)
-        return np.bitwise_or.reduce(np.take(self._step_table, at, axis=0), axis=0)  # OR over (bytes, G, words)
+        return np.bitwise_or.reduce(self._step_table.take(at, axis=0), axis=0)  # OR over (bytes, G, words)
 
     def _can_move_from(self, rows: np.ndarray) -> np.ndarray:
         """``(G, S)``: whether Mr. X standing on each station would have a legal move (the
         stations a pass leaves possible are the others)."""
         occ = np.zeros((len(rows), len(self.stations)), dtype=bool)
-        occ[np.arange(len(rows))[:, None], np.take(self.det_at, rows, axis=0)] = True
+        occ[np.arange(len(rows))[:, None], self.det_at.take(rows, axis=0)] = True
         free = self._pack(np.ones_like(occ) if self._caught else ~occ)  # (G, words)
         out = np.zeros((len(rows), len(self.stations)), dtype=bool)
         for t in range(4):
@@ -617,7 +617,7 @@ class VectorEngine:
         where Mr. X is now to move."""
         d = self.d
         # skip the detectives out for good: the first from ``start`` on that is not (or d)
-        start = np.take(self._first_in, np.take(self._outbits, rows) * (d + 1) + np.minimum(start, d))
+        start = self._first_in.take(self._outbits.take(rows) * (d + 1) + np.minimum(start, d))
         near = start < d
         r, i = rows[near], start[near]
         hops = self._det_hops(r, i)
@@ -641,8 +641,8 @@ class VectorEngine:
         over = start >= d
         if over.any():
             r = rows[over]
-            sure = np.take(b.det_reach, np.take(self.det_at, r, axis=0) * 8 + np.take(self._dpat, r, axis=0)) >= d
-            done = (sure & ~np.take(self.out, r, axis=0)).any(axis=1)
+            sure = b.det_reach.take(self.det_at.take(r, axis=0) * 8 + self._dpat.take(r, axis=0)) >= d
+            done = (sure & ~self.out.take(r, axis=0)).any(axis=1)
             r = r[done]
             self.turn[r] = 0
             full = self.move[r] >= self.rules.log_length
@@ -654,12 +654,12 @@ class VectorEngine:
                 return mrx
         else:
             mrx = rows[:0]
-        here = np.take(self.det_at, rows, axis=0)  # (G, D)
+        here = self.det_at.take(rows, axis=0)  # (G, D)
         blocked = union(b.det_occ, here[:, :, None] * len(self.stations) + here[:, None, :])  # (G, D, W)
-        hops = rows_of(b.det_tmask, here * 8 + np.take(self._dpat, rows, axis=0)) & ~blocked
+        hops = rows_of(b.det_tmask, here * 8 + self._dpat.take(rows, axis=0)) & ~blocked
         can = hops.any(axis=2)
         after = np.arange(d)[None, :] >= start[:, None]
-        free = ~np.take(self.out, rows, axis=0)
+        free = ~self.out.take(rows, axis=0)
         pick = after & free & can
         has = pick.any(axis=1)
         first = np.where(has, np.argmax(pick, axis=1), d)
@@ -678,7 +678,7 @@ class VectorEngine:
         self.turn[rows] = 0
         full = self.move[rows] >= self.rules.log_length
         self.outcome[rows[full]] = LOG_FULL
-        moving = (can & ~np.take(self.out, rows, axis=0)).any(axis=1)
+        moving = (can & ~self.out.take(rows, axis=0)).any(axis=1)
         self.outcome[rows[~full & ~moving]] = STUCK
         return np.concatenate([mrx, rows[~full & moving]])
 
@@ -776,9 +776,9 @@ class VectorEngine:
         fi = np.flatnonzero(self.det_at.reshape(-1) != self._shown_det.reshape(-1))
         if len(fi):
             shown = self._shown_det.reshape(-1)
-            new = np.take(self.det_at, fi)
+            new = self.det_at.take(fi)
             base = (fi // d) * size + (fi % d) * s
-            flat[base + np.take(shown, fi)] = 0.0
+            flat[base + shown.take(fi)] = 0.0
             flat[base + new] = 1.0
             shown[fi] = new
         self._one_hot(self.last_reveal, self._shown_reveal, (d + 2) * s)

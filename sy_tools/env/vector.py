@@ -78,6 +78,9 @@ class Step:
     game: np.ndarray
 
 
+#: per byte value, its 8 bits (lowest first) as float32 0/1
+_BYTE_FLOATS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.float32)
+
 #: the rewards ``(Mr. X, the detectives)`` per outcome code: 0 in progress, +1 to the winner
 _REWARDS = np.array([(0, 0), (-1, 1), (-1, 1), (1, -1), (1, -1)], dtype=np.float32)
 
@@ -333,10 +336,11 @@ class VectorEngine:
         """Detective ``who[k]``'s legal hops in game ``rows[k]`` as a bitset: those its tickets
         allow, less those onto a detective (the mover's own station is never a destination)."""
         b = self._bits
-        here = self.det_at[rows, who]
+        cell = rows * self.d + who
+        here = self.det_at.reshape(-1).take(cell)
         s = len(self.stations)
         blocked = union(b.det_occ, here[:, None] * s + self.det_at.take(rows, axis=0))
-        return rows_of(b.det_tmask, here * 8 + self._dpat[rows, who]) & ~blocked
+        return rows_of(b.det_tmask, here * 8 + self._dpat.reshape(-1).take(cell)) & ~blocked
 
     def _mrx_turn(self, rows: np.ndarray) -> None:
         """Mr. X is to move in games ``rows``: his legal moves (singles, doubles where
@@ -511,7 +515,7 @@ class VectorEngine:
             self._mrx_leg(x[two], b.hop_ticket[hop[two]], b.hop_to[hop[two]], moved)
             sets[two] = moved
             self._packed[x] = sets
-            now = self._unpack(sets)
+            now = self._floats(sets)
             self._count[x] = count(sets)
             self._moved.append((x, now))
             xr = x[two]
@@ -582,6 +586,11 @@ class VectorEngine:
         out = np.zeros((len(sets), self._words * 8), dtype=np.uint8)
         out[:, :self._nbytes] = np.packbits(sets, axis=1, bitorder="little")
         return out.view(np.uint64)
+
+    def _floats(self, words: np.ndarray) -> np.ndarray:
+        """``(G, words)`` packed sets as ``(G, S)`` float32 0/1, a byte at a time from a table."""
+        by = np.ascontiguousarray(words).view(np.uint8)[:, :self._nbytes]
+        return _BYTE_FLOATS.take(by, axis=0).reshape(len(by), self._nbytes * 8)[:, :len(self.stations)]
 
     def _unpack(self, words: np.ndarray) -> np.ndarray:
         return np.unpackbits(np.ascontiguousarray(words).view(np.uint8), axis=1, bitorder="little")[
@@ -748,7 +757,7 @@ class VectorEngine:
         #: ``(games, station)`` a detective took from the possible set, ``(games, column,
         #: value)`` of the ticket counts detectives' moves changed
         self._dirty: list[tuple[np.ndarray, np.ndarray]] = []  # new deals: (games, their possible sets)
-        self._moved: list[tuple[np.ndarray, np.ndarray]] = []  # Mr. X moved: (games, their possible sets)
+        self._moved: list[tuple[np.ndarray, np.ndarray]] = []  # Mr. X moved: (games, their possible sets as 0/1)
         self._xdirty: list[np.ndarray] = []
         self._gdirty: list[np.ndarray] = []
         self._hits: list[tuple[np.ndarray, np.ndarray]] = []
@@ -790,7 +799,7 @@ class VectorEngine:
         if self._hits:
             rows = np.concatenate([r for r, _ in self._hits])
             flat[rows * size + d * s + np.concatenate([t for _, t in self._hits])] = 0.0
-            p = self._unpack(self._packed.take(rows, axis=0)).astype(np.float32)
+            p = self._floats(self._packed.take(rows, axis=0))
             p *= self._inverse_counts(rows)[:, None]
             o[rows, (d + 1) * s:(d + 2) * s] = p
         # the games Mr. X moved in first, then new deals (a game can be both: caught, dealt anew)
@@ -798,7 +807,8 @@ class VectorEngine:
             self._write_possible(np.concatenate([r for r, _ in self._moved]),
                                  np.concatenate([m for _, m in self._moved]))
         if self._dirty:
-            self._write_possible(np.concatenate([r for r, _ in self._dirty]), np.concatenate([m for _, m in self._dirty]))
+            self._write_possible(np.concatenate([r for r, _ in self._dirty]),
+                                 np.concatenate([m for _, m in self._dirty]).astype(np.float32))
         if self._xdirty:
             rows = np.concatenate(self._xdirty)
             a, b = fl._offsets["mrx_tickets"][0], fl._offsets["doubles_used"][1]
@@ -808,12 +818,12 @@ class VectorEngine:
         self._clear_pending()
 
     def _write_possible(self, rows: np.ndarray, sets: np.ndarray) -> None:
-        """The possible and probability channels of games ``rows`` from their sets."""
+        """The possible and probability channels of games ``rows`` from their sets (float32 0/1,
+        ``(G, S)``; scaled in place)."""
         d, s = self.d, len(self.stations)
         self._obs[rows, d * s:(d + 1) * s] = sets
-        p = sets.astype(np.float32)
-        p *= self._inverse_counts(rows)[:, None]
-        self._obs[rows, (d + 1) * s:(d + 2) * s] = p
+        sets *= self._inverse_counts(rows)[:, None]
+        self._obs[rows, (d + 1) * s:(d + 2) * s] = sets
 
     def _inverse_counts(self, rows: np.ndarray) -> np.ndarray:
         """Per game of ``rows``, 1 / the size of its possible set (1 when empty), float32, as

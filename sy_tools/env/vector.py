@@ -8,7 +8,8 @@ or the detective whose turn it is; :attr:`VectorEngine.turn` says which).
 
 * **State** as arrays over games (station *indices*: a station's place in ``board.stations``
   ascending): the detectives' stations and tickets, Mr. X's station and tickets, the turn, the
-  detectives' possible set as a ``(N, S)`` bool array.
+  detectives' possible set kept packed (``possible`` reads it as a new ``(N, S)`` bool array;
+  assign a whole array to change it).
 * **Legal actions** of the agent to act in every game, as bitsets over per-station candidate
   tables (a detective's ``(ticket, to)`` hops, Mr. X's single and double moves;
   :mod:`sy_tools.env.vector_bits`): those the tickets held allow, less those a detective's

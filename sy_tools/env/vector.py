@@ -8,7 +8,8 @@ or the detective whose turn it is; :attr:`VectorEngine.turn` says which).
 
 * **State** as arrays over games (station *indices*: a station's place in ``board.stations``
   ascending): the detectives' stations and tickets, Mr. X's station and tickets, the turn, the
-  detectives' possible set as a ``(N, S)`` bool array.
+  detectives' possible set kept packed (``possible`` reads it as a new ``(N, S)`` bool array;
+  assign a whole array to change it).
 * **Legal actions** of the agent to act in every game, as bitsets over per-station candidate
   tables (a detective's ``(ticket, to)`` hops, Mr. X's single and double moves;
   :mod:`sy_tools.env.vector_bits`): those the tickets held allow, less those a detective's
@@ -40,7 +41,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -54,7 +54,7 @@ from ..engine.stations import Station
 from ..engine.tickets import DETECTIVE_TICKETS, MRX_MOVE_TICKETS, MRX_TICKET_KINDS
 from ..errors import InputError
 from ..selfplay.budgets import SEED_MAX, SEED_MIN
-from ..selfplay.game import DETECTIVE_NAMES, deal, game_record, game_rng
+from ..selfplay.game import DETECTIVE_NAMES, Dealer, game_record, game_rng
 from .actions import ActionCodec
 from .flat import Batch, FlatLayout
 from .vector_bits import BitTables, count, draw, has, kth, pack, union, unpack
@@ -78,6 +78,9 @@ class Step:
     outcome: np.ndarray
     game: np.ndarray
 
+
+#: per byte value, its 8 bits (lowest first) as float32 0/1
+_BYTE_FLOATS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.float32)
 
 #: the rewards ``(Mr. X, the detectives)`` per outcome code: 0 in progress, +1 to the winner
 _REWARDS = np.array([(0, 0), (-1, 1), (-1, 1), (1, -1), (1, -1)], dtype=np.float32)
@@ -204,6 +207,14 @@ class VectorEngine:
             self._envs = [ScotlandYardEnv(self.rules, self.board, self.d, starts=starts) for _ in range(self.n)]
             for e in self._envs:
                 e.map_spec = self.map_spec
+        #: the tickets every game starts with
+        self._det_start = [int(self.rules.detective_tickets.get(k, 0)) for k in ("taxi", "bus", "underground")]
+        x = self.rules.mrx_start_tickets(self.d)
+        self._mrx_start = [int(x.get(k, 0)) for k in MRX_TICKET_KINDS]
+        self._dealer = Dealer(self.board, self.rules, self.d, starts)
+        #: Mr. X's start deck, ``(S,)`` bool
+        self._mrx_deck = np.zeros(s, dtype=bool)
+        self._mrx_deck[self._idx[list(self._dealer.mrx_deck)]] = True
         self._next_game = 0
         self._live_rows: tuple[np.ndarray, np.ndarray] | None = None
         self.ended_records: dict[int, dict[str, Any]] = {}
@@ -228,7 +239,7 @@ class VectorEngine:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not SEED_MIN <= seed <= SEED_MAX:
                 raise InputError(f"expected a seed from {SEED_MIN} to {SEED_MAX}, got {seed!r}")
             self.seed = int(seed)
-        n, d, s = self.n, self.d, len(self.stations)
+        n, d = self.n, self.d
         self.det_at = np.zeros((n, d), dtype=np.int64)
         self.det_tk = np.zeros((n, d, 3), dtype=np.int64)
         self.out = np.zeros((n, d), dtype=bool)
@@ -239,7 +250,6 @@ class VectorEngine:
         self.doubles = np.zeros(n, dtype=np.int64)
         self.turn = np.zeros(n, dtype=np.int64)
         self.outcome = np.zeros(n, dtype=np.int64)
-        self.possible = np.zeros((n, s), dtype=bool)
         self.last_reveal = np.full(n, -1, dtype=np.int64)
         #: ``(N, 2)``: each slot's ``(seed, game)``
         self.games = np.zeros((n, 2), dtype=np.int64)
@@ -255,6 +265,7 @@ class VectorEngine:
         self._packed = np.zeros((n, self._words), dtype=np.uint64)  # ``possible``, packed
         self._count = np.zeros(n, dtype=np.int64)  # the size of each game's possible set
         self._dpat = np.zeros((n, d), dtype=np.int64)  # each detective's tickets held, as bits
+        self._outbits = np.zeros(n, dtype=np.intp)  # the detectives out for good, as bits
         self._clear_pending()
         self._next_game = 0
         self._deal(np.arange(n))
@@ -263,10 +274,7 @@ class VectorEngine:
 
     def _deal(self, slots: np.ndarray) -> None:
         """Deal the next games of the run into ``slots`` (ascending)."""
-        rules, d = self.rules, self.d
-        det_start = [int(rules.detective_tickets.get(k, 0)) for k in ("taxi", "bus", "underground")]
-        x = rules.mrx_start_tickets(d)
-        mrx_start = [int(x.get(k, 0)) for k in MRX_TICKET_KINDS]
+        d = self.d
         if self.fallback:
             for j in slots.tolist():
                 g = self._next_game
@@ -280,41 +288,44 @@ class VectorEngine:
         if not len(slots):
             return
         first = self._next_game
-        board, starts, seed = self.board, self.starts, self.seed
-        dealt = [deal(board, rules, d, starts, game_rng(seed, g)) for g in range(first, first + len(slots))]
-        for j, one in zip(slots.tolist(), dealt):
-            self._starts[j] = one  # (Mr. X's start, the detectives' starts, his start candidates)
+        games = range(first, first + len(slots))
         if self.keep_records:
-            for j in slots.tolist():
+            dealt = [self._dealer.deal(game_rng(self.seed, g)) for g in games]
+            for j, one in zip(slots.tolist(), dealt):
+                self._starts[j] = one  # (Mr. X's start, the detectives' starts, his start candidates)
                 self._records[j] = []
-        mrx_at = [one[0] for one in dealt]
-        det_at = [one[1] for one in dealt]
-        cand_at = list(chain.from_iterable(one[2] for one in dealt))
-        cand_rows = np.repeat(slots, [len(one[2]) for one in dealt])
+            drawn: Sequence[tuple[Station, Sequence[Station]]] = [(one[0], one[1]) for one in dealt]
+        else:  # the same draws, without the start candidates (his deck less the detectives)
+            drawn = self._dealer.draw_games(self.seed, games)
         self._next_game += len(slots)
         self.games[slots, 0] = self.seed
         self.games[slots, 1] = np.arange(first, self._next_game)
-        self.det_at[slots] = self._idx[np.array(det_at, dtype=np.int64).reshape(len(slots), d)]
-        self.det_tk[slots] = det_start
+        self.det_at[slots] = self._idx[np.array([one[1] for one in drawn], dtype=np.int64).reshape(len(slots), d)]
+        self.det_tk[slots] = self._det_start
         self.out[slots] = False
-        self.mrx_at[slots] = self._idx[mrx_at]
-        self.mrx_tk[slots] = mrx_start
+        self._outbits[slots] = 0
+        self.mrx_at[slots] = self._idx[[one[0] for one in drawn]]
+        self.mrx_tk[slots] = self._mrx_start
         self.move[slots] = self.round[slots] = self.doubles[slots] = self.turn[slots] = 0
         self.outcome[slots] = IN_PROGRESS
-        self.possible[slots] = False
-        self.possible[cand_rows, self._idx[np.array(cand_at, dtype=np.int64)]] = True
-        self.possible[slots[:, None], np.take(self.det_at, slots, axis=0)] = False
-        dealt_sets = np.take(self.possible, slots, axis=0)
+        # his start candidates: the deck less the detectives
+        dealt_sets = np.repeat(self._mrx_deck[None, :], len(slots), axis=0)
+        dealt_sets[np.arange(len(slots))[:, None], self.det_at.take(slots, axis=0)] = False
         self._count[slots] = dealt_sets.view(np.uint8).sum(axis=1)
         self._packed[slots] = self._pack(dealt_sets)
         self.last_reveal[slots] = -1
-        self._dpat[slots] = self._pattern(np.take(self.det_tk, slots, axis=0))
-        self._dirty.append(slots)
+        self._dpat[slots] = self._pattern(self.det_tk.take(slots, axis=0))
+        self._dirty.append((slots, dealt_sets))
         self._gdirty.append(slots)
         self._live_rows = None
         self._mrx_turn(slots)
 
     # ---- legal actions --------------------------------------------------------------------------
+
+    @staticmethod
+    def _bits_of(flags: np.ndarray) -> np.ndarray:
+        """``(G, D)`` bool (D up to 8) as one integer per row, bit ``i`` for column ``i``."""
+        return np.packbits(flags, axis=1, bitorder="little")[:, 0].astype(np.intp)
 
     @staticmethod
     def _pattern(tickets: np.ndarray) -> np.ndarray:
@@ -326,10 +337,11 @@ class VectorEngine:
         """Detective ``who[k]``'s legal hops in game ``rows[k]`` as a bitset: those its tickets
         allow, less those onto a detective (the mover's own station is never a destination)."""
         b = self._bits
-        here = self.det_at[rows, who]
+        cell = rows * self.d + who
+        here = self.det_at.reshape(-1).take(cell)
         s = len(self.stations)
-        blocked = union(b.det_occ, here[:, None] * s + np.take(self.det_at, rows, axis=0))
-        return rows_of(b.det_tmask, here * 8 + self._dpat[rows, who]) & ~blocked
+        blocked = union(b.det_occ, here[:, None] * s + self.det_at.take(rows, axis=0))
+        return rows_of(b.det_tmask, here * 8 + self._dpat.reshape(-1).take(cell)) & ~blocked
 
     def _mrx_turn(self, rows: np.ndarray) -> None:
         """Mr. X is to move in games ``rows``: his legal moves (singles, doubles where
@@ -339,13 +351,12 @@ class VectorEngine:
             return
         b, rules = self._bits, self.rules
         at = self.mrx_at[rows]
-        tk = np.take(self.mrx_tk, rows, axis=0)
+        tk = self.mrx_tk.take(rows, axis=0)
         room = self.move[rows] < rules.log_length
-        held = tk[:, :4] > 0
         s = len(self.stations)
-        one = rows_of(b.one_tmask, at * 16 + held[:, 0] * 1 + held[:, 1] * 2 + held[:, 2] * 4 + held[:, 3] * 8)
+        one = rows_of(b.one_tmask, at * 16 + self._bits_of(tk[:, :4] > 0))
         if not self._caught:
-            one &= ~union(b.one_occ, at[:, None] * s + np.take(self.det_at, rows, axis=0))
+            one &= ~union(b.one_occ, at[:, None] * s + self.det_at.take(rows, axis=0))
         one[~room] = 0
         any1 = one.any(axis=1)
         self._one_legal[rows] = one
@@ -358,7 +369,7 @@ class VectorEngine:
             r2, at2 = rows[dbl], at[dbl]
             c = np.minimum(tk[dbl, :4], 2)
             two = rows_of(b.two_tmask, at2 * 81 + c[:, 0] + 3 * c[:, 1] + 9 * c[:, 2] + 27 * c[:, 3])
-            two &= ~union(b.two_occ, at2[:, None] * s + np.take(self.det_at, r2, axis=0))
+            two &= ~union(b.two_occ, at2[:, None] * s + self.det_at.take(r2, axis=0))
             self._two_legal[r2] = two
         trapped = ~any1 & (rules.trapped_loses | ~room)
         self.outcome[rows[trapped]] = TRAPPED
@@ -384,13 +395,13 @@ class VectorEngine:
         b = self._bits
         x, dt = self._live()
         at = self.mrx_at[x]
-        r, k = np.nonzero(unpack(np.take(self._one_legal, x, axis=0)))
+        r, k = np.nonzero(unpack(self._one_legal.take(x, axis=0)))
         mx[x[r], b.one_act[at[r], k]] = True
-        r, k = np.nonzero(unpack(np.take(self._two_legal, x, axis=0)))
+        r, k = np.nonzero(unpack(self._two_legal.take(x, axis=0)))
         mx[x[r], b.two_act[at[r], k]] = True
         mx[x[self._pass[x]], self.codec.pass_action] = True
         here = self.det_at[dt, self.turn[dt] - 1]
-        r, k = np.nonzero(unpack(np.take(self._det_legal, dt, axis=0)))
+        r, k = np.nonzero(unpack(self._det_legal.take(dt, axis=0)))
         md[dt[r], b.det_act[here[r], k]] = True
         return mx, md
 
@@ -407,20 +418,20 @@ class VectorEngine:
         b = self._bits
         u = rng.random(self.n)
         x, dt = self._live()
-        here = np.take(self.det_at, dt * self.d + np.take(self.turn, dt) - 1)
-        slot, _ = draw(np.take(self._det_legal, dt, axis=0), u[dt], b.det_size)
-        out[dt] = np.take(b.det_act, here * b.det_act.shape[1] + slot)
+        here = self.det_at.take(dt * self.d + self.turn.take(dt) - 1)
+        slot, _ = draw(self._det_legal.take(dt, axis=0), u[dt], b.det_size)
+        out[dt] = b.det_act.take(here * b.det_act.shape[1] + slot)
         # Mr. X: the k-th of his single moves then double moves (the pass when it is his one move)
         at = self.mrx_at[x]
-        n1 = count(np.take(self._one_legal, x, axis=0), b.one_size)
-        n2 = count(np.take(self._two_legal, x, axis=0), b.two_size)
+        n1 = count(self._one_legal.take(x, axis=0), b.one_size)
+        n2 = count(self._two_legal.take(x, axis=0), b.two_size)
         pick = (u[x] * (n1 + n2)).astype(np.int64)
         single = pick < n1
-        slot = kth(np.take(self._one_legal, x[single], axis=0), pick[single], b.one_size)
-        out[x[single]] = np.take(b.one_act, at[single] * b.one_act.shape[1] + slot)
+        slot = kth(self._one_legal.take(x[single], axis=0), pick[single], b.one_size)
+        out[x[single]] = b.one_act.take(at[single] * b.one_act.shape[1] + slot)
         two = ~single & (n2 > 0)
-        slot = kth(np.take(self._two_legal, x[two], axis=0), pick[two] - n1[two], b.two_size)
-        out[x[two]] = np.take(b.two_act, at[two] * b.two_act.shape[1] + slot)
+        slot = kth(self._two_legal.take(x[two], axis=0), pick[two] - n1[two], b.two_size)
+        out[x[two]] = b.two_act.take(at[two] * b.two_act.shape[1] + slot)
         out[x[(n1 + n2) == 0]] = self.codec.pass_action
         return out
 
@@ -439,7 +450,7 @@ class VectorEngine:
         ended = self.outcome != IN_PROGRESS
         outcome = self.outcome.copy()
         game = self.games.copy()
-        rewards = np.take(_REWARDS, outcome, axis=0)
+        rewards = _REWARDS.take(outcome, axis=0)
         if ended.any():
             if self.keep_records:
                 #: the records of the games the last step ended, by slot (``keep_records=True``)
@@ -458,14 +469,14 @@ class VectorEngine:
         ax, at = a[x], self.mrx_at[x]
         is1 = (ax >= 0) & (ax < self.codec.singles)
         a1 = np.where(is1, ax, 0)
-        slot1 = np.take(b.one_slot, at * self.codec.singles + a1)  # one_slot[at, ticket, to]
+        slot1 = b.one_slot.take(at * self.codec.singles + a1)  # one_slot[at, ticket, to]
         ok1 = is1 & (slot1 >= 0) & has(self._one_legal, np.maximum(slot1, 0), x)
         is2 = (ax >= self.codec.singles) & (ax < self.codec.pass_action)
         a2 = np.where(is2, ax - self.codec.singles, 0)
         nh = len(b.hop_from)
         tt, hop = a2 // nh, a2 % nh
         mid = b.hop_from[hop]
-        slot2 = np.take(b.two_base, (at * 4 + tt) * s + mid) + b.hop_rank[hop]
+        slot2 = b.two_base.take((at * 4 + tt) * s + mid) + b.hop_rank[hop]
         ok2 = is2 & (slot2 >= b.hop_rank[hop]) & has(self._two_legal, np.maximum(slot2, 0), x)
         is_pass = (ax == self.codec.pass_action) & self._pass[x]
         bad = ~(ok1 | ok2 | is_pass)
@@ -475,10 +486,10 @@ class VectorEngine:
         ad = a[dt]
         who = self.turn[dt] - 1
         cell = dt * self.d + who  # (game, detective) in the flat (N, D) arrays
-        here = np.take(self.det_at, cell)
+        here = self.det_at.take(cell)
         isd = (ad >= 0) & (ad < self.codec.detective_size)
         ad = np.where(isd, ad, 0)
-        sd = np.take(b.det_slot, here * self.codec.detective_size + ad)  # det_slot[here, ticket, to]
+        sd = b.det_slot.take(here * self.codec.detective_size + ad)  # det_slot[here, ticket, to]
         badd = ~(isd & (sd >= 0) & has(self._det_legal, np.maximum(sd, 0), dt))
         if badd.any():
             j = int(dt[np.argmax(badd)])
@@ -494,9 +505,8 @@ class VectorEngine:
             t_first, to_first = np.where(ok1, t1, tt), np.where(ok1, to1, mid)
             if is_pass.any():
                 p = x[is_pass]
-                self.possible[p] &= ~self._can_move_from(p)
-                self._packed[p] = self._pack(self.possible[p])
-            sets = np.take(self._packed, x, axis=0)
+                self._packed[p] = self._pack(self._unpack(self._packed.take(p, axis=0)) & ~self._can_move_from(p))
+            sets = self._packed.take(x, axis=0)
             one = legs >= 1
             moved = sets[one]
             self._mrx_leg(x[one], t_first[one], to_first[one], moved)
@@ -506,8 +516,7 @@ class VectorEngine:
             self._mrx_leg(x[two], b.hop_ticket[hop[two]], b.hop_to[hop[two]], moved)
             sets[two] = moved
             self._packed[x] = sets
-            now = self._unpack(sets)
-            self.possible[x] = now
+            now = self._floats(sets)
             self._count[x] = count(sets)
             self._moved.append((x, now))
             xr = x[two]
@@ -517,7 +526,7 @@ class VectorEngine:
             self._xdirty.append(x)
             # the caught rule: onto a detective ends the game there
             if self._caught:
-                onto = (np.take(self.det_at, x, axis=0) == self.mrx_at[x][:, None]).any(axis=1) & (legs > 0)
+                onto = (self.det_at.take(x, axis=0) == self.mrx_at[x][:, None]).any(axis=1) & (legs > 0)
                 self.outcome[x[onto]] = CAPTURE
                 self.turn[x[onto]] = 0
                 x = x[~onto]
@@ -528,30 +537,28 @@ class VectorEngine:
             tk = self.det_tk.reshape(-1)
             spent = cell * 3 + td
             tk[spent] -= 1
-            left = np.take(tk, spent)
+            left = tk.take(spent)
             dpat = self._dpat.reshape(-1)
-            dpat[cell] = np.take(dpat, cell) & ~((left == 0) << td)  # a ticket kind used up
+            dpat[cell] = dpat.take(cell) & ~((left == 0) << td)  # a ticket kind used up
             if self.rules.tickets_to_mrx:
                 gained = dt * 5 + td  # Mr. X takes the ticket
                 mrx_tk = self.mrx_tk.reshape(-1)
                 mrx_tk[gained] += 1
             self.det_at.reshape(-1)[cell] = tod
-            pos = self.possible.reshape(-1)
-            onto = dt * s + tod
-            hit = np.take(pos, onto)
-            pos[onto] = False
-            self._count[dt[hit]] -= 1
-            th = tod[hit]
             words = self._packed.reshape(-1)
-            at = dt[hit] * self._words + (th >> 6)
-            words[at] = np.take(words, at) & ~(np.uint64(1) << (th & 63).astype(np.uint64))
+            at = dt * self._words + (tod >> 6)
+            bit = np.uint64(1) << (tod & 63).astype(np.uint64)
+            w = words.take(at)
+            hit = (w & bit) != 0
+            words[at] = w & ~bit
+            self._count[dt[hit]] -= 1
             self._hits.append((dt[hit], tod[hit]))
             fl = self.flat
             self._tk_cells.append((dt, fl._offsets["detective_tickets"][0] + 3 * who + td,
                                    np.minimum(left * fl._det_scale[td], 1.0)))
             if self.rules.tickets_to_mrx:
                 self._tk_cells.append((dt, fl._offsets["mrx_tickets"][0] + td,
-                                       np.minimum(np.take(mrx_tk, gained) * fl._mrx_scale[td], 1.0)))
+                                       np.minimum(mrx_tk.take(gained) * fl._mrx_scale[td], 1.0)))
             caught = tod == self.mrx_at[dt]
             self.outcome[dt[caught]] = CAPTURE
             live = ~caught
@@ -568,7 +575,7 @@ class VectorEngine:
         self.mrx_tk[rows, ticket] -= 1
         self.mrx_at[rows] = to
         self.move[rows] += 1
-        sets[:] = self._step_sets(sets, ticket) & ~union(self._station_bits, np.take(self.det_at, rows, axis=0))
+        sets[:] = self._step_sets(sets, ticket) & ~union(self._station_bits, self.det_at.take(rows, axis=0))
         shown = self._reveal[np.minimum(self.move[rows], self.rules.log_length + 1)]
         if shown.any():
             r = rows[shown]
@@ -580,6 +587,11 @@ class VectorEngine:
         out = np.zeros((len(sets), self._words * 8), dtype=np.uint8)
         out[:, :self._nbytes] = np.packbits(sets, axis=1, bitorder="little")
         return out.view(np.uint64)
+
+    def _floats(self, words: np.ndarray) -> np.ndarray:
+        """``(G, words)`` packed sets as ``(G, S)`` float32 0/1, a byte at a time from a table."""
+        by = np.ascontiguousarray(words).view(np.uint8)[:, :self._nbytes]
+        return _BYTE_FLOATS.take(by, axis=0).reshape(len(by), self._nbytes * 8)[:, :len(self.stations)]
 
     def _unpack(self, words: np.ndarray) -> np.ndarray:
         return np.unpackbits(np.ascontiguousarray(words).view(np.uint8), axis=1, bitorder="little")[
@@ -593,13 +605,13 @@ class VectorEngine:
         nb = self._nbytes
         packed = np.ascontiguousarray(sets).view(np.uint8)[:, :nb].T  # (bytes, G)
         at = (ticket * nb + np.arange(nb)[:, None]) * 256 + packed  # (bytes, G)
-        return np.bitwise_or.reduce(np.take(self._step_table, at, axis=0), axis=0)  # OR over (bytes, G, words)
+        return np.bitwise_or.reduce(self._step_table.take(at, axis=0), axis=0)  # OR over (bytes, G, words)
 
     def _can_move_from(self, rows: np.ndarray) -> np.ndarray:
         """``(G, S)``: whether Mr. X standing on each station would have a legal move (the
         stations a pass leaves possible are the others)."""
         occ = np.zeros((len(rows), len(self.stations)), dtype=bool)
-        occ[np.arange(len(rows))[:, None], np.take(self.det_at, rows, axis=0)] = True
+        occ[np.arange(len(rows))[:, None], self.det_at.take(rows, axis=0)] = True
         free = self._pack(np.ones_like(occ) if self._caught else ~occ)  # (G, words)
         out = np.zeros((len(rows), len(self.stations)), dtype=bool)
         for t in range(4):
@@ -615,8 +627,7 @@ class VectorEngine:
         where Mr. X is now to move."""
         d = self.d
         # skip the detectives out for good: the first from ``start`` on that is not (or d)
-        gone = np.packbits(np.take(self.out, rows, axis=0), axis=1, bitorder="little")[:, 0].astype(np.intp)
-        start = np.take(self._first_in, gone * (d + 1) + np.minimum(start, d))
+        start = self._first_in.take(self._outbits.take(rows) * (d + 1) + np.minimum(start, d))
         near = start < d
         r, i = rows[near], start[near]
         hops = self._det_hops(r, i)
@@ -640,8 +651,8 @@ class VectorEngine:
         over = start >= d
         if over.any():
             r = rows[over]
-            sure = np.take(b.det_reach, np.take(self.det_at, r, axis=0) * 8 + np.take(self._dpat, r, axis=0)) >= d
-            done = (sure & ~np.take(self.out, r, axis=0)).any(axis=1)
+            sure = b.det_reach.take(self.det_at.take(r, axis=0) * 8 + self._dpat.take(r, axis=0)) >= d
+            done = (sure & ~self.out.take(r, axis=0)).any(axis=1)
             r = r[done]
             self.turn[r] = 0
             full = self.move[r] >= self.rules.log_length
@@ -653,12 +664,12 @@ class VectorEngine:
                 return mrx
         else:
             mrx = rows[:0]
-        here = np.take(self.det_at, rows, axis=0)  # (G, D)
+        here = self.det_at.take(rows, axis=0)  # (G, D)
         blocked = union(b.det_occ, here[:, :, None] * len(self.stations) + here[:, None, :])  # (G, D, W)
-        hops = rows_of(b.det_tmask, here * 8 + np.take(self._dpat, rows, axis=0)) & ~blocked
+        hops = rows_of(b.det_tmask, here * 8 + self._dpat.take(rows, axis=0)) & ~blocked
         can = hops.any(axis=2)
         after = np.arange(d)[None, :] >= start[:, None]
-        free = ~np.take(self.out, rows, axis=0)
+        free = ~self.out.take(rows, axis=0)
         pick = after & free & can
         has = pick.any(axis=1)
         first = np.where(has, np.argmax(pick, axis=1), d)
@@ -667,6 +678,7 @@ class VectorEngine:
             r, i = np.nonzero(skipped)
             ride = np.any(self._has_line[here[r, i]] & (self.det_tk[rows[r], i] > 0), axis=1)
             self.out[rows[r], i] = np.where(ride, self._out_if[True], self._out_if[False])
+            self._outbits[rows[r]] = self._bits_of(self.out[rows[r]])
             self._gdirty.append(rows[r])
         g = np.flatnonzero(has)
         self.turn[rows[g]] = first[g] + 1
@@ -676,7 +688,7 @@ class VectorEngine:
         self.turn[rows] = 0
         full = self.move[rows] >= self.rules.log_length
         self.outcome[rows[full]] = LOG_FULL
-        moving = (can & ~np.take(self.out, rows, axis=0)).any(axis=1)
+        moving = (can & ~self.out.take(rows, axis=0)).any(axis=1)
         self.outcome[rows[~full & ~moving]] = STUCK
         return np.concatenate([mrx, rows[~full & moving]])
 
@@ -698,7 +710,9 @@ class VectorEngine:
         for f in fields(Batch):
             if f.name != "possible":
                 getattr(self, f.name)[j] = getattr(b, f.name)[0]
-        self.possible[j] = b.possible[0]
+        sets = np.asarray(b.possible[:1], dtype=bool)
+        self._packed[j] = self._pack(sets)[0]
+        self._count[j] = int(sets.sum())
         pos = e.position
         self.turn[j] = 0 if pos.turn is None else pos.turn
         kind = e.outcome
@@ -706,6 +720,18 @@ class VectorEngine:
         self._records[j] = list(e.moves)
 
     # ---- observations ---------------------------------------------------------------------------
+
+    @property
+    def possible(self) -> np.ndarray:
+        """``(N, S)`` bool: the detectives' possible set of every game (a new array, from the
+        packed sets the engine keeps; assign a whole array to change them)."""
+        return self._unpack(self._packed)
+
+    @possible.setter
+    def possible(self, sets: np.ndarray) -> None:
+        sets = np.asarray(sets, dtype=bool)
+        self._packed = self._pack(sets)
+        self._count = sets.sum(axis=1)
 
     def batch(self) -> Batch:
         """The games as a :class:`Batch` (Mr. X's station included)."""
@@ -716,8 +742,6 @@ class VectorEngine:
     def _rebuild_observation(self) -> None:
         """Encode every game's observation afresh (after a reset, or after the state arrays were
         set from outside: then the legal sets are recomputed too)."""
-        self._count = self.possible.sum(axis=1)
-        self._packed = self._pack(self.possible)
         self._live_rows = None
         self._obs = self.flat.encode(self.batch(), self.turn == 0)
         self._shown_det = self.det_at.copy()
@@ -733,8 +757,8 @@ class VectorEngine:
         #: all changed (a new deal, a detective out),
         #: ``(games, station)`` a detective took from the possible set, ``(games, column,
         #: value)`` of the ticket counts detectives' moves changed
-        self._dirty: list[np.ndarray] = []
-        self._moved: list[tuple[np.ndarray, np.ndarray]] = []  # Mr. X moved: (games, their possible sets)
+        self._dirty: list[tuple[np.ndarray, np.ndarray]] = []  # new deals: (games, their possible sets)
+        self._moved: list[tuple[np.ndarray, np.ndarray]] = []  # Mr. X moved: (games, their possible sets as 0/1)
         self._xdirty: list[np.ndarray] = []
         self._gdirty: list[np.ndarray] = []
         self._hits: list[tuple[np.ndarray, np.ndarray]] = []
@@ -744,6 +768,7 @@ class VectorEngine:
         """The legal sets and observations from the state arrays alone (for tests that set them)."""
         self._live_rows = None
         self._dpat = self._pattern(self.det_tk)
+        self._outbits = self._bits_of(self.out)
         x, dt = self._live()
         self._det_legal[dt] = self._det_hops(dt, self.turn[dt] - 1)
         saved = self.outcome.copy()
@@ -761,9 +786,9 @@ class VectorEngine:
         fi = np.flatnonzero(self.det_at.reshape(-1) != self._shown_det.reshape(-1))
         if len(fi):
             shown = self._shown_det.reshape(-1)
-            new = np.take(self.det_at, fi)
+            new = self.det_at.take(fi)
             base = (fi // d) * size + (fi % d) * s
-            flat[base + np.take(shown, fi)] = 0.0
+            flat[base + shown.take(fi)] = 0.0
             flat[base + new] = 1.0
             shown[fi] = new
         self._one_hot(self.last_reveal, self._shown_reveal, (d + 2) * s)
@@ -775,7 +800,7 @@ class VectorEngine:
         if self._hits:
             rows = np.concatenate([r for r, _ in self._hits])
             flat[rows * size + d * s + np.concatenate([t for _, t in self._hits])] = 0.0
-            p = np.take(self.possible, rows, axis=0).astype(np.float32)
+            p = self._floats(self._packed.take(rows, axis=0))
             p *= self._inverse_counts(rows)[:, None]
             o[rows, (d + 1) * s:(d + 2) * s] = p
         # the games Mr. X moved in first, then new deals (a game can be both: caught, dealt anew)
@@ -783,8 +808,8 @@ class VectorEngine:
             self._write_possible(np.concatenate([r for r, _ in self._moved]),
                                  np.concatenate([m for _, m in self._moved]))
         if self._dirty:
-            rows = np.concatenate(self._dirty)
-            self._write_possible(rows, np.take(self.possible, rows, axis=0))
+            self._write_possible(np.concatenate([r for r, _ in self._dirty]),
+                                 np.concatenate([m for _, m in self._dirty]).astype(np.float32))
         if self._xdirty:
             rows = np.concatenate(self._xdirty)
             a, b = fl._offsets["mrx_tickets"][0], fl._offsets["doubles_used"][1]
@@ -794,12 +819,12 @@ class VectorEngine:
         self._clear_pending()
 
     def _write_possible(self, rows: np.ndarray, sets: np.ndarray) -> None:
-        """The possible and probability channels of games ``rows`` from their sets."""
+        """The possible and probability channels of games ``rows`` from their sets (float32 0/1,
+        ``(G, S)``; scaled in place)."""
         d, s = self.d, len(self.stations)
-        p = sets.astype(np.float32)
-        self._obs[rows, d * s:(d + 1) * s] = p
-        p *= self._inverse_counts(rows)[:, None]
-        self._obs[rows, (d + 1) * s:(d + 2) * s] = p
+        self._obs[rows, d * s:(d + 1) * s] = sets
+        sets *= self._inverse_counts(rows)[:, None]
+        self._obs[rows, (d + 1) * s:(d + 2) * s] = sets
 
     def _inverse_counts(self, rows: np.ndarray) -> np.ndarray:
         """Per game of ``rows``, 1 / the size of its possible set (1 when empty), float32, as

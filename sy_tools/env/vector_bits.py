@@ -58,13 +58,13 @@ def pack(flags: np.ndarray) -> np.ndarray:
 def rows(table: np.ndarray, idx: np.ndarray) -> np.ndarray:
     """``table[idx]`` for a ``(R, W)`` table and integer ``idx`` of any shape, by ``np.take``
     of whole rows (several times faster than fancy indexing)."""
-    return np.take(table, idx, axis=0)
+    return table.take(idx, axis=0)
 
 
 def union(table: np.ndarray, idx: np.ndarray) -> np.ndarray:
     """The OR of ``table[idx[..., k]]`` over ``idx``'s last axis: ``(..., W)``."""
     # the OR runs over the leading axis (whole slabs at a time), not a short axis per row
-    return np.bitwise_or.reduce(np.take(table, np.moveaxis(idx, -1, 0), axis=0), axis=0)
+    return np.bitwise_or.reduce(table.take(idx.transpose((idx.ndim - 1, *range(idx.ndim - 1))), axis=0), axis=0)
 
 
 def unpack(words: np.ndarray) -> np.ndarray:
@@ -78,7 +78,7 @@ def has(words: np.ndarray, slot: np.ndarray, rows: np.ndarray | None = None) -> 
     if not len(slot):
         return np.zeros(0, dtype=bool)
     at = np.arange(len(slot)) if rows is None else rows
-    w = np.take(words.reshape(-1), at * words.shape[1] + (slot >> 6))
+    w = words.reshape(-1).take(at * words.shape[1] + (slot >> 6))
     return ((w >> (slot & 63).astype(np.uint64)) & np.uint64(1)).astype(bool)
 
 
@@ -100,9 +100,9 @@ def count(words: np.ndarray, size: int | None = None) -> np.ndarray:
             return _POPCOUNT(words).sum(axis=1, dtype=np.int64)
         return PC8[_bytes(words, size)].sum(axis=1, dtype=np.int64)
     parts = _parts(words, chunks)
-    n = np.take(PC16, parts[0])
+    n = PC16.take(parts[0])
     for part in parts[1:]:
-        n = n + np.take(PC16, part)
+        n = n + PC16.take(part)
     return n
 
 
@@ -139,13 +139,13 @@ def kth(words: np.ndarray, k: np.ndarray, size: int | None = None) -> np.ndarray
         return 64 * j + kth(words[r, j][:, None], k - (cs[r, j] - pw[r, j]), 64)
     parts = _parts(words, chunks)
     if chunks == 1:
-        return np.take(KTH16, parts[0] * 16 + np.clip(k, 0, 15)).astype(np.int64)
+        return KTH16.take(parts[0] * 16 + (k & 15)).astype(np.int64)
     slot = np.zeros(len(words), dtype=np.int64)
     rest = k
     for i, part in enumerate(parts):
-        pc = np.take(PC16, part)
+        pc = PC16.take(part)
         here = (rest >= 0) & (rest < pc)
-        slot = np.where(here, 16 * i + np.take(KTH16, part * 16 + np.clip(rest, 0, 15)), slot)
+        slot = np.where(here, 16 * i + KTH16.take(part * 16 + (rest & 15)), slot)
         rest = rest - pc
     return slot
 

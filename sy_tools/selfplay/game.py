@@ -61,8 +61,13 @@ class GameSpec:
 
 def game_rng(seed: int, index: int) -> random.Random:
     """Game ``index``'s random stream: seeded from a SHA-256 of ``(seed, index)`` alone."""
+    return random.Random(_game_seed(seed, index))
+
+
+def _game_seed(seed: int, index: int) -> int:
+    """The integer :func:`game_rng` seeds game ``index``'s stream with."""
     digest = hashlib.sha256(f"sy-tools/{seed}/{index}".encode()).digest()
-    return random.Random(int.from_bytes(digest[:16], "little"))
+    return int.from_bytes(digest[:16], "little")
 
 
 def rules_json(rules: Rules) -> str | dict[str, Any]:
@@ -98,16 +103,67 @@ def deal(board: Board, rules: Rules, n_detectives: int, starts: str | tuple[Stat
          rng: random.Random) -> tuple[Station, list[Station], list[Station]]:
     """Mr. X's start, the detectives' starts and Mr. X's start candidates (his deck less the
     detectives' stations): Mr. X draws first, then each detective from its deck less the stations
-    drawn."""
+    drawn (:func:`_draw`; :class:`Dealer` for many games)."""
     mrx_deck, det_deck = _decks(board, rules, starts)
+    mrx, dets = _draw(mrx_deck, det_deck, n_detectives, rng, None)
+    return mrx, dets, _candidates(mrx_deck, dets)
+
+
+def _candidates(mrx_deck: list[Station], dets: list[Station]) -> list[Station]:
+    """Mr. X's start candidates: his deck less the detectives' stations, ascending."""
+    taken = set(dets)
+    return sorted({s for s in mrx_deck if s not in taken})
+
+
+def _draw(mrx_deck: list[Station], det_deck: list[Station], n_detectives: int, rng: random.Random,
+          pools: dict[Station, list[Station]] | None) -> tuple[Station, list[Station]]:
+    """The deal's draws: Mr. X's start from his deck, then the detectives' from theirs less his
+    (``pools``: those lists per start of Mr. X, kept across calls)."""
     mrx = mrx_deck[int(rng.random() * len(mrx_deck))]
-    pool = [s for s in det_deck if s != mrx]
+    pool = None if pools is None else pools.get(mrx)
+    if pool is None:
+        pool = [s for s in det_deck if s != mrx]
+        if pools is not None:
+            pools[mrx] = pool
     if len(pool) < n_detectives:
         raise InputError(f"the detectives' start deck has {len(pool)} free stations for {n_detectives} detectives",
                          where="--starts")
-    dets = rng.sample(pool, n_detectives)
-    taken = set(dets)
-    return mrx, dets, sorted({s for s in mrx_deck if s not in taken})
+    return mrx, rng.sample(pool, n_detectives)
+
+
+class Dealer:
+    """:func:`deal` for one ``(board, rules, detectives, starts)``: the decks looked up once, so
+    dealing many games (:meth:`draw_games`, the batched env's auto-reset) costs only the draws
+    (:func:`_draw`, the same as :func:`deal`'s)."""
+
+    def __init__(self, board: Board, rules: Rules, n_detectives: int,
+                 starts: str | tuple[Station, ...] | None) -> None:
+        self.mrx_deck, self.det_deck = _decks(board, rules, starts)
+        self.n = n_detectives
+        #: the detectives' deck less Mr. X's start, per start (built on first use)
+        self._pools: dict[Station, list[Station]] = {}
+        self._rng: random.Random | None = None
+
+    def draw(self, rng: random.Random) -> tuple[Station, list[Station]]:
+        """Mr. X's start and the detectives' starts, drawn from ``rng``."""
+        return _draw(self.mrx_deck, self.det_deck, self.n, rng, self._pools)
+
+    def deal(self, rng: random.Random) -> tuple[Station, list[Station], list[Station]]:
+        """:meth:`draw` and Mr. X's start candidates (his deck less the detectives' stations)."""
+        mrx, dets = self.draw(rng)
+        return mrx, dets, _candidates(self.mrx_deck, dets)
+
+    def draw_games(self, seed: int, games: range) -> list[tuple[Station, list[Station]]]:
+        """:meth:`draw` of each of ``games`` of the run ``seed``, each from its
+        :func:`game_rng` stream (one generator re-seeded: the same stream, without building a
+        new one per game)."""
+        if self._rng is None:
+            self._rng = random.Random()
+        rng, out = self._rng, []
+        for g in games:
+            rng.seed(_game_seed(seed, g))
+            out.append(self.draw(rng))
+        return out
 
 
 @dataclass(frozen=True)

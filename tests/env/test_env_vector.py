@@ -171,3 +171,60 @@ def test_bitset_count_and_kth_against_plain_lists(size):
         assert kth(words[rows], k, limit).tolist() == [members[r][j] for r, j in zip(rows, k)]
     slots = rng.integers(0, size, 300)
     assert has(words, slots).tolist() == [bool(f[s]) for f, s in zip(flags, slots)]
+
+
+#: digests of 1,500 deals per case (seeds 0, 1, 2026, -7, 2^62, games 0-299), computed with
+#: ``selfplay.game.deal`` / ``game_rng`` before they were made faster: every seeded result in
+#: the project depends on them staying the same
+DEAL_DIGESTS = [
+    ("classic", None, 5, "907d2ac1fe33096a"),
+    ("2014", None, 5, "0e5a3bc8b9a2a79d"),
+    ("classic", "2014", 3, "4d51c72f50148b5a"),
+    ("classic", (1, 13, 29, 91, 132, 197), 5, "496b55a5c839abfe"),
+]
+
+
+@pytest.mark.parametrize("rules,starts,d,digest", DEAL_DIGESTS)
+def test_deals_are_unchanged_for_many_seeds(london, rules, starts, d, digest):
+    import hashlib
+
+    from sy_tools.selfplay.game import deal, game_rng
+
+    h = hashlib.sha256()
+    for seed in (0, 1, 2026, -7, 2**62):
+        for g in range(300):
+            h.update(repr(deal(london, PRESETS[rules], d, starts, game_rng(seed, g))).encode())
+    assert h.hexdigest()[:16] == digest
+
+
+def test_deals_are_unchanged_on_a_small_map():
+    import hashlib
+
+    from sy_tools.selfplay.game import deal, game_rng
+
+    assert deal(small_board(random.Random(5)), CLASSIC, 2, None, game_rng(3, 7)) == (6, [12, 15], [4, 5, 6, 8, 9, 17])
+    h = hashlib.sha256()
+    board = small_board(random.Random(5))
+    for g in range(300):
+        h.update(repr(deal(board, CLASSIC, 2, None, game_rng(3, g))).encode())
+    assert h.hexdigest()[:16] == "c02952de67832c41"
+
+
+def test_two_deals_are_as_hard_coded(london):
+    from sy_tools.selfplay.game import deal, game_rng
+
+    assert deal(london, CLASSIC, 5, None, game_rng(1, 0)) == (
+        174, [117, 29, 91, 34, 112], [13, 26, 50, 53, 94, 103, 132, 138, 141, 155, 174, 197, 198])
+    assert deal(london, PRESETS["2014"], 5, None, game_rng(2026, 41)) == (
+        166, [141, 94, 112, 174, 29], [35, 45, 51, 71, 78, 104, 106, 127, 132, 146, 166, 170, 172])
+
+
+@pytest.mark.parametrize("rules,starts", [("classic", None), ("2014", None), ("classic", (1, 13, 29, 91, 132, 197))])
+def test_the_dealer_deals_as_deal(london, rules, starts):
+    from sy_tools.selfplay.game import Dealer, deal, game_rng
+
+    dealer = Dealer(london, PRESETS[rules], 5, starts)
+    games = range(40, 440)
+    want = [deal(london, PRESETS[rules], 5, starts, game_rng(-3, g)) for g in games]
+    assert [dealer.deal(game_rng(-3, g)) for g in games] == want
+    assert dealer.draw_games(-3, games) == [(m, d) for m, d, _ in want]

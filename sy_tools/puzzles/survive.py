@@ -23,9 +23,12 @@ Exactness and speed (each reduction exact):
   passes, the engine says);
 * a detective whose reach within the turns left (the stations it can stand on) meets neither
   Mr. X's zone (every station he can stand on or pass through within them) nor, through a chain
-  of detectives, any detective that meets it can neither catch nor block him nor anyone who can;
-  its moves differ only in the ticket handed to him, so one move per ticket kind (one in all
-  when he cannot use another ticket of that kind) stands for all of them;
+  of detectives, any detective that meets it, nor any other detective's reach, can neither catch
+  nor block him nor anyone else: its moves differ only in the tickets it hands him (this turn
+  and later ones) and in whether it can still move (the game ends for him when no detective
+  can), so moves with the same *profile* (the ticket kind, and the tree of kinds it may ride
+  in the turns left, down to whether it can move at the end) stand for each other; a kind he
+  cannot use another ticket of counts as none;
 * on the last turn he is caught exactly when some detective that moves has a ticket to his
   station (no enumeration);
 * a transposition table; detectives' moves closing in on him first, his moves that end far from
@@ -44,7 +47,7 @@ from dataclasses import dataclass
 from ..engine.moves import Move, OutcomeKind
 from ..engine.position import Position, double_allowed
 from ..engine.stations import Station
-from ..engine.tickets import DETECTIVE_TICKETS, MRX_MOVE_TICKETS, Tickets
+from ..engine.tickets import DETECTIVE_TICKETS, MRX_MOVE_TICKETS, Ticket, Tickets
 from ..solvers.forced_search import SearchLimit
 
 #: Node budget of one survival prover (pushes); a candidate that needs more is dropped.
@@ -107,6 +110,7 @@ class SurviveProver:
         self.nodes = 0
         self.table: dict[tuple[object, ...], bool] = {}
         self._dist: dict[Station, dict[Station, int]] = {}
+        self._profiles: dict[tuple[object, ...], object] = {}
 
     # ---- bookkeeping --------------------------------------------------------------------------
 
@@ -409,6 +413,9 @@ class SurviveProver:
                     rel |= 1 << i
                     area |= reach[i]
                     grew = True
+        for i in range(n):  # two that may meet: one may block the other (its profile is not its own)
+            if not rel >> i & 1 and any(j != i and reach[i] & reach[j] for j in range(n)):
+                rel |= 1 << i
         return rel
 
     def _turn(self, pos: Position, r: int, relevant: int | None) -> bool:
@@ -451,16 +458,34 @@ class SurviveProver:
         return True
 
     def _representatives(self, pos: Position, moves: Sequence[Move], r: int) -> list[Move]:
-        """One move per ticket kind of a detective that cannot matter (one in all when Mr. X
-        cannot use another ticket of the kind it hands him within the turns left)."""
+        """One move per profile of a detective that cannot matter (see the module docstring):
+        the kind it hands Mr. X (none when he cannot use another ticket of it within the turns
+        left) and :meth:`_profile` of where it ends."""
         mt = pos.mrx_tickets
         cap = 2 * r  # he cannot use more legs than this within the turns left
+        matter = frozenset(t for t in DETECTIVE_TICKETS if self.rules.tickets_to_mrx and mt[t] < cap)
+        held = pos.tickets[pos.turn - 1]
         out: dict[object, Move] = {}
         for m in moves:
             t = m.tickets[0]
-            kind: object = t if self.rules.tickets_to_mrx and mt[t] < cap else None
-            out.setdefault(kind, m)
+            assert m.to is not None
+            out.setdefault((t if t in matter else None, self._profile(m.to, held.spend(t), r - 1, matter)), m)
         return list(out.values())
+
+    def _profile(self, at: Station, held: Tickets, k: int, matter: frozenset[Ticket]) -> object:
+        """What Mr. X can tell of a detective nobody can meet, at ``at`` holding ``held``, in
+        its next ``k`` turns: the kinds in ``matter`` it may hand him, turn by turn (the tree of
+        them), and whether it can move (at the end: True/False; an empty set: stuck)."""
+        key = (at, held, k, matter)
+        hit = self._profiles.get(key)
+        if hit is not None:
+            return hit
+        hops = [(t, d) for t in DETECTIVE_TICKETS if held[t] > 0 for d in self.board.destinations(at, t)]
+        res: object = (bool(hops) if k <= 0 else
+                       frozenset((t if t in matter else None, self._profile(d, held.spend(t), k - 1, matter))
+                                 for t, d in hops))
+        self._profiles[key] = res
+        return res
 
     # ---- the puzzle's questions ---------------------------------------------------------------
 

@@ -135,8 +135,8 @@ def after_x_holds(pos: Position, r: int) -> bool:
 
 
 def surviving_solutions(pos: Position, r: int) -> set[tuple[int, int]]:
-    """His solutions (legs, destination) with a move that survives ``r`` turns."""
-    return {(len(m.tickets), m.to) for m in pos.legal_moves() if after_x_holds(pos.push(m), r)}
+    """His solutions (legs, destination; a pass is (0, -1)) with a move that survives ``r`` turns."""
+    return {(len(m.tickets), -1 if m.to is None else m.to) for m in pos.legal_moves() if after_x_holds(pos.push(m), r)}
 
 
 def small_survival_position(seed: int) -> Position:
@@ -155,3 +155,27 @@ def small_survival_position(seed: int) -> Position:
     move = rng.choice((4, 6, 9, 22))
     names = ("Red", "Blue", "Green")[:n]
     return Position(board, rules, names, tuple(stations[:n]), tickets, frozenset(), mt, stations[n], move, move, 0, 0)
+
+
+def tight_survival_position(seed: int) -> Position:
+    """A small survival position where the prover's reductions matter: a map of 9-16 stations,
+    three or four detectives (some far from him, with mixed tickets: what they hand him under
+    ``tickets_to_mrx`` may decide whether he can move, and where they end whether they can
+    still move), Mr. X with none or one ticket of each kind, double moves often, and rules
+    with and without ``tickets_to_mrx`` and ``trapped_loses``, one or two double moves."""
+    rng = random.Random(seed)
+    board = small_board(rng, rng.randint(9, 16))
+    rules = dataclasses.replace(PRESETS[rng.choice(("classic", "2014"))], tickets_to_mrx=rng.random() < 0.7,
+                                trapped_loses=rng.random() < 0.7, double_moves_per_game=rng.choice((1, 2)),
+                                blocked_detective=rng.choice(("waits", "out")))
+    n = rng.choice((3, 3, 4))
+    stations = rng.sample(sorted(board.stations), n + 1)
+    tickets = tuple(Tickets.of({"taxi": rng.randint(0, 2), "bus": rng.randint(0, 2),
+                                "underground": rng.randint(0, 1)}) for _ in range(n))
+    mt = Tickets.of({"taxi": rng.randint(0, 1), "bus": rng.randint(0, 1), "underground": rng.randint(0, 1),
+                     "black": rng.choice((0, 0, 1)), "double": rng.choice((0, 1, 2))})
+    move = rng.choice((4, 6, 9, 21, 22))
+    doubles = rng.choice((0, 0, 1))
+    names = ("Red", "Blue", "Green", "Yellow")[:n]
+    return Position(board, rules, names, tuple(stations[:n]), tickets, frozenset(), mt, stations[n], move, move,
+                    doubles, 0)

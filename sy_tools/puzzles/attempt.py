@@ -212,6 +212,8 @@ def read_move(text: str, legal: Sequence[Move]) -> Move | str:
     ticket = None
     if len(words) == 2:
         ticket = kinds.get(words[0].lower())
+        if ticket is None and words[0].isdigit():
+            return "one detective's move at a time: type its station (41), or a ticket and a station (T 41)"
         if ticket is None:
             return f"unknown ticket {words[0]!r}: T, B or U (taxi, bus, underground)"
     for m in legal:

@@ -22,3 +22,16 @@ def test_mr_x_may_type_a_double_move_as_solve_writes_it():
     assert read_mrx_move(legs, legal) == double
     assert read_mrx_move("2X " + legs, legal) == double
     assert read_mrx_move(f"2x {double.stations[0]}", legal) == "a double move (2X) takes two legs: 2X T 46 B 58"
+
+
+def test_two_stations_typed_for_the_detectives_ask_for_one_move_at_a_time():
+    """``103 104`` (two detectives' stations on one line) is not read as a ticket named 103."""
+    from sy_tools.puzzles.attempt import read_move
+
+    p = next(q for q in read_puzzles(FILE) if q.kind == "capture")
+    legal = p.position().legal_moves()
+    first, second = legal[0].to, legal[-1].to
+    said = read_move(f"{first} {second}", legal)
+    assert isinstance(said, str) and said.startswith("one detective's move at a time"), said
+    assert read_move(f"xx {first}", legal) == "unknown ticket 'xx': T, B or U (taxi, bus, underground)"
+    assert read_move(str(first), legal) == next(m for m in legal if m.to == first)

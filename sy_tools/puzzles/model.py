@@ -14,6 +14,7 @@ import hashlib
 import json
 import math
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -300,6 +301,10 @@ def puzzle_from_dict(d: Any, where: str = "puzzle", board: Board | None = None) 
     try:
         return _from_dict(d, where, board)
     except _Bad as e:
+        # "turns: expected ..." -> where "puzzles[0].turns", as the JSON path is written elsewhere
+        field, sep, detail = str(e).partition(": ")
+        if sep and field and not re.search(r"\s", field):
+            raise InputError(detail, where=f"{where}.{field}") from None
         raise InputError(str(e), where=where) from None
 
 

@@ -12,6 +12,7 @@ class SyToolsError(Exception):
     def __init__(self, message: str, file: str | None = None, where: str | None = None) -> None:
         self.file = file
         self.where = where
+        message = str(message)  # also an error re-raised from its own instance (gymnasium's async workers do)
         self.detail = message
         super().__init__(": ".join([p for p in (file, where) if p] + [message]))
 

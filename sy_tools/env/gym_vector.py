@@ -111,7 +111,10 @@ class SelfPlayEnv(gymnasium.Env):  # type: ignore[misc]
                 a = aec.codec.index[aec.position.stations[aec.names.index(piece)]]
             aec.step(a)
         obs, info = self._out()
-        rewards = np.array([aec.rewards.get(MRX_AGENT, 0.0), aec.rewards.get("det_0", 0.0)], dtype=np.float32)
+        # the detectives' side: the mover's own reward when a detective moved (an illegal action
+        # penalises the mover alone, as PettingZoo does; at a normal end all detectives' agree)
+        side = agent if agent != MRX_AGENT and agent in aec.rewards else "det_0"
+        rewards = np.array([aec.rewards.get(MRX_AGENT, 0.0), aec.rewards.get(side, 0.0)], dtype=np.float32)
         info["rewards"] = rewards
         terminated, truncated = any(aec.terminations.values()), any(aec.truncations.values())
         if terminated or truncated:

@@ -156,3 +156,24 @@ def test_an_illegal_action_ends_the_single_game_against_its_side():
     assert reward == 0.0
     with pytest.raises(InputError, match="call reset"):
         env.step(0)
+
+
+def test_an_illegal_action_by_a_later_detective_is_held_against_the_detectives():
+    """Not only det_0's: the mover's own -1 is the detectives' reward (the researcher's trial
+    found det_1's illegal action reported as [0, 0], a free way out of a lost game)."""
+    env = SelfPlayEnv(detectives=3)
+    _, info = env.reset(seed=1)
+    while info["to_move"] != 2:  # det_1 to act
+        _, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        assert not terminated
+    _, reward, terminated, _, info = env.step(env.action_space.n - 1)  # beyond a detective's numbers
+    assert terminated and info["outcome"] == "illegal-action"
+    assert info["rewards"].tolist() == [0.0, -1.0] and reward == 0.0
+
+
+def test_an_error_made_from_an_error_reads_as_the_error():
+    """gymnasium's AsyncVectorEnv re-raises a worker's error as ``type(err)(err)``: that must be
+    the same one line, not a TypeError from joining an exception."""
+    err = InputError("not an integer", where="the action")
+    again = type(err)(err)
+    assert str(again) == str(err) == "the action: not an integer"

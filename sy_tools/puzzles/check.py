@@ -68,9 +68,14 @@ def check_puzzle(puzzle: Puzzle, time_limit: float | None = None, max_nodes: int
                 res.problems += _compare(line, puzzle.solution)
     except SearchLimit:
         res.status = "unknown"
+    return _finished(res, prover.nodes, t0)
+
+
+def _finished(res: CheckResult, nodes: int, t0: float) -> CheckResult:
+    """``res`` with its verdict (wrong when a problem was found), the prover's nodes and the time."""
     if res.problems:
         res.status = "wrong"
-    res.nodes = prover.nodes
+    res.nodes = nodes
     res.seconds = time.monotonic() - t0
     return res
 
@@ -115,11 +120,7 @@ def check_survival(puzzle: Puzzle, deadline: float | None, max_nodes: int | None
                                             f"the solution says {_dest(g.reply_moves)}")
     except SearchLimit:
         res.status = "unknown"
-    if res.problems:
-        res.status = "wrong"
-    res.nodes = prover.nodes
-    res.seconds = time.monotonic() - t0
-    return res
+    return _finished(res, prover.nodes, t0)
 
 
 def survival_positions(puzzle: Puzzle) -> list[Any]:

@@ -7,10 +7,12 @@ whatever the matchup).
 The games are played one at a time, cell after cell in turn (game 0 of every cell, then game 1,
 ...), each row appended to ``--out`` as it ends, so a run cut short leaves every cell with about
 as many games; ``--summary`` prints the table of what ``--out`` holds (Mr. X's win rate with its
-Wilson 95% interval).  One process (``--jobs`` does not apply: this machine's cores are shared).
+Wilson 95% interval).  ``--shard K/N`` plays only the games ``i`` with ``i % N == K``, so N
+processes with their own ``--out`` files split the run between cores (a game's deal and play
+depend on its seed and index alone); ``--summary`` takes several ``--out`` files.
 
     python -m benchmarks.openspiel_strength --games 150 --budgets 300 1000 --seed 7 --out FILE.csv
-    python -m benchmarks.openspiel_strength --summary --out FILE.csv
+    python -m benchmarks.openspiel_strength --summary --out FILE.csv [--out OTHER.csv]
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ def cells(budgets: Sequence[int]) -> list[tuple[int, str, str]]:
     return out
 
 
-def run(games: int, budgets: Sequence[int], seed: int, out: str) -> None:
+def run(games: int, budgets: Sequence[int], seed: int, out: str, shard: tuple[int, int] = (0, 1)) -> None:
     done = set()
     if os.path.exists(out):
         with open(out, newline="") as f:
@@ -47,7 +49,7 @@ def run(games: int, budgets: Sequence[int], seed: int, out: str) -> None:
         w = csv.writer(f)
         if new:
             w.writerow(COLUMNS)
-        for i in range(games):
+        for i in range(shard[0], games, shard[1]):
             for budget, mrx, det in cells(budgets):
                 if (mrx, det, i) in done:
                     continue
@@ -57,14 +59,16 @@ def run(games: int, budgets: Sequence[int], seed: int, out: str) -> None:
                 f.flush()
 
 
-def summary(out: str) -> str:
-    rows: dict[tuple[str, str, str], list[dict[str, str]]] = {}
-    with open(out, newline="") as f:
-        for r in csv.DictReader(f):
-            rows.setdefault((r["budget"], r["mrx_policy"], r["detective_policy"]), []).append(r)
+def summary(outs: Sequence[str]) -> str:
+    rows: dict[tuple[str, str, str], dict[str, dict[str, str]]] = {}
+    for out in outs:
+        with open(out, newline="") as f:
+            for r in csv.DictReader(f):
+                rows.setdefault((r["budget"], r["mrx_policy"], r["detective_policy"]), {})[r["game"]] = r
     lines = ["| budget | Mr. X | detectives | games | Mr. X wins | Mr. X win rate | Wilson 95% | CPU s/game |",
              "| ---: | --- | --- | ---: | ---: | ---: | --- | ---: |"]
-    for (b, mrx, det), rs in sorted(rows.items(), key=lambda kv: (int(kv[0][0]), kv[0][1], kv[0][2])):
+    for (b, mrx, det), by_game in sorted(rows.items(), key=lambda kv: (int(kv[0][0]), kv[0][1], kv[0][2])):
+        rs = list(by_game.values())
         n = len(rs)
         wins = sum(r["winner"] == "mrx" for r in rs)
         lo, hi = wilson(wins, n)
@@ -78,11 +82,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=150)
     ap.add_argument("--budgets", type=int, nargs="+", default=[300, 1000])
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out", required=True, action="append", help="the CSV file (several with --summary)")
+    ap.add_argument("--shard", default="0/1", help="K/N: play only the games i with i %% N == K")
     ap.add_argument("--summary", action="store_true")
     a = ap.parse_args(argv)
+    k, n = (int(x) for x in a.shard.split("/"))
+    if not 0 <= k < n:
+        ap.error(f"--shard {a.shard}: expected K/N with 0 <= K < N")
     if not a.summary:
-        run(a.games, a.budgets, a.seed, a.out)
+        if len(a.out) != 1:
+            ap.error("one --out file when playing (several only with --summary)")
+        run(a.games, a.budgets, a.seed, a.out[0], (k, n))
     print(summary(a.out))
     return 0
 

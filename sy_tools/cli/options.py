@@ -178,9 +178,22 @@ def input_format_option(f: F) -> F:
     return merged  # type: ignore[return-value]
 
 
+def _map(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    import os
+
+    from ..errors import InputError
+    from ..formats.raw_map import BUILTIN_MAPS
+
+    if value is not None and value not in BUILTIN_MAPS and not os.path.exists(value):
+        raise InputError(f"unknown map {value[:60]!r} and no such file or folder (built-in maps: "
+                         f"{', '.join(BUILTIN_MAPS)})", where="--map")
+    return value
+
+
 def map_option(what: str = "The map") -> Callable[[F], F]:
-    """``--map``: a built-in name or a map file (``london`` by default)."""
-    return click.option("--map", "map_spec", default="london", show_default=True,
+    """``--map``: a built-in name or a map file (``london`` by default); a value that is
+    neither is refused naming the flag."""
+    return click.option("--map", "map_spec", default="london", show_default=True, callback=_map,
                         help=f"{what} (a built-in name or a map file).")
 
 

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 
 def test_validate_london(cli):
     r = cli("validate", "london")
@@ -176,3 +178,22 @@ def test_map_neighbours_takes_the_map_as_the_other_map_commands_do(cli, tmp_path
     r = cli("map", "neighbours", "london")
     assert r.exit_code == 2 and r.stderr == ("error: expected [MAP] STATION (e.g. 'london 74', or '74' with --map), "
                                              "got only 'london'\n")
+
+
+@pytest.mark.parametrize("args", [
+    ("simulate", "-n", "1"),
+    ("play", "--new"),
+    ("heatmap", "-o", "x.png"),
+    ("map", "neighbours", "1"),
+    ("puzzle", "find", "-o", "x.json"),
+    ("advise", "--around", "45", "--detectives", "13,26"),
+    ("cordon", "--around", "45", "--detectives", "13,26"),
+    ("solve", "--around", "45", "--detectives", "13,26"),
+])
+def test_an_unknown_map_is_refused_naming_the_flag(cli, args, tmp_path, monkeypatch):
+    # every command with --map: one line naming the flag, the value and the built-in maps
+    monkeypatch.chdir(tmp_path)
+    r = cli(*args, "--map", "nowhere")
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip() == "error: --map: unknown map 'nowhere' and no such file or folder (built-in maps: london)"
+    assert list(tmp_path.iterdir()) == []

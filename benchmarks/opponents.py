@@ -3,8 +3,8 @@
 The ``level-hard`` detectives (advise with its searches, and its planning search where the level
 sets one: :mod:`sy_tools.selfplay.budgets`) against each Mr. X of :data:`OPPONENTS` (``greedy``,
 the ``evasive`` and ``twoply`` Mr. X of :mod:`sy_tools.selfplay.opponents`, the ``mcts``
-yardstick at 1,000 iterations), then the advise Mr. X against them and against ``greedy``
-detectives (the goal: at most half his rate there).  The same ``--games`` seeded games a row
+yardstick at 1,000 iterations, OpenSpiel's ISMCTS at 1,000 simulations), then the advise Mr. X
+against them and against ``greedy`` detectives (the goal: at most half his rate there).  The same ``--games`` seeded games a row
 through ``simulate`` (game ``i`` of seed ``s`` is the same deal whatever the row or ``--jobs``),
 classic rules, five detectives; Mr. X's win rate with its Wilson 95% interval, mean rounds and
 CPU a game.  Budgets are in nodes, iterations, candidates and rollouts, never seconds.
@@ -26,7 +26,7 @@ from .strength import play
 #: (Mr. X's policy, the detectives' policy), in the order printed
 OPPONENTS: tuple[tuple[str, str], ...] = (
     ("greedy", "level-hard"), ("evasive", "level-hard"), ("twoply", "level-hard"), ("mcts-1000", "level-hard"),
-    ("advise", "level-hard"), ("advise", "greedy"),
+    ("openspiel-ismcts:1000", "level-hard"), ("advise", "level-hard"), ("advise", "greedy"),
 )
 #: the goal: every Mr. X but advise held to at most this share by the hard detectives
 GOAL = 0.05
@@ -41,6 +41,7 @@ def budgets() -> list[str]:
     hard = dict(b.LEVEL_TABLE["detectives"]["hard"].budget)
     return [f"  level-hard detectives: {b.LEVEL_TABLE['detectives']['hard'].summary}; memo {hard}",
             f"  mcts-1000: the mcts yardstick Mr. X at {b.MCTS_YARDSTICK_ITERATIONS} iterations a move",
+            "  openspiel-ismcts:1000: OpenSpiel's ISMCTS Mr. X, 1,000 simulations a decision (sy_tools.selfplay.openspiel_bots)",
             "  evasive, twoply, greedy: no search (sy_tools.selfplay.opponents); advise Mr. X: its self-play budget"]
 
 
@@ -91,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--interleave", action="store_true",
                     help="game i of every row before game i+1 (one process), running counts after each")
     a = ap.parse_args(argv)
-    pairs = [tuple(p.split(":", 1)) for p in a.only] if a.only else OPPONENTS
+    pairs = [tuple(p.rsplit(":", 1)) for p in a.only] if a.only else OPPONENTS
     t = time.perf_counter()
     out = interleaved(a.games, a.seed, pairs) if a.interleave else lines(a.games, a.jobs, a.seed, pairs)  # type: ignore[arg-type]
     for line in out:

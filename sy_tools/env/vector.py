@@ -747,7 +747,6 @@ class VectorEngine:
         self._shown_det = self.det_at.copy()
         self._shown_reveal = self.last_reveal.copy()
         self._shown_mrx = np.where(self.turn == 0, self.mrx_at, -1)
-        self._shown_turn = np.where(self.outcome == IN_PROGRESS, self.turn, -1)
         self._clear_pending()
 
     def _clear_pending(self) -> None:
@@ -793,8 +792,9 @@ class VectorEngine:
             shown[fi] = new
         self._one_hot(self.last_reveal, self._shown_reveal, (d + 2) * s)
         self._one_hot(np.where(self.turn == 0, self.mrx_at, -1), self._shown_mrx, (d + 3) * s)
-        self._one_hot(np.where(self.outcome == IN_PROGRESS, self.turn, -1), self._shown_turn,
-                      fl._offsets["to_move"][0])
+        # whose turn changes in nearly every game each step: the whole (small) field, one strided copy
+        a, b = fl._offsets["to_move"]
+        o[:, a:b] = self._to_move.take(np.where(self.outcome == IN_PROGRESS, self.turn + 1, 0), axis=0)
         for rows, col, value in self._tk_cells:
             flat[rows * size + col] = value
         if self._hits:

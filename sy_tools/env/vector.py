@@ -595,9 +595,11 @@ class VectorEngine:
         return out.view(np.uint64)
 
     def _floats(self, words: np.ndarray) -> np.ndarray:
-        """``(G, words)`` packed sets as ``(G, S)`` float32 0/1, a byte at a time from a table."""
+        """``(G, words)`` packed sets as ``(G, 8 * bytes)`` float32 0/1 (the columns past ``S``
+        0), a byte at a time from a table; contiguous, so scaling it in place is a plain loop
+        (on the ``(G, S)`` view numpy buffers, twice as slow)."""
         by = np.ascontiguousarray(words).view(np.uint8)[:, :self._nbytes]
-        return _BYTE_FLOATS.take(by, axis=0).reshape(len(by), self._nbytes * 8)[:, :len(self.stations)]
+        return _BYTE_FLOATS.take(by, axis=0).reshape(len(by), self._nbytes * 8)
 
     def _unpack(self, words: np.ndarray) -> np.ndarray:
         return np.unpackbits(np.ascontiguousarray(words).view(np.uint8), axis=1, bitorder="little")[
@@ -808,7 +810,7 @@ class VectorEngine:
             flat[rows * size + d * s + _joined([t for _, t in self._hits])] = 0.0
             p = self._floats(self._packed.take(rows, axis=0))
             p *= self._inverse_counts(rows)[:, None]
-            o[rows, (d + 1) * s:(d + 2) * s] = p
+            o[rows, (d + 1) * s:(d + 2) * s] = p[:, :s]
         # the games Mr. X moved in first, then new deals (a game can be both: caught, dealt anew)
         if self._moved:
             self._write_possible(_joined([r for r, _ in self._moved]), _joined([m for _, m in self._moved]))
@@ -825,11 +827,11 @@ class VectorEngine:
 
     def _write_possible(self, rows: np.ndarray, sets: np.ndarray) -> None:
         """The possible and probability channels of games ``rows`` from their sets (float32 0/1,
-        ``(G, S)``; scaled in place)."""
+        ``(G, S)`` or wider, the columns past ``S`` ignored; scaled in place)."""
         d, s = self.d, len(self.stations)
-        self._obs[rows, d * s:(d + 1) * s] = sets
+        self._obs[rows, d * s:(d + 1) * s] = sets[:, :s]
         sets *= self._inverse_counts(rows)[:, None]
-        self._obs[rows, (d + 1) * s:(d + 2) * s] = sets
+        self._obs[rows, (d + 1) * s:(d + 2) * s] = sets[:, :s]
 
     def _inverse_counts(self, rows: np.ndarray) -> np.ndarray:
         """Per game of ``rows``, 1 / the size of its possible set (1 when empty), float32, as

@@ -223,6 +223,10 @@ class VectorEngine:
         self._mrx_deck[self._idx[list(self._dealer.mrx_deck)]] = True
         self._next_game = 0
         self._live_rows: tuple[np.ndarray, np.ndarray] | None = None
+        cell = np.arange(self.n * self.d)
+        #: per (game, detective) cell of the flat ``(N, D)`` arrays, where its one-hot channel
+        #: starts in the flat observation buffer (a lookup instead of a division a step)
+        self._det_cell_base = (cell // self.d) * self.flat.size + (cell % self.d) * s
         self.ended_records: dict[int, dict[str, Any]] = {}
         self.reset(self.seed)
 
@@ -480,7 +484,7 @@ class VectorEngine:
         is2 = (ax >= self.codec.singles) & (ax < self.codec.pass_action)
         a2 = np.where(is2, ax - self.codec.singles, 0)
         nh = len(b.hop_from)
-        tt, hop = a2 // nh, a2 % nh
+        tt, hop = np.divmod(a2, nh)
         mid = b.hop_from[hop]
         slot2 = b.two_base.take((at * 4 + tt) * s + mid) + b.hop_rank[hop]
         ok2 = is2 & (slot2 >= b.hop_rank[hop]) & has(self._two_legal, np.maximum(slot2, 0), x)
@@ -506,7 +510,7 @@ class VectorEngine:
                 self._records[j].append(self.codec.decode(piece, int(a[j])))
         # ---- Mr. X
         if len(x):
-            t1, to1 = a1 // s, a1 % s
+            t1, to1 = np.divmod(a1, s)
             legs = np.where(is_pass, 0, np.where(ok1, 1, 2))
             t_first, to_first = np.where(ok1, t1, tt), np.where(ok1, to1, mid)
             if is_pass.any():
@@ -539,7 +543,7 @@ class VectorEngine:
         turns = [x, np.zeros(len(x), dtype=np.int64)]  # the games whose turn passes, from which detective
         # ---- the detectives
         if len(dt):
-            td, tod = ad // s, ad % s
+            td, tod = np.divmod(ad, s)
             tk = self.det_tk.reshape(-1)
             spent = cell * 3 + td
             tk[spent] -= 1
@@ -794,7 +798,7 @@ class VectorEngine:
         if len(fi):
             shown = self._shown_det.reshape(-1)
             new = self.det_at.take(fi)
-            base = (fi // d) * size + (fi % d) * s
+            base = self._det_cell_base.take(fi)
             flat[base + shown.take(fi)] = 0.0
             flat[base + new] = 1.0
             shown[fi] = new

@@ -86,6 +86,12 @@ _BYTE_FLOATS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.float32
 _REWARDS = np.array([(0, 0), (-1, 1), (-1, 1), (1, -1), (1, -1)], dtype=np.float32)
 
 
+def _joined(parts: list[np.ndarray]) -> np.ndarray:
+    """``np.concatenate(parts)``, without the copy when there is one part (nearly always: the
+    possible sets of ~700 games are half a megabyte)."""
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
 def _tables(codec: ActionCodec) -> dict[str, np.ndarray]:
     """Per station: every detective hop, Mr. X single move and double move, as action numbers
     with their tickets and stations (padded with -1)."""
@@ -217,6 +223,10 @@ class VectorEngine:
         self._mrx_deck[self._idx[list(self._dealer.mrx_deck)]] = True
         self._next_game = 0
         self._live_rows: tuple[np.ndarray, np.ndarray] | None = None
+        cell = np.arange(self.n * self.d)
+        #: per (game, detective) cell of the flat ``(N, D)`` arrays, where its one-hot channel
+        #: starts in the flat observation buffer (a lookup instead of a division a step)
+        self._det_cell_base = (cell // self.d) * self.flat.size + (cell % self.d) * s
         self.ended_records: dict[int, dict[str, Any]] = {}
         self.reset(self.seed)
 
@@ -474,7 +484,7 @@ class VectorEngine:
         is2 = (ax >= self.codec.singles) & (ax < self.codec.pass_action)
         a2 = np.where(is2, ax - self.codec.singles, 0)
         nh = len(b.hop_from)
-        tt, hop = a2 // nh, a2 % nh
+        tt, hop = np.divmod(a2, nh)
         mid = b.hop_from[hop]
         slot2 = b.two_base.take((at * 4 + tt) * s + mid) + b.hop_rank[hop]
         ok2 = is2 & (slot2 >= b.hop_rank[hop]) & has(self._two_legal, np.maximum(slot2, 0), x)
@@ -500,7 +510,7 @@ class VectorEngine:
                 self._records[j].append(self.codec.decode(piece, int(a[j])))
         # ---- Mr. X
         if len(x):
-            t1, to1 = a1 // s, a1 % s
+            t1, to1 = np.divmod(a1, s)
             legs = np.where(is_pass, 0, np.where(ok1, 1, 2))
             t_first, to_first = np.where(ok1, t1, tt), np.where(ok1, to1, mid)
             if is_pass.any():
@@ -533,7 +543,7 @@ class VectorEngine:
         turns = [x, np.zeros(len(x), dtype=np.int64)]  # the games whose turn passes, from which detective
         # ---- the detectives
         if len(dt):
-            td, tod = ad // s, ad % s
+            td, tod = np.divmod(ad, s)
             tk = self.det_tk.reshape(-1)
             spent = cell * 3 + td
             tk[spent] -= 1
@@ -589,9 +599,11 @@ class VectorEngine:
         return out.view(np.uint64)
 
     def _floats(self, words: np.ndarray) -> np.ndarray:
-        """``(G, words)`` packed sets as ``(G, S)`` float32 0/1, a byte at a time from a table."""
+        """``(G, words)`` packed sets as ``(G, 8 * bytes)`` float32 0/1 (the columns past ``S``
+        0), a byte at a time from a table; contiguous, so scaling it in place is a plain loop
+        (on the ``(G, S)`` view numpy buffers, twice as slow)."""
         by = np.ascontiguousarray(words).view(np.uint8)[:, :self._nbytes]
-        return _BYTE_FLOATS.take(by, axis=0).reshape(len(by), self._nbytes * 8)[:, :len(self.stations)]
+        return _BYTE_FLOATS.take(by, axis=0).reshape(len(by), self._nbytes * 8)
 
     def _unpack(self, words: np.ndarray) -> np.ndarray:
         return np.unpackbits(np.ascontiguousarray(words).view(np.uint8), axis=1, bitorder="little")[
@@ -747,7 +759,6 @@ class VectorEngine:
         self._shown_det = self.det_at.copy()
         self._shown_reveal = self.last_reveal.copy()
         self._shown_mrx = np.where(self.turn == 0, self.mrx_at, -1)
-        self._shown_turn = np.where(self.outcome == IN_PROGRESS, self.turn, -1)
         self._clear_pending()
 
     def _clear_pending(self) -> None:
@@ -787,44 +798,44 @@ class VectorEngine:
         if len(fi):
             shown = self._shown_det.reshape(-1)
             new = self.det_at.take(fi)
-            base = (fi // d) * size + (fi % d) * s
+            base = self._det_cell_base.take(fi)
             flat[base + shown.take(fi)] = 0.0
             flat[base + new] = 1.0
             shown[fi] = new
         self._one_hot(self.last_reveal, self._shown_reveal, (d + 2) * s)
         self._one_hot(np.where(self.turn == 0, self.mrx_at, -1), self._shown_mrx, (d + 3) * s)
-        self._one_hot(np.where(self.outcome == IN_PROGRESS, self.turn, -1), self._shown_turn,
-                      fl._offsets["to_move"][0])
+        # whose turn changes in nearly every game each step: the whole (small) field, one strided copy
+        a, b = fl._offsets["to_move"]
+        o[:, a:b] = self._to_move.take(np.where(self.outcome == IN_PROGRESS, self.turn + 1, 0), axis=0)
         for rows, col, value in self._tk_cells:
             flat[rows * size + col] = value
         if self._hits:
-            rows = np.concatenate([r for r, _ in self._hits])
-            flat[rows * size + d * s + np.concatenate([t for _, t in self._hits])] = 0.0
+            rows = _joined([r for r, _ in self._hits])
+            flat[rows * size + d * s + _joined([t for _, t in self._hits])] = 0.0
             p = self._floats(self._packed.take(rows, axis=0))
             p *= self._inverse_counts(rows)[:, None]
-            o[rows, (d + 1) * s:(d + 2) * s] = p
+            o[rows, (d + 1) * s:(d + 2) * s] = p[:, :s]
         # the games Mr. X moved in first, then new deals (a game can be both: caught, dealt anew)
         if self._moved:
-            self._write_possible(np.concatenate([r for r, _ in self._moved]),
-                                 np.concatenate([m for _, m in self._moved]))
+            self._write_possible(_joined([r for r, _ in self._moved]), _joined([m for _, m in self._moved]))
         if self._dirty:
-            self._write_possible(np.concatenate([r for r, _ in self._dirty]),
-                                 np.concatenate([m for _, m in self._dirty]).astype(np.float32))
+            self._write_possible(_joined([r for r, _ in self._dirty]),
+                                 _joined([m for _, m in self._dirty]).astype(np.float32))
         if self._xdirty:
-            rows = np.concatenate(self._xdirty)
+            rows = _joined(self._xdirty)
             a, b = fl._offsets["mrx_tickets"][0], fl._offsets["doubles_used"][1]
             o[rows, a:b] = self._mrx_globals(rows)
         if self._gdirty:
-            self._write_globals(np.concatenate(self._gdirty))
+            self._write_globals(_joined(self._gdirty))
         self._clear_pending()
 
     def _write_possible(self, rows: np.ndarray, sets: np.ndarray) -> None:
         """The possible and probability channels of games ``rows`` from their sets (float32 0/1,
-        ``(G, S)``; scaled in place)."""
+        ``(G, S)`` or wider, the columns past ``S`` ignored; scaled in place)."""
         d, s = self.d, len(self.stations)
-        self._obs[rows, d * s:(d + 1) * s] = sets
+        self._obs[rows, d * s:(d + 1) * s] = sets[:, :s]
         sets *= self._inverse_counts(rows)[:, None]
-        self._obs[rows, (d + 1) * s:(d + 2) * s] = sets
+        self._obs[rows, (d + 1) * s:(d + 2) * s] = sets[:, :s]
 
     def _inverse_counts(self, rows: np.ndarray) -> np.ndarray:
         """Per game of ``rows``, 1 / the size of its possible set (1 when empty), float32, as

@@ -49,6 +49,9 @@ def policy_agent(env: ScotlandYardEnv, policy: str | Policy, side: str) -> Agent
     A policy given by name loads as ``--mrx-policy`` / ``--detective-policy`` load it
     (:class:`InputError` when it does not exist); a user's policy prints to stderr."""
     side = _side(side)
+    if not isinstance(policy, str) and not callable(policy):
+        raise InputError(f"a {side} policy must be a policy name, 'module:function' or a function, "
+                         f"got {type(policy).__name__} {str(policy)[:40]}")
     fn = load_policy(policy, side) if isinstance(policy, str) else policy
     builtins = MRX_POLICIES if side == "mrx" else DETECTIVE_POLICIES
     quiet = not (isinstance(policy, str) and policy in builtins)

@@ -22,8 +22,13 @@ or the detective whose turn it is, as in the AEC env.
   env's slots; each game that ends there is replaced in the same step by the run's next game
   (the ``AutoresetMode.SAME_STEP`` of Gymnasium 1.x).  ``info["game"]`` is each slot's ``(seed,
   game)``: ``SelfPlayEnv().reset(seed=seed, options={"game": game})`` deals the same game, and
-  the same actions play it the same way.  A ``reset()`` of the vector env without a seed deals a
-  new run, its seed drawn from the env's generator (so a seeded sequence of resets repeats).
+  the same actions play it the same way.  The vector env's ``seed`` argument is the run dealt at
+  construction and by the first ``reset()`` without a seed; each later ``reset()`` without one
+  deals a new run, its seed drawn from the env's generator, which that seed (or the last
+  ``reset(seed=...)``) seeded: a seed fixes the whole sequence of resets.  ``SyncVectorEnv`` and
+  ``AsyncVectorEnv`` of ``SelfPlayEnv`` deal other games from the same seed (env ``j`` game 0,
+  1, ... of the run ``s + j``, Gymnasium's seeding); ``info["game"]`` names each slot's game in
+  both, and docs/env.md has the table.
 
 Why self-play and not the detectives against a built-in Mr. X: the built-in opponents are
 ``simulate`` policies that read an engine position and draw from each game's own stream, one

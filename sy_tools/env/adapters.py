@@ -127,6 +127,8 @@ def play(env: ScotlandYardEnv, agents: Mapping[str, Agent], seed: int | None = N
     """Play one game of ``env`` (``reset(seed, options)`` first) with ``agents``: one per
     agent name, or one per side (``"mrx"``, ``"detectives"``); return the final ``infos``
     entry (``outcome``, ``winner``, ``round``, ``move``)."""
+    if not isinstance(agents, Mapping):
+        raise InputError(f"agents must be a dict of agent or side name: function, got {type(agents).__name__}")
     env.reset(seed=seed, options=dict(options) if options is not None else None)
     info: dict[str, Any] = {}
     for name in env.agent_iter():

@@ -27,7 +27,7 @@ import random
 import sys
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 from gymnasium import logger, spaces
@@ -132,16 +132,26 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         """The engine's piece for ``agent``: ``MRX`` or the detective's name."""
         if agent == MRX_AGENT:
             return MRX
-        return self.names[self.possible_agents.index(agent) - 1]
+        try:
+            return self.names[self.possible_agents.index(agent) - 1]
+        except ValueError:
+            self._unknown(agent)
+
+    def _unknown(self, agent: object) -> NoReturn:
+        raise InputError(f"unknown agent {str(agent)[:40]!r}: expected {', '.join(self.possible_agents)}")
 
     def agent_of(self, piece: str) -> str:
         """The agent that moves ``piece``."""
         return MRX_AGENT if piece == MRX else detective_agent(self.names.index(piece))
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        if agent not in self.observation_spaces:
+            self._unknown(agent)
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        if agent not in self.action_spaces:
+            self._unknown(agent)
         return self.action_spaces[agent]
 
     # ---- the game ---------------------------------------------------------------------------------
@@ -246,10 +256,14 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
     def step(self, action: Any) -> None:
         """The agent to act (``agent_selection``) plays ``action``; a finished agent steps with
         None (PettingZoo's convention)."""
-        if not self.agents and not hasattr(self, "_pos"):
-            raise InputError("step() before reset(): call reset() first")
+        if not self.agents:
+            raise InputError("step() before reset(): call reset() first" if not hasattr(self, "_pos") else
+                             "the game is over and every agent has stepped out: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise InputError(f"{agent} is done (the game is over): the only valid action is None, as "
+                                 f"PettingZoo's loop steps it, or reset(); got {str(action)[:40]}")
             self._was_dead_step(action)
             return
         piece = self.piece(agent)

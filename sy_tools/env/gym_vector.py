@@ -232,6 +232,9 @@ class SelfPlayVectorEnv(VectorEnv):  # type: ignore[misc]
     def sample(self, rng: np.random.Generator | None = None) -> np.ndarray:
         """A uniformly random legal action in every game (``rng``: numpy's; default the env's
         generator), without building the masks."""
+        if rng is not None and not isinstance(rng, np.random.Generator):
+            raise InputError(f"sample: rng must be a numpy Generator (np.random.default_rng(seed)) or None, "
+                             f"got {type(rng).__name__}")
         return self.engine.sample(self.np_random if rng is None else rng)
 
     def record_json(self, j: int) -> dict[str, Any]:

@@ -281,3 +281,40 @@ def test_a_game_number_past_64_bits_and_an_opponent_that_is_no_policy_are_one_li
             MrXEnv(detectives=2, opponent=opponent)
     with pytest.raises(InputError, match="SelfPlayEnv takes no seed at construction"):
         gymnasium.make_vec(ID, num_envs=2, vectorization_mode="sync", detectives=2, seed=5)
+
+
+def test_the_aec_and_parallel_envs_after_the_end_and_with_odd_arguments():
+    from sy_tools.env import parallel_env, play
+
+    par = parallel_env(detectives=2)
+    with pytest.raises(InputError, match=r"step\(\) before reset\(\)"):
+        par.step({"mrx": 0})
+    obs, _ = par.reset(seed=2)
+    for bad in (None, [0], 3):
+        with pytest.raises(InputError, match="actions must be a dict of agent: action"):
+            par.step(bad)
+    illegal = int(np.flatnonzero(obs["mrx"]["action_mask"] == 0)[0])
+    assert all(par.step({"mrx": illegal})[2].values())  # an illegal action ends the game
+    with pytest.raises(InputError, match="the game is over: call reset"):
+        par.step({"mrx": 0})
+    par.close()
+    par.close()
+
+    env = ScotlandYardEnv(detectives=2)
+    env.reset(seed=2)
+    env.step(illegal)
+    with pytest.raises(InputError, match="mrx is done .*the only valid action is None") as err:
+        env.step(np.uint64(0))
+    _one_line(err)
+    for _ in env.possible_agents:  # PettingZoo's loop: each done agent steps out with None
+        env.step(None)
+    with pytest.raises(InputError, match="every agent has stepped out: call reset"):
+        env.step(None)
+    for call in (env.observe, env.action_space, env.observation_space, env.piece):
+        with pytest.raises(InputError, match="unknown agent 'det_7': expected mrx, det_0, det_1"):
+            call("det_7")
+    with pytest.raises(InputError, match="agents must be a dict"):
+        play(env, [lambda obs: 0], seed=1)
+    vec = SelfPlayVectorEnv(2, detectives=2)
+    with pytest.raises(InputError, match="rng must be a numpy Generator"):
+        vec.sample(3)

@@ -59,7 +59,7 @@ def policy_agent(env: ScotlandYardEnv, policy: str | Policy, side: str) -> Agent
     def act(observation: Any) -> int:
         agent = env.agent_selection
         if (agent == MRX_AGENT) != (side == "mrx"):
-            raise ValueError(f"a {side} policy asked to move {agent}")
+            raise InputError(f"a {side} policy asked to move {agent}")
         move = run_policy(fn, env.policy_observation(agent), env.rng, quiet)
         return env.codec.encode(move)
 
@@ -78,6 +78,14 @@ def as_policy(agent: Agent, probabilities: str | None = None) -> Policy:
     decoded into a move, which ``simulate`` checks as it checks any policy's; an action that is
     not an integer of the space (a float such as 161.7 is never truncated) is an
     :class:`InputError`."""
+    from ..analysis.tracker import WEIGHTS
+
+    if not callable(agent):
+        raise InputError(f"as_policy: the agent must be a function from observation to action, "
+                         f"got {type(agent).__name__}")
+    if probabilities is not None and probabilities not in WEIGHTS:
+        raise InputError(f"as_policy: unknown probabilities {str(probabilities)[:40]!r}: expected None or one of "
+                         f"{', '.join(WEIGHTS)}")
 
     def policy(obs: Any, rng: Any) -> Move:
         memo = obs.memo

@@ -438,6 +438,8 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
     def flat_observation(self, agent: str) -> np.ndarray:
         """``agent``'s view as the flat observation (the batched engine's): a detective's
         without Mr. X's station, Mr. X's with it."""
+        if agent not in self.observation_spaces:
+            self._unknown(agent)
         return self.flat.encode(self.batch(agent == MRX_AGENT), agent == MRX_AGENT)[0]
 
     def policy_observation(self, agent: str | None = None) -> MrXObservation | DetectiveObservation:
@@ -447,7 +449,7 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         agent = agent or self.agent_selection
         pos = self._pos
         if self.piece(agent) != pos.to_move:
-            raise ValueError(f"it is not {agent}'s turn")
+            raise InputError(f"it is not {agent}'s turn")
         if agent == MRX_AGENT:
             return MrXObservation(pos, self._possible, self.memos["mrx"])
         return DetectiveObservation(self.board, self.rules, pos.names[pos.turn - 1], pos.names, pos.stations,
@@ -477,6 +479,8 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         named relative to the file's folder)."""
         import os
 
+        if not isinstance(path, (str, os.PathLike)):
+            raise InputError(f"save_record: expected a file path, got {type(path).__name__} {str(path)[:40]}")
         from ..formats.files import atomic_write_text
         from ..formats.output import dumps
         from ..selfplay.results import record_map

@@ -318,3 +318,23 @@ def test_the_aec_and_parallel_envs_after_the_end_and_with_odd_arguments():
     vec = SelfPlayVectorEnv(2, detectives=2)
     with pytest.raises(InputError, match="rng must be a numpy Generator"):
         vec.sample(3)
+
+
+def test_adapters_and_records_refuse_what_they_cannot_use():
+    from sy_tools.env import as_policy, policy_agent
+
+    for bad, message in ((3, "the agent must be a function"), (None, "the agent must be a function")):
+        with pytest.raises(InputError, match=message):
+            as_policy(bad)
+    with pytest.raises(InputError, match="unknown probabilities 'bogus'"):
+        as_policy(lambda obs: 0, probabilities="bogus")
+    env = ScotlandYardEnv(detectives=2)
+    env.reset(seed=1)
+    with pytest.raises(InputError, match="save_record: expected a file path, got int"):
+        env.save_record(3)
+    with pytest.raises(InputError, match="unknown agent 'bogus'"):
+        env.flat_observation("bogus")  # once a detective's view, silently
+    with pytest.raises(InputError, match="it is not det_0's turn"):
+        env.policy_observation("det_0")
+    with pytest.raises(InputError, match="a detectives policy asked to move mrx"):
+        policy_agent(env, "random", "detectives")(None)

@@ -22,10 +22,11 @@ or the detective whose turn it is, as in the AEC env.
   env's slots; each game that ends there is replaced in the same step by the run's next game
   (the ``AutoresetMode.SAME_STEP`` of Gymnasium 1.x).  ``info["game"]`` is each slot's ``(seed,
   game)``: ``SelfPlayEnv().reset(seed=seed, options={"game": game})`` deals the same game, and
-  the same actions play it the same way.  The vector env's ``seed`` argument is the run dealt at
-  construction and by the first ``reset()`` without a seed; each later ``reset()`` without one
-  deals a new run, its seed drawn from the env's generator, which that seed (or the last
-  ``reset(seed=...)``) seeded: a seed fixes the whole sequence of resets.  ``SyncVectorEnv`` and
+  the same actions play it the same way.  The vector env's ``seed`` argument, when given, is the
+  run dealt at construction and by the first ``reset()`` without a seed; each later ``reset()``
+  without one deals a new run, its seed drawn from the env's generator, which that seed (or the
+  last ``reset(seed=...)``) seeded: a seed fixes the whole sequence of resets.  Without it run 0
+  is dealt at construction and unseeded resets draw from fresh entropy, as Gymnasium's do.  ``SyncVectorEnv`` and
   ``AsyncVectorEnv`` of ``SelfPlayEnv`` deal other games from the same seed (env ``j`` game 0,
   1, ... of the run ``s + j``, Gymnasium's seeding); ``info["game"]`` names each slot's game in
   both, and docs/env.md has the table.
@@ -152,16 +153,19 @@ class SelfPlayVectorEnv(VectorEnv):  # type: ignore[misc]
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int = 16, rules: Rules | str = "classic", map: str | Board = "london",
-                 detectives: int = 5, starts: str | tuple[Station, ...] | None = None, seed: int = 0,
+                 detectives: int = 5, starts: str | tuple[Station, ...] | None = None, seed: int | None = None,
                  action_masks: bool = True, copy: bool = True, keep_records: bool = False) -> None:
         board = env_board(map)
         self.engine = VectorEngine(num_envs, env_rules(rules), board if isinstance(map, Board) else map,
-                                   env_detectives(detectives, len(DETECTIVE_NAMES)), seed=env_seed(seed),
+                                   env_detectives(detectives, len(DETECTIVE_NAMES)),
+                                   seed=0 if seed is None else env_seed(seed),
                                    starts=env_starts(starts, board), keep_records=env_flag(keep_records, "keep_records"))
         #: the run the first reset() without a seed deals again (the one dealt now), and the seed of
         #: the generator later ones draw their runs from: a seed given here fixes every reset's games
-        self._first_run: int | None = int(seed)
-        super().reset(seed=gym_seed(int(seed)))
+        #: (None: run 0 is dealt now, and a reset() without a seed draws a run from fresh entropy)
+        self._first_run: int | None = None if seed is None else int(seed)
+        if seed is not None:
+            super().reset(seed=gym_seed(int(seed)))
         self.num_envs = self.engine.n
         self.single_observation_space = self.engine.flat.space()
         self.single_action_space = spaces.Discrete(self.engine.codec.mrx_size)

@@ -338,3 +338,9 @@ def test_adapters_and_records_refuse_what_they_cannot_use():
         env.policy_observation("det_0")
     with pytest.raises(InputError, match="a detectives policy asked to move mrx"):
         policy_agent(env, "random", "detectives")(None)
+
+
+def test_without_a_seed_at_construction_unseeded_resets_stay_fresh():
+    a, b = (SelfPlayVectorEnv(2, detectives=2) for _ in range(2))
+    assert a.engine.games.tolist() == [[0, 0], [0, 1]]  # run 0 dealt at construction, as before
+    assert a.reset()[1]["game"][0, 0] != b.reset()[1]["game"][0, 0]  # fresh entropy (a 2**-62 chance to meet)

@@ -49,6 +49,9 @@ def policy_agent(env: ScotlandYardEnv, policy: str | Policy, side: str) -> Agent
     A policy given by name loads as ``--mrx-policy`` / ``--detective-policy`` load it
     (:class:`InputError` when it does not exist); a user's policy prints to stderr."""
     side = _side(side)
+    if not isinstance(policy, str) and not callable(policy):
+        raise InputError(f"a {side} policy must be a policy name, 'module:function' or a function, "
+                         f"got {type(policy).__name__} {str(policy)[:40]}")
     fn = load_policy(policy, side) if isinstance(policy, str) else policy
     builtins = MRX_POLICIES if side == "mrx" else DETECTIVE_POLICIES
     quiet = not (isinstance(policy, str) and policy in builtins)
@@ -56,7 +59,7 @@ def policy_agent(env: ScotlandYardEnv, policy: str | Policy, side: str) -> Agent
     def act(observation: Any) -> int:
         agent = env.agent_selection
         if (agent == MRX_AGENT) != (side == "mrx"):
-            raise ValueError(f"a {side} policy asked to move {agent}")
+            raise InputError(f"a {side} policy asked to move {agent}")
         move = run_policy(fn, env.policy_observation(agent), env.rng, quiet)
         return env.codec.encode(move)
 
@@ -75,6 +78,14 @@ def as_policy(agent: Agent, probabilities: str | None = None) -> Policy:
     decoded into a move, which ``simulate`` checks as it checks any policy's; an action that is
     not an integer of the space (a float such as 161.7 is never truncated) is an
     :class:`InputError`."""
+    from ..analysis.tracker import WEIGHTS
+
+    if not callable(agent):
+        raise InputError(f"as_policy: the agent must be a function from observation to action, "
+                         f"got {type(agent).__name__}")
+    if probabilities is not None and probabilities not in WEIGHTS:
+        raise InputError(f"as_policy: unknown probabilities {str(probabilities)[:40]!r}: expected None or one of "
+                         f"{', '.join(WEIGHTS)}")
 
     def policy(obs: Any, rng: Any) -> Move:
         memo = obs.memo
@@ -124,6 +135,8 @@ def play(env: ScotlandYardEnv, agents: Mapping[str, Agent], seed: int | None = N
     """Play one game of ``env`` (``reset(seed, options)`` first) with ``agents``: one per
     agent name, or one per side (``"mrx"``, ``"detectives"``); return the final ``infos``
     entry (``outcome``, ``winner``, ``round``, ``move``)."""
+    if not isinstance(agents, Mapping):
+        raise InputError(f"agents must be a dict of agent or side name: function, got {type(agents).__name__}")
     env.reset(seed=seed, options=dict(options) if options is not None else None)
     info: dict[str, Any] = {}
     for name in env.agent_iter():

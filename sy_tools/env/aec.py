@@ -27,7 +27,7 @@ import random
 import sys
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 from gymnasium import logger, spaces
@@ -38,13 +38,14 @@ from ..engine.hops import MRX
 from ..engine.moves import Move
 from ..engine.observations import DetectiveObservation, MrXObservation, mrx_move_seen
 from ..engine.position import Position
-from ..engine.rules import Rules, preset
+from ..engine.rules import Rules
 from ..engine.stations import Station, mask_of
 from ..engine.tickets import Ticket
 from ..errors import InputError
-from ..selfplay.budgets import SEED_MAX, SEED_MIN
+from ..selfplay.budgets import SEED_MAX
 from ..selfplay.game import DETECTIVE_NAMES, deal, game_record, game_rng
 from .actions import ActionCodec, action_int
+from .checks import env_board, env_detectives, env_game, env_rules, env_seed, env_starts
 from .flat import Batch, FlatLayout
 from .observe import ObservationLayout, PublicState
 
@@ -83,16 +84,13 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
                  starts: str | tuple[Station, ...] | None = None, max_cycles: int | None = None,
                  illegal_action: str = "end", observation: str = "dict") -> None:
         from ..analysis.tracker import WEIGHTS
-        from ..formats.map_load import load_board
 
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise InputError(f"unknown render_mode {render_mode!r}: expected None, {', '.join(RENDER_MODES)}")
         if probabilities is not None and probabilities not in WEIGHTS:
             raise InputError(f"unknown probabilities {probabilities!r}: expected None or one of {', '.join(WEIGHTS)}")
-        if isinstance(detectives, bool) or not isinstance(detectives, int) \
-                or not 1 <= detectives <= len(DETECTIVE_NAMES):
-            raise InputError(f"expected 1 to {len(DETECTIVE_NAMES)} detectives, got {detectives!r}")
+        detectives = env_detectives(detectives, len(DETECTIVE_NAMES))
         if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer))
                                        or max_cycles < 1):
             raise InputError(f"max_cycles must be a positive integer or None, got {max_cycles!r}")
@@ -103,11 +101,11 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
             raise InputError(f"unknown illegal_action {illegal_action!r}: expected {' or '.join(ILLEGAL_ACTIONS)}")
         self.max_cycles = None if max_cycles is None else int(max_cycles)
         self.illegal_action = illegal_action
-        self.rules: Rules = preset(rules) if isinstance(rules, str) else rules
-        self.board: Board = map if isinstance(map, Board) else load_board(map)
+        self.rules: Rules = env_rules(rules)
+        self.board: Board = env_board(map)
         self.map_spec = map if isinstance(map, str) else self.board.name
         self.render_mode = render_mode
-        self.starts = starts
+        self.starts = env_starts(starts, self.board)
         self.names: tuple[str, ...] = DETECTIVE_NAMES[:detectives]
         self.codec = ActionCodec(self.board, self.rules, self.names)
         self.layout = ObservationLayout(self.codec, self.rules, probabilities)
@@ -134,16 +132,26 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         """The engine's piece for ``agent``: ``MRX`` or the detective's name."""
         if agent == MRX_AGENT:
             return MRX
-        return self.names[self.possible_agents.index(agent) - 1]
+        try:
+            return self.names[self.possible_agents.index(agent) - 1]
+        except ValueError:
+            self._unknown(agent)
+
+    def _unknown(self, agent: object) -> NoReturn:
+        raise InputError(f"unknown agent {str(agent)[:40]!r}: expected {', '.join(self.possible_agents)}")
 
     def agent_of(self, piece: str) -> str:
         """The agent that moves ``piece``."""
         return MRX_AGENT if piece == MRX else detective_agent(self.names.index(piece))
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        if agent not in self.observation_spaces:
+            self._unknown(agent)
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        if agent not in self.action_spaces:
+            self._unknown(agent)
         return self.action_spaces[agent]
 
     # ---- the game ---------------------------------------------------------------------------------
@@ -181,19 +189,13 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
             raise InputError(f"reset options must be a dict, got {type(options).__name__}")
         opts = dict(options or {})
         if seed is not None:
-            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) \
-                    or not SEED_MIN <= seed <= SEED_MAX:
-                raise InputError(f"expected a seed from {SEED_MIN} to {SEED_MAX}, got {seed!r}")
-            new_seed, new_game = int(seed), 0
+            new_seed, new_game = env_seed(seed), 0
         elif self._seed is None:
             new_seed, new_game = random.SystemRandom().randrange(SEED_MAX), 0
         else:
             new_seed, new_game = self._seed, self._game + 1
         if "game" in opts:
-            g = opts["game"]
-            if isinstance(g, (bool, np.bool_)) or not isinstance(g, (int, np.integer)) or g < 0:
-                raise InputError(f"reset options: game must be a non-negative integer, got {g!r}")
-            new_game = int(g)
+            new_game = env_game(opts["game"])
         rng = game_rng(new_seed, new_game)
         mrx, dets, candidates = deal(self.board, self.rules, len(self.names), self.starts, rng)
         if "mrx_start" in opts or "detective_starts" in opts or "start_candidates" in opts:
@@ -254,8 +256,14 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
     def step(self, action: Any) -> None:
         """The agent to act (``agent_selection``) plays ``action``; a finished agent steps with
         None (PettingZoo's convention)."""
+        if not self.agents:
+            raise InputError("step() before reset(): call reset() first" if not hasattr(self, "_pos") else
+                             "the game is over and every agent has stepped out: call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise InputError(f"{agent} is done (the game is over): the only valid action is None, as "
+                                 f"PettingZoo's loop steps it, or reset(); got {str(action)[:40]}")
             self._was_dead_step(action)
             return
         piece = self.piece(agent)
@@ -430,6 +438,8 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
     def flat_observation(self, agent: str) -> np.ndarray:
         """``agent``'s view as the flat observation (the batched engine's): a detective's
         without Mr. X's station, Mr. X's with it."""
+        if agent not in self.observation_spaces:
+            self._unknown(agent)
         return self.flat.encode(self.batch(agent == MRX_AGENT), agent == MRX_AGENT)[0]
 
     def policy_observation(self, agent: str | None = None) -> MrXObservation | DetectiveObservation:
@@ -439,7 +449,7 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         agent = agent or self.agent_selection
         pos = self._pos
         if self.piece(agent) != pos.to_move:
-            raise ValueError(f"it is not {agent}'s turn")
+            raise InputError(f"it is not {agent}'s turn")
         if agent == MRX_AGENT:
             return MrXObservation(pos, self._possible, self.memos["mrx"])
         return DetectiveObservation(self.board, self.rules, pos.names[pos.turn - 1], pos.names, pos.stations,
@@ -469,6 +479,8 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         named relative to the file's folder)."""
         import os
 
+        if not isinstance(path, (str, os.PathLike)):
+            raise InputError(f"save_record: expected a file path, got {type(path).__name__} {str(path)[:40]}")
         from ..formats.files import atomic_write_text
         from ..formats.output import dumps
         from ..selfplay.results import record_map
@@ -487,6 +499,8 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode is None:
             logger.warn("render() called without a render_mode: give render_mode='human', 'ansi' or 'rgb_array'")
             return None
+        if not hasattr(self, "_pos"):
+            raise InputError("render() before reset(): call reset() first")
         if self.render_mode in ("ansi", "human"):
             from .render import text
 

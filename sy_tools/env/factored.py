@@ -34,11 +34,12 @@ from typing import Any
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector import VectorWrapper
+from gymnasium.vector import VectorEnv, VectorWrapper
 from gymnasium.vector.utils import batch_space
 
 from ..errors import InputError
 from .actions import ActionCodec, action_int
+from .checks import action_array, is_int
 from .vector import IN_PROGRESS
 
 
@@ -96,11 +97,19 @@ class FactoredReveal(gymnasium.Wrapper):  # type: ignore[misc]
     module's docstring)."""
 
     def __init__(self, env: gymnasium.Env) -> None:
+        from .gym_vector import SelfPlayEnv
+        from .single import MrXEnv
+
+        inner = getattr(env, "unwrapped", env)
+        if isinstance(inner, VectorEnv):
+            raise InputError(f"FactoredReveal wraps one game (SelfPlayEnv or MrXEnv), got the vector env "
+                             f"{type(inner).__name__}: wrap that in FactoredRevealVector")
+        if not isinstance(inner, (SelfPlayEnv, MrXEnv)):
+            raise InputError(f"FactoredReveal wraps SelfPlayEnv or MrXEnv (the envs where Mr. X acts), "
+                             f"got {type(inner).__name__}")
+        self.factoring = RevealFactoring(inner.aec.codec)  # refuses rules without the voluntary reveal
         super().__init__(env)
-        self.aec: Any = getattr(env.unwrapped, "aec", None)
-        if self.aec is None:
-            raise InputError("FactoredReveal wraps SelfPlayEnv or MrXEnv (an env with an AEC game)")
-        self.factoring = RevealFactoring(self.aec.codec)
+        self.aec: Any = inner.aec
         self.action_space = spaces.MultiDiscrete([self.factoring.moves, self.factoring.reveals])
 
     def _masks(self, info: dict[str, Any]) -> dict[str, Any]:
@@ -115,12 +124,15 @@ class FactoredReveal(gymnasium.Wrapper):  # type: ignore[misc]
         return obs, self._masks(info)
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        a = np.asarray(action) if not isinstance(action, (str, bytes)) else np.asarray(None)
-        if a.shape != (2,) or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
-            raise InputError(f"the action must be a pair of integers (move, reveal), got {action!r}")
+        pair: Any = action
+        if not (isinstance(action, (list, tuple)) and len(action) == 2 and all(is_int(v) for v in action)):
+            # (a list or tuple of Python and numpy integers is taken as it is: numpy makes floats of some mixes)
+            pair = np.asarray(action) if not isinstance(action, (str, bytes)) else np.asarray(None)
+            if pair.shape != (2,) or pair.dtype == np.bool_ or not np.issubdtype(pair.dtype, np.integer):
+                raise InputError(f"the action must be a pair of integers (move, reveal), got {str(action)[:60]}")
         f = self.factoring
-        move = action_int(a[0], f.moves, "the action's move")
-        reveal = action_int(a[1], f.reveals, "the action's reveal")
+        move = action_int(pair[0], f.moves, "the action's move")
+        reveal = action_int(pair[1], f.reveals, "the action's reveal")
         mrx_turn = self.aec.agent_selection == "mrx"
         flat = int(f.join(move, reveal)) if mrx_turn else (move if reveal == 0 else -1)
         if flat < 0:
@@ -138,8 +150,15 @@ class FactoredRevealVector(VectorWrapper):  # type: ignore[misc]
     :class:`InputError` and nothing is played."""
 
     def __init__(self, env: Any) -> None:
+        from .gym_vector import SelfPlayVectorEnv
+
+        inner = getattr(env, "unwrapped", env)
+        if not isinstance(inner, SelfPlayVectorEnv):
+            raise InputError(f"FactoredRevealVector wraps SelfPlayVectorEnv, got {type(inner).__name__}"
+                             + (": wrap one game in FactoredReveal" if isinstance(inner, gymnasium.Env) else ""))
+        RevealFactoring(inner.engine.codec)  # refuses rules without the voluntary reveal
         super().__init__(env)
-        self.inner: Any = env.unwrapped  # the SelfPlayVectorEnv
+        self.inner: Any = inner  # the SelfPlayVectorEnv
         self.factoring = RevealFactoring(self.inner.engine.codec)
         self.single_action_space = spaces.MultiDiscrete([self.factoring.moves, self.factoring.reveals])
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -159,6 +178,7 @@ class FactoredRevealVector(VectorWrapper):  # type: ignore[misc]
 
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         n, f = self.num_envs, self.factoring
+        actions = action_array(actions, (n, 2), f"moves 0 to {f.moves - 1}, reveals 0 to {f.reveals - 1}")
         a = np.asarray(actions) if not isinstance(actions, (str, bytes)) else np.asarray(None)
         if a.shape != (n, 2) or a.dtype == np.bool_ or not np.issubdtype(a.dtype, np.integer):
             raise InputError(f"actions must be {n} pairs of integers (shape ({n}, 2)), got {a.dtype} of shape {a.shape}")

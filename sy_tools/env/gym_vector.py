@@ -22,8 +22,14 @@ or the detective whose turn it is, as in the AEC env.
   env's slots; each game that ends there is replaced in the same step by the run's next game
   (the ``AutoresetMode.SAME_STEP`` of Gymnasium 1.x).  ``info["game"]`` is each slot's ``(seed,
   game)``: ``SelfPlayEnv().reset(seed=seed, options={"game": game})`` deals the same game, and
-  the same actions play it the same way.  A ``reset()`` of the vector env without a seed deals a
-  new run, its seed drawn from the env's generator (so a seeded sequence of resets repeats).
+  the same actions play it the same way.  The vector env's ``seed`` argument, when given, is the
+  run dealt at construction and by the first ``reset()`` without a seed; each later ``reset()``
+  without one deals a new run, its seed drawn from the env's generator, which that seed (or the
+  last ``reset(seed=...)``) seeded: a seed fixes the whole sequence of resets.  Without it run 0
+  is dealt at construction and unseeded resets draw from fresh entropy, as Gymnasium's do.  ``SyncVectorEnv`` and
+  ``AsyncVectorEnv`` of ``SelfPlayEnv`` deal other games from the same seed (env ``j`` game 0,
+  1, ... of the run ``s + j``, Gymnasium's seeding); ``info["game"]`` names each slot's game in
+  both, and docs/env.md has the table.
 
 Why self-play and not the detectives against a built-in Mr. X: the built-in opponents are
 ``simulate`` policies that read an engine position and draw from each game's own stream, one
@@ -51,9 +57,10 @@ from ..engine.board import Board
 from ..engine.rules import Rules
 from ..engine.stations import Station
 from ..errors import InputError
-from ..selfplay.budgets import SEED_MAX, SEED_MIN
+from ..selfplay.game import DETECTIVE_NAMES
 from .actions import action_int
 from .aec import MRX_AGENT, ScotlandYardEnv
+from .checks import action_array, env_board, env_detectives, env_flag, env_rules, env_seed, env_starts, gym_seed, is_int
 from .vector import IN_PROGRESS, OUTCOMES, VectorEngine
 
 #: the id both envs are registered under
@@ -68,7 +75,10 @@ class SelfPlayEnv(gymnasium.Env):  # type: ignore[misc]
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"]}
 
-    def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
+    def __init__(self, render_mode: str | None = None, seed: Any = None, **kwargs: Any) -> None:
+        if seed is not None:  # the vector env's keyword, given to make_vec(..., vectorization_mode="sync")
+            raise InputError(f"SelfPlayEnv takes no seed at construction (got {str(seed)[:40]}): give reset(seed=...) "
+                             "(SyncVectorEnv and AsyncVectorEnv: envs.reset(seed=s) resets env i with s + i)")
         self.aec = ScotlandYardEnv(render_mode=render_mode, **kwargs)
         self.render_mode = render_mode
         self.observation_space = self.aec.flat.space()
@@ -93,13 +103,15 @@ class SelfPlayEnv(gymnasium.Env):  # type: ignore[misc]
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
         self.aec.reset(seed=seed, options=options)  # checks the seed and options first
-        super().reset(seed=None if seed is None else int(seed) % 2**64)
+        super().reset(seed=None if seed is None else gym_seed(int(seed)))
         self._unreported = self._over()  # over at the deal: the next step reports it
         return self._out()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         aec = self.aec
-        if not aec.agents or (self._over() and not self._unreported):
+        if not aec.agents:
+            raise InputError("step() before reset(): call reset() first")
+        if self._over() and not self._unreported:
             raise InputError("the game is over: call reset()")
         agent = aec.agent_selection
         a = action_int(action, self._size, "the action")  # not an action: refused, nothing changes
@@ -141,42 +153,55 @@ class SelfPlayVectorEnv(VectorEnv):  # type: ignore[misc]
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int = 16, rules: Rules | str = "classic", map: str | Board = "london",
-                 detectives: int = 5, starts: str | tuple[Station, ...] | None = None, seed: int = 0,
+                 detectives: int = 5, starts: str | tuple[Station, ...] | None = None, seed: int | None = None,
                  action_masks: bool = True, copy: bool = True, keep_records: bool = False) -> None:
-        self.engine = VectorEngine(num_envs, rules, map, detectives, seed=seed, starts=starts,
-                                   keep_records=keep_records)
+        board = env_board(map)
+        self.engine = VectorEngine(num_envs, env_rules(rules), board if isinstance(map, Board) else map,
+                                   env_detectives(detectives, len(DETECTIVE_NAMES)),
+                                   seed=0 if seed is None else env_seed(seed),
+                                   starts=env_starts(starts, board), keep_records=env_flag(keep_records, "keep_records"))
+        #: the run the first reset() without a seed deals again (the one dealt now), and the seed of
+        #: the generator later ones draw their runs from: a seed given here fixes every reset's games
+        #: (None: run 0 is dealt now, and a reset() without a seed draws a run from fresh entropy)
+        self._first_run: int | None = None if seed is None else int(seed)
+        if seed is not None:
+            super().reset(seed=gym_seed(int(seed)))
         self.num_envs = self.engine.n
         self.single_observation_space = self.engine.flat.space()
         self.single_action_space = spaces.Discrete(self.engine.codec.mrx_size)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.render_mode = None
-        self.with_masks, self.copy = bool(action_masks), bool(copy)
+        self.with_masks, self.copy = env_flag(action_masks, "action_masks"), env_flag(copy, "copy")
         self._all = np.ones(self.num_envs, dtype=bool)
         self._never = np.zeros(self.num_envs, dtype=bool)
+        self._shape, self._expected = (self.num_envs,), f"actions 0 to {self.engine.codec.mrx_size - 1}"
 
     # ---- the API ------------------------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Deal games ``0 .. N - 1`` of the run ``seed`` (None: a run drawn from the env's
-        generator) into the slots.  No options are taken (None or an empty dict)."""
+        """Deal games ``0 .. N - 1`` of the run ``seed`` into the slots.  Without a seed: the
+        first time, the run of the constructor's ``seed`` (as ``reset(seed=seed)`` deals it);
+        after that a run drawn from the env's generator, which that seed (or the last
+        ``reset(seed=...)``) seeded, so the whole sequence of resets repeats.  No options are
+        taken (None or an empty dict)."""
         if options is not None and (not isinstance(options, Mapping) or options):
             raise InputError(f"SelfPlayVectorEnv.reset takes no options, got {options!r}")
+        if seed is None and self._first_run is not None:
+            seed = self._first_run
         if seed is not None:
-            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) \
-                    or not SEED_MIN <= seed <= SEED_MAX:
-                raise InputError(f"expected a seed from {SEED_MIN} to {SEED_MAX}, got {seed!r}")
-            super().reset(seed=int(seed) % 2**64)
-            run = int(seed)
+            run = env_seed(seed)
+            super().reset(seed=gym_seed(run))
         else:
             run = int(self.np_random.integers(0, 2**62))
+        self._first_run = None
         obs = self.engine.reset(run)
         return (obs.copy() if self.copy else obs), self._info()
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Play ``actions[j]`` in game ``j`` (by the agent to act there) for every game."""
-        st = self.engine.step(actions)
+        st = self.engine.step(action_array(actions, self._shape, self._expected))
         info = self._info()
         if st.ended.any():
             names = np.array(OUTCOMES, dtype=object)
@@ -211,11 +236,17 @@ class SelfPlayVectorEnv(VectorEnv):  # type: ignore[misc]
     def sample(self, rng: np.random.Generator | None = None) -> np.ndarray:
         """A uniformly random legal action in every game (``rng``: numpy's; default the env's
         generator), without building the masks."""
+        if rng is not None and not isinstance(rng, np.random.Generator):
+            raise InputError(f"sample: rng must be a numpy Generator (np.random.default_rng(seed)) or None, "
+                             f"got {type(rng).__name__}")
         return self.engine.sample(self.np_random if rng is None else rng)
 
     def record_json(self, j: int) -> dict[str, Any]:
-        """Game ``j``'s moves so far as a game.json document (``keep_records=True``)."""
-        return self.engine.record_json(j)
+        """Game ``j``'s moves so far as a game.json document (``keep_records=True``): ``j`` a
+        slot, 0 to ``num_envs - 1``."""
+        if not is_int(j) or not 0 <= j < self.num_envs:  # type: ignore[operator]
+            raise InputError(f"record_json: expected a game from 0 to {self.num_envs - 1}, got {str(j)[:40]}")
+        return self.engine.record_json(int(j))  # type: ignore[call-overload]
 
 
 def register() -> None:

@@ -60,6 +60,11 @@ class ScotlandYardParallelEnv(ParallelEnv):  # type: ignore[misc]
 
     def step(self, actions: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
         aec = self.aec
+        if not isinstance(actions, Mapping):
+            raise InputError(f"actions must be a dict of agent: action, got {type(actions).__name__}")
+        if not self.agents:
+            raise InputError("step() before reset(): call reset() first" if not aec.agents else
+                             "the game is over: call reset()")
         agent = aec.agent_selection
         if agent not in actions:
             raise InputError(f"no action for {agent}, the agent to act")

@@ -13,9 +13,11 @@ when the side wins, -1 when it loses, 0 before; an illegal action ends the game 
 ``illegal_action="random"``, is replaced by a random legal one).  ``opponent``: a built-in
 policy name (``random``, ``greedy``, ``cordon``, ``advise``, ``mcts``, ``level-easy`` ...), a
 ``module:function``, or the function itself; ``level`` (``easy``, ``normal``, ``hard``) plays
-that level's policy instead.  Seeds deal as the AEC env deals (``reset(seed=s)``: game 0 of
-``simulate --seed s``; each later ``reset()`` the next game), and the opponent draws from the
-game's stream, so a seed fixes the whole game given the actions.  Other keyword arguments go to
+that level's policy instead.  Seeds deal as the AEC env deals (``reset(seed=s)``, ``s`` any
+64-bit integer, negative too: game 0 of ``simulate --seed s``; each later ``reset()`` the next
+game), and the opponent draws from the game's stream, so a seed fixes the whole game given the
+actions; ``info["game"]`` is the game's ``(seed, game)``, and ``reset(seed=seed,
+options={"game": game})`` deals it again.  Other keyword arguments go to
 :class:`~sy_tools.env.aec.ScotlandYardEnv` (``rules``, ``map``, ``detectives``, ``max_cycles``,
 ...).
 """
@@ -30,6 +32,7 @@ import numpy as np
 from ..errors import InputError
 from .adapters import policy_agent
 from .aec import MRX_AGENT, ScotlandYardEnv
+from .checks import gym_seed
 
 
 class _SideEnv(gymnasium.Env):  # type: ignore[misc]
@@ -67,17 +70,20 @@ class _SideEnv(gymnasium.Env):  # type: ignore[misc]
         info = dict(aec.infos.get(agent, {}))
         info["action_mask"] = aec.observe_mask(agent)
         info["agent"] = agent
+        info["game"] = np.array(aec.game, dtype=np.int64)  # (seed, game): reset(seed=, options={"game": }) replays it
         return aec.flat_observation(agent), info
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
-        self.aec.reset(seed=seed, options=options)
+        self.aec.reset(seed=seed, options=options)  # checks the seed and options first: a bad one changes nothing
+        super().reset(seed=None if seed is None else gym_seed(int(seed)))
         self._play_opponent()
         return self._out()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         aec = self.aec
+        if not aec.agents:
+            raise InputError("step() before reset(): call reset() first")
         actor = aec.agent_selection
         if any(aec.terminations.values()) or any(aec.truncations.values()):
             raise InputError("the game is over: call reset()")

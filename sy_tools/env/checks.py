@@ -94,6 +94,13 @@ def env_starts(starts: object, board: Board) -> str | tuple[Station, ...] | None
     return tuple(out)
 
 
+def env_slot(j: object, n: int, what: str = "record_json") -> int:
+    """A game slot of a batch of ``n``: an integer from 0 to ``n - 1``."""
+    if not is_int(j) or not 0 <= j < n:  # type: ignore[operator]
+        raise InputError(f"{what}: expected a game from 0 to {n - 1}, got {str(j)[:40]}")
+    return int(j)  # type: ignore[call-overload]
+
+
 def env_flag(value: object, name: str) -> bool:
     """A yes/no argument: a bool (numpy's too), never a string or a number read as one."""
     if not isinstance(value, (bool, np.bool_)):

@@ -60,7 +60,17 @@ from ..errors import InputError
 from ..selfplay.game import DETECTIVE_NAMES
 from .actions import action_int
 from .aec import MRX_AGENT, ScotlandYardEnv
-from .checks import action_array, env_board, env_detectives, env_flag, env_rules, env_seed, env_starts, gym_seed, is_int
+from .checks import (
+    action_array,
+    env_board,
+    env_detectives,
+    env_flag,
+    env_rules,
+    env_seed,
+    env_slot,
+    env_starts,
+    gym_seed,
+)
 from .vector import IN_PROGRESS, OUTCOMES, VectorEngine
 
 #: the id both envs are registered under
@@ -244,9 +254,7 @@ class SelfPlayVectorEnv(VectorEnv):  # type: ignore[misc]
     def record_json(self, j: int) -> dict[str, Any]:
         """Game ``j``'s moves so far as a game.json document (``keep_records=True``): ``j`` a
         slot, 0 to ``num_envs - 1``."""
-        if not is_int(j) or not 0 <= j < self.num_envs:  # type: ignore[operator]
-            raise InputError(f"record_json: expected a game from 0 to {self.num_envs - 1}, got {str(j)[:40]}")
-        return self.engine.record_json(int(j))  # type: ignore[call-overload]
+        return self.engine.record_json(env_slot(j, self.num_envs))
 
 
 def register() -> None:

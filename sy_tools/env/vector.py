@@ -49,13 +49,13 @@ from ..engine.board import Board
 from ..engine.hops import MRX
 from ..engine.moves import Move
 from ..engine.position import double_allowed
-from ..engine.rules import Rules, preset, unmodelled_rule_fields
+from ..engine.rules import Rules, unmodelled_rule_fields
 from ..engine.stations import Station
 from ..engine.tickets import DETECTIVE_TICKETS, MRX_MOVE_TICKETS, MRX_TICKET_KINDS
 from ..errors import InputError
-from ..selfplay.budgets import SEED_MAX, SEED_MIN
 from ..selfplay.game import DETECTIVE_NAMES, Dealer, game_record, game_rng
 from .actions import ActionCodec
+from .checks import action_array, env_board, env_detectives, env_flag, env_rules, env_seed, env_slot, env_starts
 from .flat import Batch, FlatLayout
 from .vector_bits import BitTables, count, draw, has, kth, pack, union, unpack
 from .vector_bits import rows as rows_of
@@ -136,17 +136,14 @@ class VectorEngine:
     def __init__(self, num_games: int, rules: Rules | str = "classic", map: str | Board = "london",
                  detectives: int = 5, seed: int = 0, starts: str | tuple[Station, ...] | None = None,
                  keep_records: bool = False) -> None:
-        from ..formats.map_load import load_board
-
         if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
             raise InputError(f"num_games must be a positive integer, got {num_games!r}")
-        if isinstance(detectives, bool) or not isinstance(detectives, (int, np.integer)) \
-                or not 1 <= detectives <= len(DETECTIVE_NAMES):
-            raise InputError(f"expected 1 to {len(DETECTIVE_NAMES)} detectives, got {detectives!r}")
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not SEED_MIN <= seed <= SEED_MAX:
-            raise InputError(f"expected a seed from {SEED_MIN} to {SEED_MAX}, got {seed!r}")
-        self.rules: Rules = preset(rules) if isinstance(rules, str) else rules
-        self.board: Board = map if isinstance(map, Board) else load_board(map)
+        detectives = env_detectives(detectives, len(DETECTIVE_NAMES))
+        seed = env_seed(seed)
+        self.rules: Rules = env_rules(rules)
+        self.board: Board = env_board(map)
+        starts = env_starts(starts, self.board)
+        keep_records = env_flag(keep_records, "keep_records")
         self.map_spec = map if isinstance(map, str) else self.board.name
         self.n, self.d = int(num_games), int(detectives)
         self.names = DETECTIVE_NAMES[:self.d]
@@ -246,9 +243,7 @@ class VectorEngine:
         """Deal games ``0 .. N - 1`` of the run ``seed`` (default: the engine's) into the slots;
         return the observations."""
         if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not SEED_MIN <= seed <= SEED_MAX:
-                raise InputError(f"expected a seed from {SEED_MIN} to {SEED_MAX}, got {seed!r}")
-            self.seed = int(seed)
+            self.seed = env_seed(seed)
         n, d = self.n, self.d
         self.det_at = np.zeros((n, d), dtype=np.int64)
         self.det_tk = np.zeros((n, d, 3), dtype=np.int64)
@@ -417,6 +412,8 @@ class VectorEngine:
 
     def sample(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action in every game (``rng`` numpy's), without masks."""
+        if not isinstance(rng, np.random.Generator):
+            raise InputError(f"sample needs a numpy Generator (numpy.random.default_rng(seed)), got {type(rng).__name__}")
         out = np.zeros(self.n, dtype=np.int64)
         if self.fallback:
             mx, md = self.masks()
@@ -449,7 +446,7 @@ class VectorEngine:
 
     def step(self, actions: Any) -> Step:
         """Play ``actions[j]`` in game ``j`` for every game; deal a new game where one ends."""
-        a = np.asarray(actions)
+        a = np.asarray(action_array(actions, (self.n,), f"actions 0 to {self.codec.pass_action}"))
         if a.shape != (self.n,) or not (np.issubdtype(a.dtype, np.integer) and a.dtype != np.bool_):
             raise InputError(f"actions must be {self.n} integers (shape ({self.n},)), got {a.dtype} of shape {a.shape}")
         a = a.astype(np.int64)
@@ -907,6 +904,7 @@ class VectorEngine:
         """Game ``j``'s moves so far as a game.json document (``keep_records=True``)."""
         if not self.keep_records and not self.fallback:
             raise InputError("record_json needs VectorEngine(..., keep_records=True)")
+        j = env_slot(j, self.n)
         mrx, dets, cands = self._starts[j]
         doc = game_record(self.board, self.rules, self.names, dets, mrx, cands, self._records[j])
         doc["map"] = self.map_spec

@@ -21,6 +21,7 @@ import sy_tools.env  # noqa: F401  (registers the ids)
 from sy_tools.engine.rules import PRESETS
 from sy_tools.env import DetectivesEnv, MrXEnv, ScotlandYardEnv, SelfPlayEnv, SelfPlayVectorEnv
 from sy_tools.env.factored import FactoredReveal, FactoredRevealVector
+from sy_tools.env.vector import VectorEngine
 from sy_tools.errors import InputError
 
 ID = "sy_tools/ScotlandYardSelfPlay-v0"
@@ -149,7 +150,7 @@ def test_factored_reveal_vector_refuses_at_construction(inner, message):
 
 
 MAKERS = {"aec": ScotlandYardEnv, "detectives": DetectivesEnv, "mrx": MrXEnv, "selfplay": SelfPlayEnv,
-          "vector": lambda **kw: SelfPlayVectorEnv(2, **kw)}
+          "vector": lambda **kw: SelfPlayVectorEnv(2, **kw), "engine": lambda **kw: VectorEngine(2, **kw)}
 BAD_ARGUMENTS = {
     "rules-dict": ({"rules": dataclasses.asdict(PRESETS["classic"])}, "rules must be a preset name.*got dict"),
     "rules-none": ({"rules": None}, "rules must be a preset name.*got NoneType"),
@@ -186,6 +187,24 @@ def test_record_json_of_a_slot_that_does_not_exist_is_one_line():
             vec.record_json(bad)
         assert str(bad) in _one_line(err)
     assert vec.record_json(np.int64(2)) == vec.engine.record_json(2)
+    for bad in (99, 3, -1, True, 1.5):  # the batched engine itself too
+        with pytest.raises(InputError, match="record_json: expected a game from 0 to 2"):
+            vec.engine.record_json(bad)
+
+
+def test_the_batched_engine_refuses_huge_unsigned_actions_and_a_sampler_that_is_no_generator():
+    a, b = VectorEngine(3, detectives=2), VectorEngine(3, detectives=2)
+    a.reset(6)
+    b.reset(6)
+    acts = a.sample(np.random.default_rng(0))
+    assert np.array_equal(a.step(acts.astype(np.uint64)).obs, b.step([np.uint64(acts[0]), *acts[1:].tolist()]).obs)
+    before = a.observe(copy=True)
+    with pytest.raises(InputError, match=r"game 1: the action 9223372036854775808 is out of range") as err:
+        a.step(np.array([0, 2**63, 0], dtype=np.uint64))  # (wrapped round to -1 before)
+    _one_line(err)
+    assert np.array_equal(before, a.observe())
+    with pytest.raises(InputError, match="sample needs a numpy Generator"):
+        a.sample(3)
 
 
 @pytest.mark.parametrize("which", ["aec", "detectives", "mrx", "selfplay"])

@@ -12,6 +12,13 @@ CPU a game.  Budgets are in nodes, iterations, candidates and rollouts, never se
     python -m benchmarks.opponents --games 300 --seed 46 --jobs 1
     python -m benchmarks.opponents --games 20 --only twoply:level-hard
     python -m benchmarks.opponents --games 300 --seed 46 --interleave   # stop it any time
+    python -m benchmarks.opponents --games 300 --seed 46 --out A.csv --shard 0/2   # resumable, and
+    python -m benchmarks.opponents --games 300 --seed 46 --out B.csv --shard 1/2   # on two cores
+    python -m benchmarks.opponents --summary --out A.csv --out B.csv
+
+With ``--out`` the games go into a CSV file game by game (:mod:`benchmarks.gametable`): a run
+stopped and started again on the same file plays only what is missing, ``--shard K/N`` splits
+the games between processes, ``--summary`` prints the table of the files.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 
+from . import gametable
 from .strength import play
 
 #: (Mr. X's policy, the detectives' policy), in the order printed
@@ -91,8 +99,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--only", action="append", metavar="X:D", help="just this row (repeatable), e.g. twoply:level-hard")
     ap.add_argument("--interleave", action="store_true",
                     help="game i of every row before game i+1 (one process), running counts after each")
+    gametable.add_arguments(ap, "play into this CSV file game by game, resumable (several with --summary)")
     a = ap.parse_args(argv)
     pairs = [tuple(p.rsplit(":", 1)) for p in a.only] if a.only else OPPONENTS
+    if a.out:
+        gametable.main(ap, a, [(str(k + 1), x, d) for k, (x, d) in enumerate(pairs)], "row", progress=True)
+        return
+    if a.summary:
+        ap.error("--summary needs --out files")
     t = time.perf_counter()
     out = interleaved(a.games, a.seed, pairs) if a.interleave else lines(a.games, a.jobs, a.seed, pairs)  # type: ignore[arg-type]
     for line in out:

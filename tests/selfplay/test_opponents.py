@@ -89,3 +89,25 @@ def test_the_opponents_table_plays_each_row_and_says_the_goal():
     # the interleaved run plays the same games as the rows
     assert [line.split("/")[0].split()[-1] for line in out[-2:]] == \
         [cell.split(" vs greedy ")[1].split("/")[0] for cell in steps[-1].split(": ", 1)[1].split("; ")]
+
+
+def test_a_game_table_split_between_processes_and_resumed_is_the_table_played_at_once(tmp_path):
+    # benchmarks.gametable: two shards into their own files, one of them cut short and resumed,
+    # give the same table as one run; a run on a complete file plays nothing
+    gt = pytest.importorskip("benchmarks.gametable")
+    cells = [("1", "greedy", "greedy"), ("2", "random", "greedy")]
+    whole, a, b = (str(tmp_path / f) for f in ("whole.csv", "a.csv", "b.csv"))
+    assert len(list(gt.run(cells, 5, 3, whole))) == 10
+    next(iter(gt.run(cells, 5, 3, a, (0, 2))))  # cut short after one game ...
+    assert len(list(gt.run(cells, 5, 3, a, (0, 2)))) == 5  # ... resumed: the other five of games 0, 2, 4
+    assert len(list(gt.run(cells, 5, 3, b, (1, 2)))) == 4
+    assert list(gt.run(cells, 5, 3, whole)) == []
+    assert gt.summary([a, b], cells) == gt.summary([whole], cells)
+
+    def games(outs):
+        return {k: sorted((int(r["game"]), r["winner"], r["reason"], r["rounds"]) for r in v)
+                for k, v in gt.rows(outs).items()}
+
+    assert games([a, b]) == games([whole]) and all(len(v) == 5 for v in games([whole]).values())
+    with pytest.raises(ValueError, match="0 <= K < N"):
+        gt.parse_shard("2/2")

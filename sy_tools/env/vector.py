@@ -189,8 +189,6 @@ class VectorEngine:
         self._out_if = {can: self.rules.stuck_is_out(can) for can in (False, True)}  # the blocked_detective rule
         hops = tuple((int(self._idx[a]), MRX_MOVE_TICKETS.index(t), int(self._idx[b])) for a, t, b in self.codec.hops)
         self._bits = BitTables(self._tab, hops, s, self._caught)
-        # the double-move rule asked once per (double tickets, doubles used, moves made) it can meet
-        most = int(self.rules.mrx_start_tickets(self.d).get("double", 0)) + 1
         #: per set of detectives out (bits) and start: the first detective from the start on
         #: that is not out (``d``: none), row ``out_bits * (d + 1) + start``
         outs = (np.arange(2 ** self.d)[:, None] >> np.arange(self.d)) & 1  # (2^d, d)
@@ -199,8 +197,14 @@ class VectorEngine:
         self._first_in = np.where(ok.any(axis=2), ok.argmax(axis=2), self.d).reshape(-1)
         #: the to_move field per turn + 1 (0: the game is over, no one to move)
         self._to_move = np.vstack([np.zeros((1, self.d + 1)), np.eye(self.d + 1)]).astype(np.float32)
-        self._double_ok = np.array([[[double_allowed(self.rules, t, u, m) for m in range(self.rules.log_length + 2)]
-                                     for u in range(most + 1)] for t in range(most + 1)], dtype=bool)
+        # the double-move rule asked once per (doubles used, moves made) a game can meet: his double
+        # tickets are always those he started with less those used (he is never handed one), and
+        # each double move fills two log entries, so at most log_length // 2 are used (the table
+        # stays small whatever number of double tickets the rules give him)
+        start = int(self.rules.mrx_start_tickets(self.d).get("double", 0))
+        used = min(start, self.rules.log_length // 2)
+        self._double_ok = np.array([[double_allowed(self.rules, start - u, u, m) for m in range(self.rules.log_length + 2)]
+                                    for u in range(used + 1)], dtype=bool)
         unmodelled = set(unmodelled_rule_fields(self.rules)) - {"mrx_onto_detective"}
         self.fallback = bool(unmodelled)
         self._envs: list[Any] = []
@@ -367,8 +371,7 @@ class VectorEngine:
         self._one_legal[rows] = one
         self._pass[rows] = ~any1 & room & (not rules.trapped_loses)
         self._two_legal[rows] = 0
-        top = self._double_ok.shape[0] - 1
-        dbl = any1 & self._double_ok[np.minimum(tk[:, 4], top), np.minimum(self.doubles[rows], top),
+        dbl = any1 & self._double_ok[np.minimum(self.doubles[rows], self._double_ok.shape[0] - 1),
                                      np.minimum(self.move[rows], rules.log_length + 1)]
         if dbl.any():
             r2, at2 = rows[dbl], at[dbl]

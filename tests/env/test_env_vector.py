@@ -31,6 +31,9 @@ VARIANTS = {
     "short-log": dataclasses.replace(CLASSIC, tickets_to_mrx=False, log_length=8, reveal_moves=(2, 5, 8)),
     "no-doubles": dataclasses.replace(CLASSIC, double_moves_per_round=0),
     "black-per-detective": dataclasses.replace(CLASSIC, black_per_detective=True, double_moves_per_game=1),
+    # more double tickets than a game can use (the engine's table was once cubic in them)
+    "many-doubles": dataclasses.replace(CLASSIC, log_length=10, reveal_moves=(3, 8), double_moves_per_game=10**6,
+                                        mrx_tickets={**CLASSIC.mrx_tickets, "double": 10**18 - 1}),
     "cutoff-escape": dataclasses.replace(CLASSIC, cutoff_escape=True),  # the per-game fallback
     "voluntary-reveal": dataclasses.replace(CLASSIC, voluntary_reveal=True),  # the per-game fallback
 }

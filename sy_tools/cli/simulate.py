@@ -36,7 +36,8 @@ _LEVEL_NAMES = ", ".join(level_policy_names())
                    "openspiel-ismcts or openspiel-mcts (OpenSpiel's bots; openspiel-ismcts:1000 for 1000 "
                    "simulations a decision, default 300), module:function or file.py:function.")
 @click.option("--detective-policy", default="random", show_default=True,
-              help=f"random, greedy, cordon, advise, mcts, {_LEVEL_NAMES}, openspiel-ismcts[:N], "
+              help=f"random, greedy, cordon, advise, mcts, {_LEVEL_NAMES}, advise-plan (the hard detectives "
+                   "with the planning search), openspiel-ismcts[:N], "
                    "openspiel-mcts[:N], module:function or file.py:function.")
 @click.option("--starts", default=None, help="Start decks: classic, 2014, or Mr. X's stations, e.g. 166 "
               "(default: the rules' decks).")

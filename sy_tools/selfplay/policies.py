@@ -50,6 +50,7 @@ from ..solvers.forced_hook import solve_hook
 from .budgets import (
     ADVISE_CANDIDATES,
     DETECTIVE_PLAN_CANDIDATES,
+    DETECTIVE_PLAN_ROLLOUTS,
     DETECTIVE_SOLVE_NODES,
     DETECTIVE_SOLVE_TURNS,
     LEVEL_POLICY_PREFIX,
@@ -369,6 +370,21 @@ def _at_level(side: str, level: str) -> Policy:
 for _level in LEVELS:  # the computer's strength levels (:mod:`.levels`): level-easy, level-normal, level-hard
     MRX_POLICIES[LEVEL_POLICY_PREFIX + _level] = _at_level("mrx", _level)
     DETECTIVE_POLICIES[LEVEL_POLICY_PREFIX + _level] = _at_level("detectives", _level)
+
+
+def hard_with_plan(obs: DetectiveObservation | Any, rng: Any = None) -> Move:
+    """``advise-plan``: the ``level-hard`` detectives with the planning search on
+    (:mod:`sy_tools.solvers.plan`: :data:`DETECTIVE_PLAN_ROLLOUTS` rollouts for each of advise's
+    :data:`DETECTIVE_PLAN_CANDIDATES` best joint moves): issue 45's candidate, a ``simulate``
+    policy so that the opponents table can set it beside ``level-hard``; no level uses it until
+    it is measured stronger."""
+    memo = obs.memo
+    memo.setdefault("advise_plan_rollouts", DETECTIVE_PLAN_ROLLOUTS)
+    memo.setdefault("advise_plan_candidates", DETECTIVE_PLAN_CANDIDATES)
+    return DETECTIVE_POLICIES[LEVEL_POLICY_PREFIX + "hard"](obs, rng)
+
+
+DETECTIVE_POLICIES["advise-plan"] = hard_with_plan
 
 
 def _openspiel(kind: str, simulations: int | None = None) -> Policy:

@@ -137,3 +137,27 @@ def test_the_horizon_reaches_past_the_next_reveal():
     assert plan.horizon(rules, 3) == plan.MAX_HORIZON  # five moves to the next reveal, then two
     assert plan.horizon(rules, 7) == plan.MIN_HORIZON  # one move to it, then two
     assert plan.horizon(rules, 23) == 2  # the log's last entry, then its round
+
+
+def test_advise_plan_is_level_hard_with_the_planner_on(london, monkeypatch):
+    """``simulate``'s ``advise-plan``: the level-hard budgets (a caller's memo keys still win) and
+    the planner asked with the planning budgets; ``level-hard`` never asks it."""
+    from sy_tools.selfplay import budgets
+    from sy_tools.selfplay.policies import DETECTIVE_POLICIES
+
+    asked = []
+
+    def cheap(rollouts, candidates, seed=0):
+        asked.append((rollouts, candidates))
+        return real(2, 2, seed)
+
+    real = plan.planner
+    monkeypatch.setattr(plan, "planner", cheap)
+    for name in ("level-hard", "advise-plan"):
+        for pos, possible in _public_positions(london, 2):
+            obs = DetectiveObservation.of(pos, possible, memo={"advise_candidates": 3, "advise_solve_nodes": 0})
+            move = DETECTIVE_POLICIES[name](obs, random.Random(3))
+            assert move in obs.legal_moves
+            assert obs.memo["advise_depth"] == 2 and obs.memo["advise_candidates"] == 3
+        assert bool(asked) == (name == "advise-plan"), name
+    assert set(asked) == {(budgets.DETECTIVE_PLAN_ROLLOUTS, budgets.DETECTIVE_PLAN_CANDIDATES)}

@@ -15,6 +15,7 @@ CPU a game.  Budgets are in nodes, iterations, candidates and rollouts, never se
     python -m benchmarks.opponents --games 300 --seed 46 --out A.csv --shard 0/2   # resumable, and
     python -m benchmarks.opponents --games 300 --seed 46 --out B.csv --shard 1/2   # on two cores
     python -m benchmarks.opponents --summary --out A.csv --out B.csv
+    python -m benchmarks.opponents --games 300 --detectives advise-plan --out C.csv   # the planner's table
 
 With ``--out`` the games go into a CSV file game by game (:mod:`benchmarks.gametable`): a run
 stopped and started again on the same file plays only what is missing, ``--shard K/N`` splits
@@ -63,7 +64,7 @@ def lines(games: int = GAMES, jobs: int = 1, seed: int = SEED,
     for x, d in matchups:
         m = play(x, d, games, jobs, seed)
         note = ""
-        if d == "level-hard" and x != "advise":
+        if d != "greedy" and x != "advise":
             note = "  goal <= 5%: " + ("met" if m.mrx_wins <= GOAL * m.games else "NOT met")
         yield m.line() + note
 
@@ -100,8 +101,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--interleave", action="store_true",
                     help="game i of every row before game i+1 (one process), running counts after each")
     gametable.add_arguments(ap, "play into this CSV file game by game, resumable (several with --summary)")
+    ap.add_argument("--detectives", default="level-hard", metavar="POLICY",
+                    help="the detectives of the table's rows in place of level-hard (e.g. advise-plan)")
     a = ap.parse_args(argv)
-    pairs = [tuple(p.rsplit(":", 1)) for p in a.only] if a.only else OPPONENTS
+    pairs = [tuple(p.rsplit(":", 1)) for p in a.only] if a.only else \
+        [(x, a.detectives if d == "level-hard" else d) for x, d in OPPONENTS]
     if a.out:
         gametable.main(ap, a, [(str(k + 1), x, d) for k, (x, d) in enumerate(pairs)], "row", progress=True)
         return

@@ -145,3 +145,39 @@ def _show(value: object) -> str:
     """``value`` for a message: its repr, cut to one short line."""
     text = repr(value).replace("\n", " ")
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+class EndAtDeal:
+    """The one rule of the one-game Gymnasium envs (``SelfPlayEnv``, ``DetectivesEnv``,
+    ``MrXEnv``) for a game over inside ``reset``: Mr. X trapped at the deal on a small map, or
+    caught by the built-in opponent's moves played in ``reset`` (``mrx_onto_detective:
+    caught``).  ``reset`` then returns the final observation (an all-0 mask), and the next
+    ``step``, with any action of the space, reports the end (``terminated`` or ``truncated``,
+    the final reward) without playing it; a step after that is refused (``call reset()``).
+    The class using it has ``aec``, its :class:`~sy_tools.env.aec.ScotlandYardEnv`."""
+
+    aec: Any
+    _unreported = False
+
+    def _over(self) -> bool:
+        aec = self.aec
+        return any(aec.terminations.values()) or any(aec.truncations.values())
+
+    def _dealt(self) -> None:
+        """Call at the end of ``reset``: a game over by now is reported by the next step."""
+        self._unreported = self._over()
+
+    def _begin_step(self, action: object, size: int) -> tuple[int, bool]:
+        """Check a step may be taken and ``action`` is an action (else :class:`InputError`, nothing
+        changes): ``(action, True)`` when this step only reports the end at the deal."""
+        from .actions import action_int
+
+        if not self.aec.agents:
+            raise InputError("step() before reset(): call reset() first")
+        if self._over() and not self._unreported:
+            raise InputError("the game is over: call reset()")
+        a = action_int(action, size, "the action")
+        if self._unreported:
+            self._unreported = False
+            return a, True
+        return a, False

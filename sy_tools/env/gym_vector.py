@@ -58,9 +58,9 @@ from ..engine.rules import Rules
 from ..engine.stations import Station
 from ..errors import InputError
 from ..selfplay.game import DETECTIVE_NAMES
-from .actions import action_int
 from .aec import MRX_AGENT, ScotlandYardEnv
 from .checks import (
+    EndAtDeal,
     action_array,
     env_board,
     env_detectives,
@@ -77,7 +77,7 @@ from .vector import IN_PROGRESS, OUTCOMES, VectorEngine
 SELF_PLAY_ID = "sy_tools/ScotlandYardSelfPlay-v0"
 
 
-class SelfPlayEnv(gymnasium.Env):  # type: ignore[misc]
+class SelfPlayEnv(EndAtDeal, gymnasium.Env):  # type: ignore[misc]
     """One game of self-play (the module's docstring).  Keyword arguments go to
     :class:`~sy_tools.env.aec.ScotlandYardEnv` (``rules``, ``map``, ``detectives``, ``starts``,
     ``max_cycles``, ``illegal_action``, ``render_mode``); an illegal action is handled as
@@ -95,9 +95,6 @@ class SelfPlayEnv(gymnasium.Env):  # type: ignore[misc]
         self._size = self.aec.codec.mrx_size
         self.action_space = spaces.Discrete(self._size)
 
-    def _over(self) -> bool:
-        return any(self.aec.terminations.values()) or any(self.aec.truncations.values())
-
     def _out(self) -> tuple[np.ndarray, dict[str, Any]]:
         aec = self.aec
         agent = aec.agent_selection
@@ -114,20 +111,14 @@ class SelfPlayEnv(gymnasium.Env):  # type: ignore[misc]
               ) -> tuple[np.ndarray, dict[str, Any]]:
         self.aec.reset(seed=seed, options=options)  # checks the seed and options first
         super().reset(seed=None if seed is None else gym_seed(int(seed)))
-        self._unreported = self._over()  # over at the deal: the next step reports it
+        self._dealt()  # over at the deal: the next step reports it
         return self._out()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         aec = self.aec
-        if not aec.agents:
-            raise InputError("step() before reset(): call reset() first")
-        if self._over() and not self._unreported:
-            raise InputError("the game is over: call reset()")
+        a, report_only = self._begin_step(action, self._size)  # not an action: refused, nothing changes
         agent = aec.agent_selection
-        a = action_int(action, self._size, "the action")  # not an action: refused, nothing changes
-        if self._unreported:  # the game ended at the deal: this step (any action) reports it
-            self._unreported = False
-        else:
+        if not report_only:  # else the game ended at the deal: this step (any action) reports it
             piece = aec.piece(agent)
             if a >= aec.codec.size(piece):  # beyond a detective's numbers: illegal for it, as its own station
                 a = aec.codec.index[aec.position.stations[aec.names.index(piece)]]

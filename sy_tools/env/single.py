@@ -12,9 +12,11 @@ Observations are the side's view as the flat float32 vector of :mod:`sy_tools.en
 when the side wins, -1 when it loses, 0 before; an illegal action ends the game with -1 (or,
 ``illegal_action="random"``, is replaced by a random legal one).  A game over inside ``reset``
 (Mr. X trapped at the deal, or caught by the opponent's moves played there) is reported by the
-next ``step``, any action (:class:`~sy_tools.env.checks.EndAtDeal`).  ``opponent``: a built-in
-policy name (``random``, ``greedy``, ``cordon``, ``advise``, ``mcts``, ``level-easy`` ...), a
-``module:function``, or the function itself; ``level`` (``easy``, ``normal``, ``hard``) plays
+next ``step``, any action (:class:`~sy_tools.env.checks.EndAtDeal`).  ``opponent``: a policy of
+the other side, a built-in name as ``simulate --mrx-policy`` takes it for ``DetectivesEnv``
+(``random``, ``greedy``, ``advise``, ``mcts``, ``level-easy`` ...) or ``--detective-policy`` for
+``MrXEnv`` (those and ``cordon``), a ``module:function``, or the function itself (another name
+is one :class:`InputError` line naming the ``opponent`` argument and the names it takes); ``level`` (``easy``, ``normal``, ``hard``) plays
 that level's policy instead.  Seeds deal as the AEC env deals (``reset(seed=s)``, ``s`` any
 64-bit integer, negative too: game 0 of ``simulate --seed s``; each later ``reset()`` the next
 game), and the opponent draws from the game's stream, so a seed fixes the whole game given the
@@ -52,7 +54,8 @@ class _SideEnv(EndAtDeal, gymnasium.Env):  # type: ignore[misc]
         self.aec = ScotlandYardEnv(render_mode=render_mode, **kwargs)
         self.render_mode = render_mode
         other = "mrx" if self.side == "detectives" else "detectives"
-        self.opponent = policy_agent(self.aec, opponent, other)
+        who = "a Mr. X" if other == "mrx" else "a detectives'"
+        self.opponent = policy_agent(self.aec, opponent, other, where=f"{type(self).__name__} opponent ({who} policy)")
         self.observation_space = self.aec.flat.space()
         self.action_space = self.aec.action_space(MRX_AGENT if self.side == "mrx" else "det_0")
         self._size = int(self.action_space.n)  # type: ignore[attr-defined]  # a Discrete

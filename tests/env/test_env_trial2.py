@@ -66,3 +66,14 @@ def test_sync_vector_env_of_detectives_runs_through_ends_inside_reset(board):
         obs, reward, terminated, truncated, info = envs.step(actions)
         ends += int(terminated.sum())
     assert empty >= 3 and ends >= 30, (empty, ends)
+
+
+def test_an_opponent_of_the_wrong_side_names_the_envs_argument_and_its_choices():
+    with pytest.raises(InputError) as e:
+        gymnasium.make("sy_tools/ScotlandYardDetectives-v0", opponent="cordon")  # a detectives' policy
+    text = str(e.value)
+    assert text.startswith("DetectivesEnv opponent (a Mr. X policy): unknown policy 'cordon'") and "advise" in text
+    assert "--mrx-policy" not in text and "cordon," not in text
+    assert MrXEnv(opponent="cordon").opponent is not None  # the detectives' env takes it
+    with pytest.raises(InputError, match=r"^MrXEnv opponent \(a detectives' policy\): unknown policy 'evasive'"):
+        MrXEnv(opponent="evasive")

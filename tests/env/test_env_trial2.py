@@ -18,6 +18,7 @@ from sy_tools.engine.rules import PRESETS
 from sy_tools.env import DetectivesEnv, MrXEnv
 from sy_tools.errors import InputError
 
+SELF_PLAY = "sy_tools/ScotlandYardSelfPlay-v0"
 CAUGHT = dataclasses.replace(PRESETS["classic"], mrx_onto_detective="caught")
 
 
@@ -77,3 +78,47 @@ def test_an_opponent_of_the_wrong_side_names_the_envs_argument_and_its_choices()
     assert MrXEnv(opponent="cordon").opponent is not None  # the detectives' env takes it
     with pytest.raises(InputError, match=r"^MrXEnv opponent \(a detectives' policy\): unknown policy 'evasive'"):
         MrXEnv(opponent="evasive")
+
+
+@pytest.mark.parametrize("keyword", [{"render_mode": "ansi"}, {"max_cycle": 3}, {"max_cycles": 0}])
+def test_the_native_vector_env_refuses_a_keyword_in_one_line(keyword):
+    with pytest.raises(InputError) as e:
+        gymnasium.make_vec(SELF_PLAY, num_envs=2, **keyword)
+    name = next(iter(keyword))
+    assert name in str(e.value) and "\n" not in str(e.value)
+    if name != "max_cycles":
+        assert "its keywords are num_envs, rules, map" in str(e.value) and "max_cycles" in str(e.value)
+
+
+def test_max_cycles_truncates_as_the_one_game_env_and_deals_anew(board):
+    """The native env with max_cycles=2 against SelfPlayEnv(max_cycles=2) slot by slot: the same
+    observations, rewards, terminations and truncations; each truncated game's last view is in
+    final_obs, its record in final_info, and the slot is dealt the run's next game."""
+    from sy_tools.env import SelfPlayEnv
+
+    vec = gymnasium.make_vec(SELF_PLAY, num_envs=4, map=board, detectives=2, max_cycles=2, keep_records=True)
+    singles = [SelfPlayEnv(map=board, detectives=2, max_cycles=2) for _ in range(4)]
+    obs, info = vec.reset(seed=5)
+    outs = [s.reset(seed=5, options={"game": j}) for j, s in enumerate(singles)]
+    rng = np.random.default_rng(2)
+    truncs = ends = 0
+    for _ in range(40):
+        for j, (o, i) in enumerate(outs):
+            assert np.array_equal(obs[j], o) and np.array_equal(info["action_mask"][j], i["action_mask"]), j
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in info["action_mask"]])
+        obs, reward, term, trunc, info = vec.step(actions)
+        for j, s in enumerate(singles):
+            o, r, t, tr, i = s.step(actions[j])
+            assert (r, t, tr) == (reward[j], term[j], trunc[j]), j
+            if t or tr:
+                record = info["final_info"]["record"][j]
+                assert record == s.aec.record_json() and info["_final_info"][j]
+                assert tuple(info["final_info"]["game"][j]) == tuple(i["game"])
+                if tr:
+                    assert np.array_equal(info["final_obs"][j], o) and info["final_info"]["outcome"][j] == "in-progress"
+                truncs, ends = truncs + bool(tr), ends + bool(t)
+                g = info["game"][j]
+                assert g[1] >= 4  # the run's next game
+                o, i = s.reset(seed=int(g[0]), options={"game": int(g[1])})
+            outs[j] = (o, i)
+    assert truncs >= 3 and ends >= 1, (truncs, ends)

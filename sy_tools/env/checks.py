@@ -46,14 +46,17 @@ def env_game(game: object) -> int:
 
 
 def env_rules(rules: object) -> Rules:
-    """``rules``: a preset name or a :class:`Rules`."""
+    """``rules``: a preset name, a rules file as ``--rules`` takes it (what ``sy-tools rules
+    --format json`` writes, or ``{"preset": ..., overrides}``) or a :class:`Rules`."""
+    from ..formats.rules_file import load_rules
+
     if isinstance(rules, Rules):
         return rules
     if isinstance(rules, str):
-        return preset(rules)
+        return preset(rules) if rules in PRESETS else load_rules(rules, "rules")
     hint = " (a record's rules object: sy_tools.engine.rules.rules_from_json(d) makes Rules of it)" \
         if isinstance(rules, Mapping) else ""
-    raise InputError(f"rules must be a preset name ({', '.join(PRESETS)}) or a sy_tools.engine.rules.Rules, "
+    raise InputError(f"rules must be a preset name ({', '.join(PRESETS)}), a rules file or a sy_tools.engine.rules.Rules, "
                      f"got {type(rules).__name__}{hint}")
 
 

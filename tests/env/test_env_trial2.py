@@ -122,3 +122,27 @@ def test_max_cycles_truncates_as_the_one_game_env_and_deals_anew(board):
                 o, i = s.reset(seed=int(g[0]), options={"game": int(g[1])})
             outs[j] = (o, i)
     assert truncs >= 3 and ends >= 1, (truncs, ends)
+
+
+def test_the_library_and_the_envs_read_what_sy_tools_rules_writes(cli, tmp_path):
+    import json
+
+    from sy_tools.engine.rules import rules_from_json
+    from sy_tools.env import ScotlandYardEnv, SelfPlayVectorEnv
+
+    out = cli("rules", "2014", "--format", "json")
+    assert out.exit_code == 0
+    doc = json.loads(out.stdout)
+    def same(a, b) -> bool:  # every rule the same (a file's rules are named 2014+)
+        return dataclasses.replace(a, name=b.name) == b
+
+    assert same(rules_from_json(doc), PRESETS["2014"])
+    doc["mrx_onto_detective"] = "caught"  # edited, as docs/rules.md suggests
+    path = tmp_path / "caught.json"
+    path.write_text(json.dumps(doc))
+    want = dataclasses.replace(PRESETS["2014"], mrx_onto_detective="caught")
+    assert same(ScotlandYardEnv(rules=str(path), detectives=2).rules, want)
+    assert same(DetectivesEnv(rules=str(path), detectives=2).aec.rules, want)
+    assert same(SelfPlayVectorEnv(2, rules=str(path), detectives=2).engine.rules, want)
+    with pytest.raises(InputError, match=r"^rules: unknown rules preset 'no-such\.json' and no such file"):
+        ScotlandYardEnv(rules="no-such.json")

@@ -146,3 +146,16 @@ def test_the_library_and_the_envs_read_what_sy_tools_rules_writes(cli, tmp_path)
     assert same(SelfPlayVectorEnv(2, rules=str(path), detectives=2).engine.rules, want)
     with pytest.raises(InputError, match=r"^rules: unknown rules preset 'no-such\.json' and no such file"):
         ScotlandYardEnv(rules="no-such.json")
+
+
+def test_the_parallel_env_refuses_an_unknown_agent_in_the_actions():
+    from sy_tools.env import parallel_env
+
+    p = parallel_env(detectives=2)
+    obs, infos = p.reset(seed=1)
+    move = int(np.flatnonzero(obs["mrx"]["action_mask"])[0])
+    with pytest.raises(InputError, match=r"^actions: unknown agent 'det_9' \(the agents are mrx, det_0, det_1\)$"):
+        p.step({"mrx": move, "det_9": 0})
+    assert p.to_act == "mrx"  # nothing played
+    p.step({"mrx": move, "det_1": 0})  # another agent's action is ignored, as documented
+    assert p.to_act == "det_0"

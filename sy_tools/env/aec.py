@@ -182,8 +182,9 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         deals the next game of that run (a first ``reset()`` without one picks a seed).
 
         ``options`` (others are ignored): ``game`` (deal that game of the run instead),
-        ``mrx_start`` and ``detective_starts`` (set the start stations: both or neither),
-        ``start_candidates`` (Mr. X's start candidates; default: the rules' Mr. X deck less the
+        ``mrx_start`` and ``detective_starts`` (set the start stations: both or neither), and with
+        them ``start_candidates`` (Mr. X's start candidates, the detectives' first possible set,
+        less the detectives' stations as the deal's are; default: the rules' Mr. X deck less the
         detectives' stations)."""
         if options is not None and not isinstance(options, Mapping):
             raise InputError(f"reset options must be a dict, got {type(options).__name__}")
@@ -237,7 +238,9 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
 
     def _chosen_starts(self, opts: Mapping[str, Any]) -> tuple[Station, list[Station], list[Station]]:
         if "mrx_start" not in opts or "detective_starts" not in opts:
-            raise InputError("reset options: give both mrx_start and detective_starts, or neither")
+            alone = "start_candidates is taken only with mrx_start and detective_starts (what the detectives " \
+                "know of his start, given those); " if "start_candidates" in opts else ""
+            raise InputError(f"reset options: {alone}give both mrx_start and detective_starts, or neither")
         mrx = self._station(opts["mrx_start"], "mrx_start")
         dets = self._stations(opts["detective_starts"], "detective_starts")
         if len(dets) != len(self.names):

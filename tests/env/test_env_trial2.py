@@ -159,3 +159,13 @@ def test_the_parallel_env_refuses_an_unknown_agent_in_the_actions():
     assert p.to_act == "mrx"  # nothing played
     p.step({"mrx": move, "det_1": 0})  # another agent's action is ignored, as documented
     assert p.to_act == "det_0"
+
+
+def test_start_candidates_go_with_both_start_stations_and_lose_the_detectives():
+    from sy_tools.env import ScotlandYardEnv
+
+    env = ScotlandYardEnv(detectives=2)
+    with pytest.raises(InputError, match="start_candidates is taken only with mrx_start and detective_starts"):
+        env.reset(seed=1, options={"start_candidates": [13, 26, 29]})
+    env.reset(seed=1, options={"mrx_start": 13, "detective_starts": [26, 50], "start_candidates": [13, 26, 29]})
+    assert env.start == (13, (26, 50), (13, 29))  # 26, a detective's station, dropped as documented

@@ -169,3 +169,20 @@ def test_start_candidates_go_with_both_start_stations_and_lose_the_detectives():
         env.reset(seed=1, options={"start_candidates": [13, 26, 29]})
     env.reset(seed=1, options={"mrx_start": 13, "detective_starts": [26, 50], "start_candidates": [13, 26, 29]})
     assert env.start == (13, (26, 50), (13, 29))  # 26, a detective's station, dropped as documented
+
+
+def test_simulate_says_once_per_kind_why_an_agents_games_were_forfeit(cli, tmp_path):
+    bot = tmp_path / "agent.py"
+    bot.write_text("import numpy as np\nfrom sy_tools.env import as_policy\n\n"
+                   "shaped = as_policy(lambda o: np.flatnonzero(o['action_mask'])[:1])  # shape (1,): no action\n"
+                   "real = as_policy(lambda o: float(np.flatnonzero(o['action_mask'])[0]))  # a float: no action\n")
+    r = cli("simulate", "-n", "3", "--seed", "1", "--jobs", "1", "--detective-policy", f"{bot}:shaped",
+            "--mrx-policy", f"{bot}:real", "--format", "json")
+    assert r.exit_code == 0 and __import__("json").loads(r.stdout)["forfeits"] == 3  # the exit status as before
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1, lines  # three games, one kind: one line
+    assert lines[0].startswith("warning: 3 games forfeit (the first, game 0: mrx policy")
+    assert "must be an integer, got float" in lines[0]
+    r = cli("simulate", "-n", "3", "--seed", "1", "--jobs", "1", "--detective-policy", f"{bot}:shaped")
+    assert r.stderr.startswith("warning: 3 games forfeit") and "ndarray of shape (1,)" in r.stderr
+    assert len(r.stderr.splitlines()) == 1  # the array printed differs game by game: still one kind

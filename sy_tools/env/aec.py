@@ -56,6 +56,9 @@ MRX_AGENT = "mrx"
 ILLEGAL = "illegal-action"
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
+#: the frames a second a viewer shows the renderings at (``metadata["render_fps"]``: a turn-based
+#: game has no natural rate; two turns a second are readable)
+RENDER_FPS = 2
 
 #: what an illegal action does: end the game (-1 for its agent) or play a random legal one
 ILLEGAL_ACTIONS = ("end", "random")
@@ -77,7 +80,8 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
     agent truncated; None: play to the end).  ``illegal_action``: ``"end"`` or ``"random"``
     (the module's docstring)."""
 
-    metadata = {"name": "scotland_yard_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
+    metadata = {"name": "scotland_yard_v0", "render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS,
+                "is_parallelizable": False}
 
     def __init__(self, rules: Rules | str = "classic", map: str | Board = "london", detectives: int = 5,
                  render_mode: str | None = None, probabilities: str | None = None,

@@ -59,7 +59,7 @@ from ..engine.rules import Rules
 from ..engine.stations import Station
 from ..errors import InputError
 from ..selfplay.game import DETECTIVE_NAMES
-from .aec import MRX_AGENT, ScotlandYardEnv
+from .aec import MRX_AGENT, RENDER_FPS, RENDER_MODES, ScotlandYardEnv
 from .checks import (
     EndAtDeal,
     action_array,
@@ -89,7 +89,7 @@ class SelfPlayEnv(EndAtDeal, gymnasium.Env):  # type: ignore[misc]
     ``max_cycles``, ``illegal_action``, ``render_mode``); an illegal action is handled as
     ``illegal_action`` says (default: the game ends, -1 for the side that chose it)."""
 
-    metadata = {"render_modes": ["human", "ansi", "rgb_array"]}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
 
     def __init__(self, render_mode: str | None = None, seed: Any = None, **kwargs: Any) -> None:
         if seed is not None:  # the vector env's keyword, given to make_vec(..., vectorization_mode="sync")

@@ -35,13 +35,13 @@ import numpy as np
 
 from ..errors import InputError
 from .adapters import policy_agent
-from .aec import MRX_AGENT, ScotlandYardEnv
+from .aec import MRX_AGENT, RENDER_FPS, RENDER_MODES, ScotlandYardEnv
 from .checks import EndAtDeal, gym_seed
 
 
 class _SideEnv(EndAtDeal, gymnasium.Env):  # type: ignore[misc]
     side = "detectives"
-    metadata = {"render_modes": ["human", "ansi", "rgb_array"]}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
 
     def __init__(self, opponent: Any = "random", level: str | None = None, render_mode: str | None = None,
                  **kwargs: Any) -> None:

@@ -186,3 +186,13 @@ def test_simulate_says_once_per_kind_why_an_agents_games_were_forfeit(cli, tmp_p
     r = cli("simulate", "-n", "3", "--seed", "1", "--jobs", "1", "--detective-policy", f"{bot}:shaped")
     assert r.stderr.startswith("warning: 3 games forfeit") and "ndarray of shape (1,)" in r.stderr
     assert len(r.stderr.splitlines()) == 1  # the array printed differs game by game: still one kind
+
+
+def test_check_env_finds_a_render_fps(recwarn):
+    from gymnasium.utils.env_checker import check_env
+
+    from sy_tools.env import SelfPlayEnv
+
+    for env in (DetectivesEnv(detectives=2, render_mode="ansi"), SelfPlayEnv(detectives=2, render_mode="ansi")):
+        check_env(env, skip_render_check=False)
+    assert not [w for w in recwarn if "render fps" in str(w.message)]

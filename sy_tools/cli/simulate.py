@@ -100,7 +100,7 @@ def _simulate(spec: Any, n_games: int, map_spec: str, rules: Any, by: str | None
     from ..selfplay.game import check_spec
     from ..selfplay.results import RowWriter, input_files, record_map, records_dir, write_record
     from ..selfplay.runner import simulate
-    from ..selfplay.stats import format_summary
+    from ..selfplay.stats import ForfeitNotes, format_summary
 
     # everything is checked before anything is written
     check_spec(spec)
@@ -116,8 +116,10 @@ def _simulate(spec: Any, n_games: int, map_spec: str, rules: Any, by: str | None
     tty = sys.stderr.isatty()
     shown_at = [0.0]
     played = [0]
+    forfeits = ForfeitNotes()  # said on stderr once per kind: else only the --out rows would say why
 
     def on_game(g: Any) -> None:
+        forfeits.add(g)
         if writer is not None:
             writer.write(g)
         if records is not None:
@@ -140,4 +142,6 @@ def _simulate(spec: Any, n_games: int, map_spec: str, rules: Any, by: str | None
             if writer is not None:
                 writer.abort()
             raise
+    for line in forfeits.lines():
+        click.echo(f"warning: {line}", err=True)
     click.echo(format_summary(result, fmt, by == "start"), file=stdout)

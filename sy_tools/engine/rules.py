@@ -130,7 +130,8 @@ def preset(name: str) -> Rules:
 
 
 def rules_from_json(value: Any, where: str = "rules", file: str | None = None) -> Rules:
-    """Rules from a record's ``rules`` value: a preset name or ``{"preset": ..., overrides}``."""
+    """Rules from a record's ``rules`` value: a preset name or ``{"preset": ..., overrides}``, or
+    what ``sy-tools rules --format json`` prints (every field, the preset named by ``name``)."""
 
     def bad(msg: str, at: str = "") -> InputError:
         return InputError(msg, file, where + at)
@@ -143,6 +144,8 @@ def rules_from_json(value: Any, where: str = "rules", file: str | None = None) -
         return PRESETS[value]
     if not isinstance(value, dict):
         raise bad(f"expected a preset name or an object, got {type(value).__name__}")
+    if "preset" not in value and "name" in value:  # ``sy-tools rules --format json``: the preset's name
+        value = {"preset": value["name"], **{k: v for k, v in value.items() if k != "name"}}
     base_name = value.get("preset", "classic")
     if not isinstance(base_name, str) or base_name not in PRESETS:
         raise bad(f"unknown rules preset {base_name!r}, expected one of {', '.join(PRESETS)}", ".preset")

@@ -43,16 +43,18 @@ def _side(side: str) -> str:
     return side
 
 
-def policy_agent(env: ScotlandYardEnv, policy: str | Policy, side: str) -> Agent:
+def policy_agent(env: ScotlandYardEnv, policy: str | Policy, side: str, where: str | None = None) -> Agent:
     """``simulate``'s ``policy`` for ``side`` (``"mrx"`` or ``"detectives"``) as an agent of
     ``env``: called with the observation of the agent to act, it returns that agent's action.
     A policy given by name loads as ``--mrx-policy`` / ``--detective-policy`` load it
-    (:class:`InputError` when it does not exist); a user's policy prints to stderr."""
+    (:class:`InputError` when it does not exist, naming ``where`` it was given: default
+    ``policy_agent(mrx)`` or ``policy_agent(detectives)``); a user's policy prints to stderr."""
     side = _side(side)
+    where = where or f"policy_agent({side})"
     if not isinstance(policy, str) and not callable(policy):
         raise InputError(f"a {side} policy must be a policy name, 'module:function' or a function, "
-                         f"got {type(policy).__name__} {str(policy)[:40]}")
-    fn = load_policy(policy, side) if isinstance(policy, str) else policy
+                         f"got {type(policy).__name__} {str(policy)[:40]}", where=where)
+    fn = load_policy(policy, side, where) if isinstance(policy, str) else policy
     builtins = MRX_POLICIES if side == "mrx" else DETECTIVE_POLICIES
     quiet = not (isinstance(policy, str) and policy in builtins)
 

@@ -56,6 +56,9 @@ MRX_AGENT = "mrx"
 ILLEGAL = "illegal-action"
 
 RENDER_MODES = ("human", "ansi", "rgb_array")
+#: the frames a second a viewer shows the renderings at (``metadata["render_fps"]``: a turn-based
+#: game has no natural rate; two turns a second are readable)
+RENDER_FPS = 2
 
 #: what an illegal action does: end the game (-1 for its agent) or play a random legal one
 ILLEGAL_ACTIONS = ("end", "random")
@@ -77,7 +80,8 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
     agent truncated; None: play to the end).  ``illegal_action``: ``"end"`` or ``"random"``
     (the module's docstring)."""
 
-    metadata = {"name": "scotland_yard_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
+    metadata = {"name": "scotland_yard_v0", "render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS,
+                "is_parallelizable": False}
 
     def __init__(self, rules: Rules | str = "classic", map: str | Board = "london", detectives: int = 5,
                  render_mode: str | None = None, probabilities: str | None = None,
@@ -182,8 +186,9 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         deals the next game of that run (a first ``reset()`` without one picks a seed).
 
         ``options`` (others are ignored): ``game`` (deal that game of the run instead),
-        ``mrx_start`` and ``detective_starts`` (set the start stations: both or neither),
-        ``start_candidates`` (Mr. X's start candidates; default: the rules' Mr. X deck less the
+        ``mrx_start`` and ``detective_starts`` (set the start stations: both or neither), and with
+        them ``start_candidates`` (Mr. X's start candidates, the detectives' first possible set,
+        less the detectives' stations as the deal's are; default: the rules' Mr. X deck less the
         detectives' stations)."""
         if options is not None and not isinstance(options, Mapping):
             raise InputError(f"reset options must be a dict, got {type(options).__name__}")
@@ -237,7 +242,9 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
 
     def _chosen_starts(self, opts: Mapping[str, Any]) -> tuple[Station, list[Station], list[Station]]:
         if "mrx_start" not in opts or "detective_starts" not in opts:
-            raise InputError("reset options: give both mrx_start and detective_starts, or neither")
+            alone = "start_candidates is taken only with mrx_start and detective_starts (what the detectives " \
+                "know of his start, given those); " if "start_candidates" in opts else ""
+            raise InputError(f"reset options: {alone}give both mrx_start and detective_starts, or neither")
         mrx = self._station(opts["mrx_start"], "mrx_start")
         dets = self._stations(opts["detective_starts"], "detective_starts")
         if len(dets) != len(self.names):

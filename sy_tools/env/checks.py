@@ -46,14 +46,17 @@ def env_game(game: object) -> int:
 
 
 def env_rules(rules: object) -> Rules:
-    """``rules``: a preset name or a :class:`Rules`."""
+    """``rules``: a preset name, a rules file as ``--rules`` takes it (what ``sy-tools rules
+    --format json`` writes, or ``{"preset": ..., overrides}``) or a :class:`Rules`."""
+    from ..formats.rules_file import load_rules
+
     if isinstance(rules, Rules):
         return rules
     if isinstance(rules, str):
-        return preset(rules)
+        return preset(rules) if rules in PRESETS else load_rules(rules, "rules")
     hint = " (a record's rules object: sy_tools.engine.rules.rules_from_json(d) makes Rules of it)" \
         if isinstance(rules, Mapping) else ""
-    raise InputError(f"rules must be a preset name ({', '.join(PRESETS)}) or a sy_tools.engine.rules.Rules, "
+    raise InputError(f"rules must be a preset name ({', '.join(PRESETS)}), a rules file or a sy_tools.engine.rules.Rules, "
                      f"got {type(rules).__name__}{hint}")
 
 
@@ -145,3 +148,39 @@ def _show(value: object) -> str:
     """``value`` for a message: its repr, cut to one short line."""
     text = repr(value).replace("\n", " ")
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+class EndAtDeal:
+    """The one rule of the one-game Gymnasium envs (``SelfPlayEnv``, ``DetectivesEnv``,
+    ``MrXEnv``) for a game over inside ``reset``: Mr. X trapped at the deal on a small map, or
+    caught by the built-in opponent's moves played in ``reset`` (``mrx_onto_detective:
+    caught``).  ``reset`` then returns the final observation (an all-0 mask), and the next
+    ``step``, with any action of the space, reports the end (``terminated`` or ``truncated``,
+    the final reward) without playing it; a step after that is refused (``call reset()``).
+    The class using it has ``aec``, its :class:`~sy_tools.env.aec.ScotlandYardEnv`."""
+
+    aec: Any
+    _unreported = False
+
+    def _over(self) -> bool:
+        aec = self.aec
+        return any(aec.terminations.values()) or any(aec.truncations.values())
+
+    def _dealt(self) -> None:
+        """Call at the end of ``reset``: a game over by now is reported by the next step."""
+        self._unreported = self._over()
+
+    def _begin_step(self, action: object, size: int) -> tuple[int, bool]:
+        """Check a step may be taken and ``action`` is an action (else :class:`InputError`, nothing
+        changes): ``(action, True)`` when this step only reports the end at the deal."""
+        from .actions import action_int
+
+        if not self.aec.agents:
+            raise InputError("step() before reset(): call reset() first")
+        if self._over() and not self._unreported:
+            raise InputError("the game is over: call reset()")
+        a = action_int(action, size, "the action")
+        if self._unreported:
+            self._unreported = False
+            return a, True
+        return a, False

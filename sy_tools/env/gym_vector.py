@@ -20,7 +20,8 @@ or the detective whose turn it is, as in the AEC env.
 * **Seeds**: ``reset(seed=s)`` deals game 0 of ``sy-tools simulate --seed s`` to the one-game env
   (each later ``reset()`` the next game), and games ``0 .. N - 1`` of that run to the vector
   env's slots; each game that ends there is replaced in the same step by the run's next game
-  (the ``AutoresetMode.SAME_STEP`` of Gymnasium 1.x).  ``info["game"]`` is each slot's ``(seed,
+  (the ``AutoresetMode.SAME_STEP`` of Gymnasium 1.x; ``info["final_info"]`` describes the game
+  that ended, with its game.json under ``keep_records``; ``max_cycles`` truncates).  ``info["game"]`` is each slot's ``(seed,
   game)``: ``SelfPlayEnv().reset(seed=seed, options={"game": game})`` deals the same game, and
   the same actions play it the same way.  The vector env's ``seed`` argument, when given, is the
   run dealt at construction and by the first ``reset()`` without a seed; each later ``reset()``
@@ -58,9 +59,9 @@ from ..engine.rules import Rules
 from ..engine.stations import Station
 from ..errors import InputError
 from ..selfplay.game import DETECTIVE_NAMES
-from .actions import action_int
-from .aec import MRX_AGENT, ScotlandYardEnv
+from .aec import MRX_AGENT, RENDER_FPS, RENDER_MODES, ScotlandYardEnv
 from .checks import (
+    EndAtDeal,
     action_array,
     env_board,
     env_detectives,
@@ -70,20 +71,25 @@ from .checks import (
     env_slot,
     env_starts,
     gym_seed,
+    is_int,
 )
 from .vector import IN_PROGRESS, OUTCOMES, VectorEngine
+
+#: the keywords :class:`SelfPlayVectorEnv` takes (``make_vec`` passes ``num_envs``)
+KEYWORDS = ("num_envs", "rules", "map", "detectives", "starts", "seed", "action_masks", "copy", "keep_records",
+            "max_cycles")
 
 #: the id both envs are registered under
 SELF_PLAY_ID = "sy_tools/ScotlandYardSelfPlay-v0"
 
 
-class SelfPlayEnv(gymnasium.Env):  # type: ignore[misc]
+class SelfPlayEnv(EndAtDeal, gymnasium.Env):  # type: ignore[misc]
     """One game of self-play (the module's docstring).  Keyword arguments go to
     :class:`~sy_tools.env.aec.ScotlandYardEnv` (``rules``, ``map``, ``detectives``, ``starts``,
     ``max_cycles``, ``illegal_action``, ``render_mode``); an illegal action is handled as
     ``illegal_action`` says (default: the game ends, -1 for the side that chose it)."""
 
-    metadata = {"render_modes": ["human", "ansi", "rgb_array"]}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
 
     def __init__(self, render_mode: str | None = None, seed: Any = None, **kwargs: Any) -> None:
         if seed is not None:  # the vector env's keyword, given to make_vec(..., vectorization_mode="sync")
@@ -94,9 +100,6 @@ class SelfPlayEnv(gymnasium.Env):  # type: ignore[misc]
         self.observation_space = self.aec.flat.space()
         self._size = self.aec.codec.mrx_size
         self.action_space = spaces.Discrete(self._size)
-
-    def _over(self) -> bool:
-        return any(self.aec.terminations.values()) or any(self.aec.truncations.values())
 
     def _out(self) -> tuple[np.ndarray, dict[str, Any]]:
         aec = self.aec
@@ -114,20 +117,14 @@ class SelfPlayEnv(gymnasium.Env):  # type: ignore[misc]
               ) -> tuple[np.ndarray, dict[str, Any]]:
         self.aec.reset(seed=seed, options=options)  # checks the seed and options first
         super().reset(seed=None if seed is None else gym_seed(int(seed)))
-        self._unreported = self._over()  # over at the deal: the next step reports it
+        self._dealt()  # over at the deal: the next step reports it
         return self._out()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         aec = self.aec
-        if not aec.agents:
-            raise InputError("step() before reset(): call reset() first")
-        if self._over() and not self._unreported:
-            raise InputError("the game is over: call reset()")
+        a, report_only = self._begin_step(action, self._size)  # not an action: refused, nothing changes
         agent = aec.agent_selection
-        a = action_int(action, self._size, "the action")  # not an action: refused, nothing changes
-        if self._unreported:  # the game ended at the deal: this step (any action) reports it
-            self._unreported = False
-        else:
+        if not report_only:  # else the game ended at the deal: this step (any action) reports it
             piece = aec.piece(agent)
             if a >= aec.codec.size(piece):  # beyond a detective's numbers: illegal for it, as its own station
                 a = aec.codec.index[aec.position.stations[aec.names.index(piece)]]
@@ -156,15 +153,32 @@ class SelfPlayVectorEnv(VectorEnv):  # type: ignore[misc]
     them when needed).  ``copy``: return a copy of the observations (False: the engine's own
     buffer, refilled by the next step).  ``keep_records``: keep each game's moves
     (:meth:`record_json`).  A game that ends is dealt anew in the same step: its outcome, ``(seed,
-    game)`` and rewards are in ``info["final_info"]`` where ``info["_final_info"]`` is set (a game
-    is never truncated, so the observation it ended in is not kept).  Actions that are not one
-    legal action per game are refused with :class:`InputError` and nothing is played."""
+    game)`` and rewards are in ``info["final_info"]`` where ``info["_final_info"]`` is set (it has
+    ended, so the observation it ended in is not kept).  ``max_cycles``: truncate a game once that
+    many rounds are played (as the AEC env's ``max_cycles``: when Mr. X is to begin the next
+    round), ``truncations[j]`` True, its last observation in ``info["final_obs"][j]``, and deal
+    the slot anew in the same step (None: play every game to its end).  With ``keep_records``,
+    ``info["final_info"]["record"][j]`` is the game.json of the game that ended (or was
+    truncated) in slot ``j``.  Actions that are not one legal action per game are refused with
+    :class:`InputError` and nothing is played; a keyword the env does not take is refused naming
+    it and the ones it takes."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int = 16, rules: Rules | str = "classic", map: str | Board = "london",
                  detectives: int = 5, starts: str | tuple[Station, ...] | None = None, seed: int | None = None,
-                 action_masks: bool = True, copy: bool = True, keep_records: bool = False) -> None:
+                 action_masks: bool = True, copy: bool = True, keep_records: bool = False,
+                 max_cycles: int | None = None, render_mode: str | None = None, **others: Any) -> None:
+        if others or render_mode is not None:
+            name, value = next(iter(others.items())) if others else ("render_mode", render_mode)
+            refused = "it does not render (SelfPlayEnv does: gymnasium.make, or make_vec(..., " \
+                "vectorization_mode='sync'))" if name == "render_mode" else "no such keyword"
+            raise InputError(f"SelfPlayVectorEnv takes no {name}={str(value)[:40]!r} ({refused}): its keywords are "
+                             f"{', '.join(KEYWORDS)}")
+        if max_cycles is not None and (not is_int(max_cycles) or max_cycles < 1):
+            raise InputError(f"max_cycles must be a positive integer or None, got {str(max_cycles)[:40]!r}")
+        #: the most rounds a game is played before it is truncated (None: to its end)
+        self.max_cycles = None if max_cycles is None else int(max_cycles)
         board = env_board(map)
         self.engine = VectorEngine(num_envs, env_rules(rules), board if isinstance(map, Board) else map,
                                    env_detectives(detectives, len(DETECTIVE_NAMES)),
@@ -184,6 +198,8 @@ class SelfPlayVectorEnv(VectorEnv):  # type: ignore[misc]
         self.render_mode = None
         self.with_masks, self.copy = env_flag(action_masks, "action_masks"), env_flag(copy, "copy")
         self._all = np.ones(self.num_envs, dtype=bool)
+        start, length = next((st, n) for f, st, n in self.engine.flat.fields() if f == "to_move")
+        self._to_move = slice(start, start + length)
         self._never = np.zeros(self.num_envs, dtype=bool)
         self._shape, self._expected = (self.num_envs,), f"actions 0 to {self.engine.codec.mrx_size - 1}"
 
@@ -211,17 +227,44 @@ class SelfPlayVectorEnv(VectorEnv):  # type: ignore[misc]
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Play ``actions[j]`` in game ``j`` (by the agent to act there) for every game."""
-        st = self.engine.step(action_array(actions, self._shape, self._expected))
+        engine = self.engine
+        st = engine.step(action_array(actions, self._shape, self._expected))
+        ended, outcome, game = st.ended.copy(), st.outcome, st.game
+        records = engine.ended_records if engine.keep_records and ended.any() else {}
+        truncated = self._never.copy()
+        final_obs = None
+        if self.max_cycles is not None:
+            truncated = (engine.outcome == IN_PROGRESS) & (engine.turn == 0) & (engine.round >= self.max_cycles)
+            if truncated.any():  # as the AEC env's max_cycles: truncate, keep the last view, deal anew
+                slots = np.flatnonzero(truncated)
+                final_obs = np.empty(self.num_envs, dtype=object)
+                for j in slots.tolist():
+                    final_obs[j] = st.obs[j].copy()
+                    final_obs[j][self._to_move] = 0.0  # over: no one to move, as the one-game env shows it
+                if engine.keep_records:
+                    records = dict(records)
+                    records.update({int(j): engine.record_json(int(j)) for j in slots})
+                outcome, game = outcome.copy(), game.copy()
+                game[slots] = engine.games[slots]  # outcome: in-progress there (0)
+                engine._deal(slots)  # the engine's own dealing of a slot anew (what its step does for an end)
+                st.obs = engine.observe()
         info = self._info()
-        if st.ended.any():
+        done = ended | truncated
+        if done.any():
             names = np.array(OUTCOMES, dtype=object)
-            ended = st.ended.copy()
-            info["final_info"] = {"outcome": np.where(ended, names[st.outcome], None), "_outcome": ended,
-                                  "game": st.game, "_game": ended, "rewards": st.rewards, "_rewards": ended}
-            info["_final_info"] = ended
+            final: dict[str, Any] = {"outcome": np.where(done, names[outcome], None), "_outcome": done,
+                                     "game": game, "_game": done, "rewards": st.rewards, "_rewards": done}
+            if engine.keep_records:
+                kept = np.empty(self.num_envs, dtype=object)
+                for j, record in records.items():
+                    kept[j] = record
+                final["record"], final["_record"] = kept, done
+            info["final_info"], info["_final_info"] = final, done
+            if final_obs is not None:
+                info["final_obs"], info["_final_obs"] = final_obs, truncated
         info["rewards"], info["_rewards"] = st.rewards, self._all
         obs = st.obs.copy() if self.copy else st.obs
-        return obs, st.rewards[:, 0].copy(), st.ended.copy(), self._never.copy(), info
+        return obs, st.rewards[:, 0].copy(), ended, truncated, info
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release."""

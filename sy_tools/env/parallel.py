@@ -62,6 +62,10 @@ class ScotlandYardParallelEnv(ParallelEnv):  # type: ignore[misc]
         aec = self.aec
         if not isinstance(actions, Mapping):
             raise InputError(f"actions must be a dict of agent: action, got {type(actions).__name__}")
+        unknown = [a for a in actions if a not in self.possible_agents]
+        if unknown:  # a misspelt agent's action would be dropped without a word
+            raise InputError(f"actions: unknown agent {str(unknown[0])[:40]!r} (the agents are "
+                             f"{', '.join(self.possible_agents)})")
         if not self.agents:
             raise InputError("step() before reset(): call reset() first" if not aec.agents else
                              "the game is over: call reset()")

@@ -10,9 +10,13 @@ Observations are the side's view as the flat float32 vector of :mod:`sy_tools.en
 (``Box(0, 1)``); the legal actions are ``info["action_mask"]`` (int8, one per action of
 :mod:`sy_tools.env.actions`; Gymnasium's ``Discrete.sample(mask=...)`` takes it).  Reward +1
 when the side wins, -1 when it loses, 0 before; an illegal action ends the game with -1 (or,
-``illegal_action="random"``, is replaced by a random legal one).  ``opponent``: a built-in
-policy name (``random``, ``greedy``, ``cordon``, ``advise``, ``mcts``, ``level-easy`` ...), a
-``module:function``, or the function itself; ``level`` (``easy``, ``normal``, ``hard``) plays
+``illegal_action="random"``, is replaced by a random legal one).  A game over inside ``reset``
+(Mr. X trapped at the deal, or caught by the opponent's moves played there) is reported by the
+next ``step``, any action (:class:`~sy_tools.env.checks.EndAtDeal`).  ``opponent``: a policy of
+the other side, a built-in name as ``simulate --mrx-policy`` takes it for ``DetectivesEnv``
+(``random``, ``greedy``, ``advise``, ``mcts``, ``level-easy`` ...) or ``--detective-policy`` for
+``MrXEnv`` (those and ``cordon``), a ``module:function``, or the function itself (another name
+is one :class:`InputError` line naming the ``opponent`` argument and the names it takes); ``level`` (``easy``, ``normal``, ``hard``) plays
 that level's policy instead.  Seeds deal as the AEC env deals (``reset(seed=s)``, ``s`` any
 64-bit integer, negative too: game 0 of ``simulate --seed s``; each later ``reset()`` the next
 game), and the opponent draws from the game's stream, so a seed fixes the whole game given the
@@ -31,13 +35,13 @@ import numpy as np
 
 from ..errors import InputError
 from .adapters import policy_agent
-from .aec import MRX_AGENT, ScotlandYardEnv
-from .checks import gym_seed
+from .aec import MRX_AGENT, RENDER_FPS, RENDER_MODES, ScotlandYardEnv
+from .checks import EndAtDeal, gym_seed
 
 
-class _SideEnv(gymnasium.Env):  # type: ignore[misc]
+class _SideEnv(EndAtDeal, gymnasium.Env):  # type: ignore[misc]
     side = "detectives"
-    metadata = {"render_modes": ["human", "ansi", "rgb_array"]}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}
 
     def __init__(self, opponent: Any = "random", level: str | None = None, render_mode: str | None = None,
                  **kwargs: Any) -> None:
@@ -50,9 +54,11 @@ class _SideEnv(gymnasium.Env):  # type: ignore[misc]
         self.aec = ScotlandYardEnv(render_mode=render_mode, **kwargs)
         self.render_mode = render_mode
         other = "mrx" if self.side == "detectives" else "detectives"
-        self.opponent = policy_agent(self.aec, opponent, other)
+        who = "a Mr. X" if other == "mrx" else "a detectives'"
+        self.opponent = policy_agent(self.aec, opponent, other, where=f"{type(self).__name__} opponent ({who} policy)")
         self.observation_space = self.aec.flat.space()
         self.action_space = self.aec.action_space(MRX_AGENT if self.side == "mrx" else "det_0")
+        self._size = int(self.action_space.n)  # type: ignore[attr-defined]  # a Discrete
 
     def _mine(self, agent: str) -> bool:
         return (agent == MRX_AGENT) == (self.side == "mrx")
@@ -78,16 +84,18 @@ class _SideEnv(gymnasium.Env):  # type: ignore[misc]
         self.aec.reset(seed=seed, options=options)  # checks the seed and options first: a bad one changes nothing
         super().reset(seed=None if seed is None else gym_seed(int(seed)))
         self._play_opponent()
+        self._dealt()  # over already (trapped at the deal, caught by the opponent's moves): the next step reports it
         return self._out()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         aec = self.aec
-        if not aec.agents:
-            raise InputError("step() before reset(): call reset() first")
+        a, report_only = self._begin_step(action, self._size)
+        if report_only:  # the game ended inside reset(): this step (any action) reports it
+            obs, info = self._out()
+            return obs, float(aec.rewards.get(info["agent"], 0.0)), any(aec.terminations.values()), \
+                any(aec.truncations.values()), info
         actor = aec.agent_selection
-        if any(aec.terminations.values()) or any(aec.truncations.values()):
-            raise InputError("the game is over: call reset()")
-        aec.step(action)
+        aec.step(a)
         reward = float(aec.rewards.get(actor, 0.0))
         while aec.agents and not any(aec.terminations.values()) and not any(aec.truncations.values()) \
                 and not self._mine(aec.agent_selection):

@@ -33,7 +33,4 @@ def load_rules(spec: str, option: str = "--rules") -> Rules:
     jsonutil.scan(raw, "rules", lambda where, msg: problems.append((where, msg)))
     if problems:
         raise InputError(problems[0][1], spec, problems[0][0])
-    if isinstance(raw, dict) and "preset" not in raw and "name" in raw:
-        # ``sy-tools rules --format json`` prints every field with the preset's ``name``
-        raw = {"preset": raw["name"], **{k: v for k, v in raw.items() if k != "name"}}
     return rules_from_json(raw, "rules", spec)

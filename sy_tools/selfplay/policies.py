@@ -472,12 +472,13 @@ def is_plug_in(spec: str, side: str) -> bool:
     return spec not in (MRX_POLICIES if side == "mrx" else DETECTIVE_POLICIES) and spec.partition(":")[0] not in BUDGETED
 
 
-def load_policy(spec: str, side: str) -> Policy:
+def load_policy(spec: str, side: str, where: str | None = None) -> Policy:
     """The policy named ``spec`` for ``side`` (``"mrx"`` or ``"detectives"``): a built-in name,
     ``module:function`` or ``path/to/file.py:function``.  :class:`InputError` when it does not
-    exist, does not import or is not callable."""
+    exist, does not import or is not callable, naming ``where`` it was given (default: the
+    CLI's ``--mrx-policy`` / ``--detective-policy``; a library caller names its argument)."""
     builtins = MRX_POLICIES if side == "mrx" else DETECTIVE_POLICIES
-    option = "--mrx-policy" if side == "mrx" else "--detective-policy"
+    option = where or ("--mrx-policy" if side == "mrx" else "--detective-policy")
     if spec in builtins:
         return builtins[spec]
     budgeted = _budgeted(spec, option)

@@ -166,3 +166,30 @@ def format_summary(result: SimulationResult, fmt: str, by_start: bool = False) -
     right = [by_start] + [True] * (len(short) - 1)
     lines.append(table(short, trows, right))
     return "\n".join(lines)
+
+
+@dataclass
+class ForfeitNotes:
+    """The forfeits of a run by kind, for one warning line per kind (not per game): two games
+    forfeit for the same reason when their messages differ only in numbers (the move or action
+    each returned, the station ...)."""
+
+    #: per kind: the number of games, the first game's number and message
+    kinds: dict[str, list[Any]] = field(default_factory=dict)
+
+    def add(self, game: GameResult) -> None:
+        """Count ``game`` if it was forfeit."""
+        if game.forfeit is None:
+            return
+        import re
+
+        kind = re.sub(r"\d+", "#", game.forfeit)
+        if kind in self.kinds:
+            self.kinds[kind][0] += 1
+        else:
+            self.kinds[kind] = [1, game.game, game.forfeit]
+
+    def lines(self) -> list[str]:
+        """One line per kind: how many games, and the first one's message."""
+        return [f"{n} game{'s' if n != 1 else ''} forfeit (the first, game {first}: {message})"
+                for n, first, message in self.kinds.values()]

@@ -61,7 +61,8 @@ def test_numpy_integers_are_actions(kind):
     ({"mrx_start": 13, "detective_starts": [26, 900]}, "detective_starts entry 900 is not a station"),
     ({"game": -1}, "game must be a non-negative integer, got -1"),
     ({"game": 1.5}, "game must be a non-negative integer, got 1.5"),
-    ({"start_candidates": [13]}, "give both mrx_start and detective_starts, or neither"),
+    ({"start_candidates": [13]}, "start_candidates is taken only with mrx_start and detective_starts"),
+    ({"mrx_start": 13}, "give both mrx_start and detective_starts, or neither"),
 ])
 def test_bad_reset_options_are_one_error_and_the_env_stays_usable(options, message):
     e = ScotlandYardEnv(detectives=2)

@@ -379,14 +379,14 @@ def test_forfeits_are_counted_and_the_rest_go_on(cli, tmp_path):
     r = cli("simulate", "-n", "6", "--detective-policy", f"{bot}:crash", "--format", "json", "--jobs", "1",
             "--out", str(tmp_path / "f.csv"))
     assert r.exit_code == 0, r.output
-    d = json.loads(r.output)
+    d = json.loads(r.stdout)  # (stderr: one warning line per kind of forfeit)
     assert d["forfeits"] + d["reasons"]["capture"] + d["reasons"]["trapped"] == 6 and d["forfeits"] > 0
     rows = list(csv.DictReader((tmp_path / "f.csv").open()))
     f = [row for row in rows if row["reason"] == "forfeit"]
     assert f and f[0]["winner"] == "mrx"
     assert "detectives policy" in f[0]["forfeit"] and "RuntimeError: boom" in f[0]["forfeit"]
     r = cli("simulate", "-n", "3", "--detective-policy", f"{bot}:cheat", "--format", "json", "--jobs", "1")
-    assert r.exit_code == 0 and json.loads(r.output)["forfeits"] >= 2
+    assert r.exit_code == 0 and json.loads(r.stdout)["forfeits"] >= 2
     res = simulate(GameSpec(detective_policy=f"{bot}:cheat"), 1, jobs=1).games[0]
     assert res.reason == "forfeit" and "illegal move" in (res.forfeit or "")
     res = simulate(GameSpec(mrx_policy=f"{bot}:onto_detective"), 1, jobs=1).games[0]

@@ -140,15 +140,20 @@ def rules_from_json(value: Any, where: str = "rules", file: str | None = None) -
         return PRESETS["classic"]
     if isinstance(value, str):
         if value not in PRESETS:
-            raise bad(f"unknown rules preset {value!r}, expected one of {', '.join(PRESETS)}")
+            hint = " (a JSON text? pass json.loads(text), the object)" if value.lstrip().startswith("{") else ""
+            shown = value if len(value) <= 60 else value[:57] + "..."
+            raise bad(f"unknown rules preset {shown!r}, expected one of {', '.join(PRESETS)}{hint}")
         return PRESETS[value]
     if not isinstance(value, dict):
         raise bad(f"expected a preset name or an object, got {type(value).__name__}")
+    key = "preset"
     if "preset" not in value and "name" in value:  # ``sy-tools rules --format json``: the preset's name
+        key = "name"
         value = {"preset": value["name"], **{k: v for k, v in value.items() if k != "name"}}
     base_name = value.get("preset", "classic")
     if not isinstance(base_name, str) or base_name not in PRESETS:
-        raise bad(f"unknown rules preset {base_name!r}, expected one of {', '.join(PRESETS)}", ".preset")
+        what = " (the preset the other fields change)" if key == "name" else ""
+        raise bad(f"unknown rules preset {base_name!r}{what}, expected one of {', '.join(PRESETS)}", f".{key}")
     base = PRESETS[base_name]
     names = {f.name for f in fields(Rules)} - {"name"}
     changes: dict[str, Any] = {}

@@ -29,6 +29,7 @@ from ..errors import InputError
 from ..selfplay.policies import DETECTIVE_POLICIES, MRX_POLICIES, Policy, load_policy, run_policy
 from .actions import ActionCodec, action_int
 from .aec import MRX_AGENT, ScotlandYardEnv
+from .checks import show
 from .observe import ObservationLayout, PublicState
 
 #: an agent of the environment: observation -> action
@@ -86,7 +87,7 @@ def as_policy(agent: Agent, probabilities: str | None = None) -> Policy:
         raise InputError(f"as_policy: the agent must be a function from observation to action, "
                          f"got {type(agent).__name__}")
     if probabilities is not None and probabilities not in WEIGHTS:
-        raise InputError(f"as_policy: unknown probabilities {str(probabilities)[:40]!r}: expected None or one of "
+        raise InputError(f"as_policy: unknown probabilities {show(probabilities)}: expected None or one of "
                          f"{', '.join(WEIGHTS)}")
 
     def policy(obs: Any, rng: Any) -> Move:

@@ -45,7 +45,7 @@ from ..errors import InputError
 from ..selfplay.budgets import SEED_MAX
 from ..selfplay.game import DETECTIVE_NAMES, deal, game_record, game_rng
 from .actions import ActionCodec, action_int
-from .checks import env_board, env_detectives, env_game, env_rules, env_seed, env_starts
+from .checks import env_board, env_detectives, env_game, env_rules, env_seed, env_starts, show
 from .flat import Batch, FlatLayout
 from .observe import ObservationLayout, PublicState
 
@@ -69,6 +69,11 @@ def detective_agent(i: int) -> str:
     return f"det_{i}"
 
 
+#: the keywords of :class:`ScotlandYardEnv` (every env of the package built on it takes them)
+AEC_KEYWORDS = ("rules", "map", "detectives", "render_mode", "probabilities", "starts", "max_cycles", "illegal_action",
+                "observation")
+
+
 class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
     """Scotland Yard for ``detectives`` detectives on ``map`` (a map spec, as ``--map`` takes
     it, or a :class:`Board`) under ``rules`` (a preset name or :class:`Rules`).
@@ -86,9 +91,13 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
     def __init__(self, rules: Rules | str = "classic", map: str | Board = "london", detectives: int = 5,
                  render_mode: str | None = None, probabilities: str | None = None,
                  starts: str | tuple[Station, ...] | None = None, max_cycles: int | None = None,
-                 illegal_action: str = "end", observation: str = "dict") -> None:
+                 illegal_action: str = "end", observation: str = "dict", **others: Any) -> None:
         from ..analysis.tracker import WEIGHTS
 
+        if others:  # (gymnasium.make passes its keywords on: a misspelt one is named, not a TypeError)
+            name, value = next(iter(others.items()))
+            raise InputError(f"the env takes no keyword {name}={show(value)}: its keywords are {', '.join(AEC_KEYWORDS)}"
+                             " (and opponent, level for the single-agent envs)")
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise InputError(f"unknown render_mode {render_mode!r}: expected None, {', '.join(RENDER_MODES)}")
@@ -142,7 +151,7 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
             self._unknown(agent)
 
     def _unknown(self, agent: object) -> NoReturn:
-        raise InputError(f"unknown agent {str(agent)[:40]!r}: expected {', '.join(self.possible_agents)}")
+        raise InputError(f"unknown agent {show(agent)}: expected {', '.join(self.possible_agents)}")
 
     def agent_of(self, piece: str) -> str:
         """The agent that moves ``piece``."""

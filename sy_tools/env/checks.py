@@ -27,7 +27,7 @@ def env_seed(seed: object, what: str = "seed") -> int:
     """``seed`` as an int: a Python or numpy integer from :data:`SEED_MIN` to :data:`SEED_MAX`
     (negative seeds too, as ``simulate --seed`` takes them)."""
     if not is_int(seed) or not SEED_MIN <= seed <= SEED_MAX:  # type: ignore[operator]
-        raise InputError(f"expected a {what} from {SEED_MIN} to {SEED_MAX} (a 64-bit integer), got {_show(seed)}")
+        raise InputError(f"expected a {what} from {SEED_MIN} to {SEED_MAX} (a 64-bit integer), got {show(seed)}")
     return int(seed)  # type: ignore[call-overload]
 
 
@@ -40,7 +40,7 @@ def gym_seed(seed: int) -> int:
 def env_game(game: object) -> int:
     """A game number of a run (``reset`` option ``game``): an integer from 0 to :data:`SEED_MAX`."""
     if not is_int(game) or not 0 <= game <= SEED_MAX:  # type: ignore[operator]
-        raise InputError(f"reset options: game must be a non-negative integer, got {_show(game)} (a run's games "
+        raise InputError(f"reset options: game must be a non-negative integer, got {show(game)} (a run's games "
                          f"are numbered 0 to {SEED_MAX})")
     return int(game)  # type: ignore[call-overload]
 
@@ -68,14 +68,14 @@ def env_board(board: object) -> Board:
         return board
     if not isinstance(board, str):
         raise InputError(f"map must be a map name or file (a string) or a sy_tools.engine.board.Board, "
-                         f"got {type(board).__name__} {_show(board)}")
+                         f"got {type(board).__name__} {show(board)}")
     return load_board(board)
 
 
 def env_detectives(detectives: object, most: int) -> int:
     """The number of detectives: an integer from 1 to ``most``."""
     if not is_int(detectives) or not 1 <= detectives <= most:  # type: ignore[operator]
-        raise InputError(f"expected 1 to {most} detectives, got {_show(detectives)}")
+        raise InputError(f"expected 1 to {most} detectives, got {show(detectives)}")
     return int(detectives)  # type: ignore[call-overload]
 
 
@@ -86,11 +86,11 @@ def env_starts(starts: object, board: Board) -> str | tuple[Station, ...] | None
         return starts
     if isinstance(starts, (bytes, Mapping)) or not hasattr(starts, "__iter__"):
         raise InputError(f"starts must be None, a deck name (classic, 2014) or a list of Mr. X's start stations, "
-                         f"got {type(starts).__name__} {_show(starts)}")
+                         f"got {type(starts).__name__} {show(starts)}")
     out = []
     for s in starts:
         if not is_int(s) or int(s) not in board:
-            raise InputError(f"starts: {_show(s)} is not a station of the map {board.name!r}")
+            raise InputError(f"starts: {show(s)} is not a station of the map {board.name!r}")
         out.append(int(s))
     if not out:
         raise InputError("starts: an empty list of Mr. X's start stations")
@@ -107,7 +107,7 @@ def env_slot(j: object, n: int, what: str = "record_json") -> int:
 def env_flag(value: object, name: str) -> bool:
     """A yes/no argument: a bool (numpy's too), never a string or a number read as one."""
     if not isinstance(value, (bool, np.bool_)):
-        raise InputError(f"{name} must be True or False, got {_show(value)}")
+        raise InputError(f"{name} must be True or False, got {show(value)}")
     return bool(value)
 
 
@@ -140,11 +140,11 @@ def _too_big(actions: np.ndarray, shape: tuple[int, ...], expected: str, what: s
     big = np.array([not SEED_MIN <= int(v) <= SEED_MAX for v in actions.flat]).reshape(shape)
     j = int(np.argmax(big.reshape(shape[0], -1).any(axis=1)))
     value = actions[j].tolist() if isinstance(actions[j], np.ndarray) else int(actions[j])
-    raise InputError(f"game {j}: the {what} {_show(value)} is out of range ({expected}; "
+    raise InputError(f"game {j}: the {what} {show(value)} is out of range ({expected}; "
                      "nothing was played)")
 
 
-def _show(value: object) -> str:
+def show(value: object) -> str:
     """``value`` for a message: its repr, cut to one short line."""
     text = repr(value).replace("\n", " ")
     return text if len(text) <= 60 else text[:57] + "..."

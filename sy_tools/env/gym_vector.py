@@ -72,6 +72,7 @@ from .checks import (
     env_starts,
     gym_seed,
     is_int,
+    show,
 )
 from .vector import IN_PROGRESS, OUTCOMES, VectorEngine
 
@@ -173,10 +174,10 @@ class SelfPlayVectorEnv(VectorEnv):  # type: ignore[misc]
             name, value = next(iter(others.items())) if others else ("render_mode", render_mode)
             refused = "it does not render (SelfPlayEnv does: gymnasium.make, or make_vec(..., " \
                 "vectorization_mode='sync'))" if name == "render_mode" else "no such keyword"
-            raise InputError(f"SelfPlayVectorEnv takes no {name}={str(value)[:40]!r} ({refused}): its keywords are "
+            raise InputError(f"SelfPlayVectorEnv takes no {name}={show(value)} ({refused}): its keywords are "
                              f"{', '.join(KEYWORDS)}")
         if max_cycles is not None and (not is_int(max_cycles) or max_cycles < 1):
-            raise InputError(f"max_cycles must be a positive integer or None, got {str(max_cycles)[:40]!r}")
+            raise InputError(f"max_cycles must be a positive integer or None, got {show(max_cycles)}")
         #: the most rounds a game is played before it is truncated (None: to its end)
         self.max_cycles = None if max_cycles is None else int(max_cycles)
         board = env_board(map)
@@ -238,9 +239,12 @@ class SelfPlayVectorEnv(VectorEnv):  # type: ignore[misc]
             if truncated.any():  # as the AEC env's max_cycles: truncate, keep the last view, deal anew
                 slots = np.flatnonzero(truncated)
                 final_obs = np.empty(self.num_envs, dtype=object)
+                final_det = np.empty(self.num_envs, dtype=object)
+                seen = engine.detectives_view()  # (a truncated game's last view is Mr. X's: he was to move)
                 for j in slots.tolist():
                     final_obs[j] = st.obs[j].copy()
-                    final_obs[j][self._to_move] = 0.0  # over: no one to move, as the one-game env shows it
+                    final_det[j] = seen[j].copy()
+                    final_obs[j][self._to_move] = final_det[j][self._to_move] = 0.0  # over: no one to move
                 if engine.keep_records:
                     records = dict(records)
                     records.update({int(j): engine.record_json(int(j)) for j in slots})
@@ -262,6 +266,7 @@ class SelfPlayVectorEnv(VectorEnv):  # type: ignore[misc]
             info["final_info"], info["_final_info"] = final, done
             if final_obs is not None:
                 info["final_obs"], info["_final_obs"] = final_obs, truncated
+                info["final_obs_detectives"], info["_final_obs_detectives"] = final_det, truncated
         info["rewards"], info["_rewards"] = st.rewards, self._all
         obs = st.obs.copy() if self.copy else st.obs
         return obs, st.rewards[:, 0].copy(), ended, truncated, info

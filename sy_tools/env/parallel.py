@@ -20,6 +20,7 @@ from pettingzoo import ParallelEnv
 
 from ..errors import InputError
 from .aec import ScotlandYardEnv
+from .checks import show
 
 
 class ScotlandYardParallelEnv(ParallelEnv):  # type: ignore[misc]
@@ -64,7 +65,7 @@ class ScotlandYardParallelEnv(ParallelEnv):  # type: ignore[misc]
             raise InputError(f"actions must be a dict of agent: action, got {type(actions).__name__}")
         unknown = [a for a in actions if a not in self.possible_agents]
         if unknown:  # a misspelt agent's action would be dropped without a word
-            raise InputError(f"actions: unknown agent {str(unknown[0])[:40]!r} (the agents are "
+            raise InputError(f"actions: unknown agent {show(unknown[0])} (the agents are "
                              f"{', '.join(self.possible_agents)})")
         if not self.agents:
             raise InputError("step() before reset(): call reset() first" if not aec.agents else

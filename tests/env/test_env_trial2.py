@@ -116,6 +116,9 @@ def test_max_cycles_truncates_as_the_one_game_env_and_deals_anew(board):
                 assert tuple(info["final_info"]["game"][j]) == tuple(i["game"])
                 if tr:
                     assert np.array_equal(info["final_obs"][j], o) and info["final_info"]["outcome"][j] == "in-progress"
+                    # Mr. X's view (he was to move); the detectives' view of the same state beside it
+                    assert np.array_equal(info["final_obs_detectives"][j], s.aec.flat_observation("det_0"))
+                    assert not np.array_equal(info["final_obs_detectives"][j], o)
                 truncs, ends = truncs + bool(tr), ends + bool(t)
                 g = info["game"][j]
                 assert g[1] >= 4  # the run's next game
@@ -196,3 +199,29 @@ def test_check_env_finds_a_render_fps(recwarn):
     for env in (DetectivesEnv(detectives=2, render_mode="ansi"), SelfPlayEnv(detectives=2, render_mode="ansi")):
         check_env(env, skip_render_check=False)
     assert not [w for w in recwarn if "render fps" in str(w.message)]
+
+
+@pytest.mark.parametrize("make", ["detectives", "mrx", "selfplay", "aec", "sync"])
+def test_a_misspelt_keyword_is_one_line_naming_it_and_the_keywords(make):
+    # (gymnasium.make handed it on as a TypeError from deep inside)
+    makers = {"detectives": lambda **kw: gymnasium.make("sy_tools/ScotlandYardDetectives-v0", **kw),
+              "mrx": lambda **kw: gymnasium.make("sy_tools/ScotlandYardMrX-v0", **kw),
+              "selfplay": lambda **kw: gymnasium.make(SELF_PLAY, **kw),
+              "aec": sy_tools.env.env,
+              "sync": lambda **kw: gymnasium.make_vec(SELF_PLAY, num_envs=2, vectorization_mode="sync", **kw)}
+    with pytest.raises(InputError, match=r"^the env takes no keyword max_cycle=3: its keywords are rules, map, .*max_cycles"):
+        makers[make](max_cycle=3)
+
+
+def test_rules_from_json_says_what_a_json_text_or_an_edited_name_is():
+    import json
+
+    from sy_tools.engine.rules import rules_from_json
+
+    doc = {"name": "2014", "log_length": 10}
+    assert rules_from_json(doc).log_length == 10 and rules_from_json(doc).reveal_moves == PRESETS["2014"].reveal_moves
+    with pytest.raises(InputError, match=r"a JSON text\? pass json.loads\(text\)") as err:
+        rules_from_json(json.dumps(doc))
+    assert len(str(err.value)) < 200
+    with pytest.raises(InputError, match=r"^rules.name: unknown rules preset 'mine' \(the preset the other fields"):
+        rules_from_json({**doc, "name": "mine"})

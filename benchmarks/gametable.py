@@ -50,6 +50,7 @@ def run(cells: Sequence[Cell], games: int, seed: int, out: str, shard: tuple[int
     game; yield a line after each game."""
     from sy_tools.selfplay.game import GameSpec, play_game
 
+    cells = unique(cells)
     done = done_games(out)
     new = not os.path.exists(out)
     with open(out, "a", newline="") as f:
@@ -65,6 +66,18 @@ def run(cells: Sequence[Cell], games: int, seed: int, out: str, shard: tuple[int
                 w.writerow((label, mrx, det, i, g.winner, g.reason, g.rounds, round(time.process_time() - t, 1)))
                 f.flush()
                 yield f"game {i}: {mrx} v {det}: {g.winner} ({g.reason}, {g.rounds} rounds)"
+
+
+def unique(cells: Sequence[Cell]) -> list[Cell]:
+    """``cells`` less any whose matchup (Mr. X, detectives) came before: a matchup is played and
+    counted once."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for c in cells:
+        if (c[1], c[2]) not in seen:
+            seen.add((c[1], c[2]))
+            out.append(c)
+    return out
 
 
 def rows(outs: Sequence[str]) -> dict[tuple[str, str, str], list[dict[str, str]]]:
@@ -84,7 +97,7 @@ def summary(outs: Sequence[str], order: Sequence[Cell] | None = None, label: str
     from sy_tools.selfplay.stats import wilson
 
     by = rows(outs)
-    keys = [k for c in (order or ()) for k in by if (k[1], k[2]) == (c[1], c[2])]
+    keys = [k for c in unique(order or ()) for k in by if (k[1], k[2]) == (c[1], c[2])]
     keys += sorted((k for k in by if k not in keys), key=lambda k: (int(k[0]) if k[0].isdigit() else 0, k))
     lines = [f"| {label} | Mr. X | detectives | games | Mr. X wins | Mr. X win rate | Wilson 95% | CPU s/game |",
              "| ---: | --- | --- | ---: | ---: | ---: | --- | ---: |"]
@@ -113,6 +126,9 @@ def main(ap: argparse.ArgumentParser, a: argparse.Namespace, cells: Sequence[Cel
         shard = parse_shard(a.shard)
     except ValueError as e:
         ap.error(str(e))
+    missing = [f for f in a.out if a.summary and not os.path.exists(f)]
+    if missing:
+        ap.error(f"--out {missing[0]}: no such file")
     if not a.summary:
         if len(a.out) != 1:
             ap.error("one --out file when playing (several only with --summary)")

@@ -92,6 +92,25 @@ def interleaved(games: int, seed: int = SEED, matchups: Sequence[tuple[str, str]
         yield f"  after {i + 1} game(s) a row: " + "; ".join(cells)
 
 
+def matchup(text: str) -> tuple[str, str]:
+    """``--only X:D`` as ``(X, D)``: the colon where both sides name a policy (a policy name may
+    hold a colon itself: ``openspiel-ismcts:1000:level-hard``, ``advise:openspiel-ismcts:300``);
+    :class:`ValueError` when no colon splits it so."""
+    from sy_tools.errors import InputError
+    from sy_tools.selfplay.policies import load_policy
+
+    parts = text.split(":")
+    for k in range(1, len(parts)):
+        x, d = ":".join(parts[:k]), ":".join(parts[k:])
+        try:
+            load_policy(x, "mrx")
+            load_policy(d, "detectives")
+        except InputError:
+            continue
+        return x, d
+    raise ValueError(f"--only {text}: expected MRX:DETECTIVES, two policy names (e.g. twoply:level-hard)")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.opponents", description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=GAMES, help=f"games a row (default {GAMES})")
@@ -104,8 +123,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--detectives", default="level-hard", metavar="POLICY",
                     help="the detectives of the table's rows in place of level-hard (e.g. advise-plan)")
     a = ap.parse_args(argv)
-    pairs = [tuple(p.rsplit(":", 1)) for p in a.only] if a.only else \
-        [(x, a.detectives if d == "level-hard" else d) for x, d in OPPONENTS]
+    if a.only and a.detectives != "level-hard":
+        ap.error("--detectives applies to the table's rows, not to --only X:D (name the detectives there)")
+    try:
+        pairs = [matchup(p) for p in a.only] if a.only else \
+            [(x, a.detectives if d == "level-hard" else d) for x, d in OPPONENTS]
+    except ValueError as e:
+        ap.error(str(e))
     if a.out:
         gametable.main(ap, a, [(str(k + 1), x, d) for k, (x, d) in enumerate(pairs)], "row", progress=True)
         return

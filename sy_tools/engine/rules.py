@@ -184,7 +184,8 @@ def rules_from_json(value: Any, where: str = "rules", file: str | None = None) -
         elif isinstance(current, Mapping):
             kinds = MRX_TICKET_KINDS if k == "mrx_tickets" else DETECTIVE_TICKET_KINDS
             v = ticket_counts(v, kinds, current, where + f".{k}", file)
-        changes[k] = v
+        if v != current:  # (a field as the preset has it is no change: an unedited file is the preset)
+            changes[k] = v
     return replace(base, name=base.name + ("+" if changes else ""), **changes)
 
 

@@ -54,7 +54,7 @@ def policy_agent(env: ScotlandYardEnv, policy: str | Policy, side: str, where: s
     where = where or f"policy_agent({side})"
     if not isinstance(policy, str) and not callable(policy):
         raise InputError(f"a {side} policy must be a policy name, 'module:function' or a function, "
-                         f"got {type(policy).__name__} {str(policy)[:40]}", where=where)
+                         f"got {type(policy).__name__} {show(policy)}", where=where)
     fn = load_policy(policy, side, where) if isinstance(policy, str) else policy
     builtins = MRX_POLICIES if side == "mrx" else DETECTIVE_POLICIES
     quiet = not (isinstance(policy, str) and policy in builtins)

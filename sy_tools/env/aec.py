@@ -45,7 +45,7 @@ from ..errors import InputError
 from ..selfplay.budgets import SEED_MAX
 from ..selfplay.game import DETECTIVE_NAMES, deal, game_record, game_rng
 from .actions import ActionCodec, action_int
-from .checks import env_board, env_detectives, env_game, env_rules, env_seed, env_starts, show
+from .checks import env_board, env_detectives, env_game, env_max_cycles, env_rules, env_seed, env_starts, show
 from .flat import Batch, FlatLayout
 from .observe import ObservationLayout, PublicState
 
@@ -104,15 +104,13 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         if probabilities is not None and probabilities not in WEIGHTS:
             raise InputError(f"unknown probabilities {probabilities!r}: expected None or one of {', '.join(WEIGHTS)}")
         detectives = env_detectives(detectives, len(DETECTIVE_NAMES))
-        if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer))
-                                       or max_cycles < 1):
-            raise InputError(f"max_cycles must be a positive integer or None, got {max_cycles!r}")
+        max_cycles = env_max_cycles(max_cycles)
         if observation not in ("dict", "flat"):
             raise InputError(f"unknown observation {observation!r}: expected dict or flat")
         self.observation_kind = observation
         if illegal_action not in ILLEGAL_ACTIONS:
             raise InputError(f"unknown illegal_action {illegal_action!r}: expected {' or '.join(ILLEGAL_ACTIONS)}")
-        self.max_cycles = None if max_cycles is None else int(max_cycles)
+        self.max_cycles = max_cycles
         self.illegal_action = illegal_action
         self.rules: Rules = env_rules(rules)
         self.board: Board = env_board(map)
@@ -279,7 +277,7 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
                 raise InputError(f"{agent} is done (the game is over): the only valid action is None, as "
-                                 f"PettingZoo's loop steps it, or reset(); got {str(action)[:40]}")
+                                 f"PettingZoo's loop steps it, or reset(); got {show(action)}")
             self._was_dead_step(action)
             return
         piece = self.piece(agent)
@@ -496,7 +494,7 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
         import os
 
         if not isinstance(path, (str, os.PathLike)):
-            raise InputError(f"save_record: expected a file path, got {type(path).__name__} {str(path)[:40]}")
+            raise InputError(f"save_record: expected a file path, got {type(path).__name__} {show(path)}")
         from ..formats.files import atomic_write_text
         from ..formats.output import dumps
         from ..selfplay.results import record_map

@@ -82,8 +82,13 @@ def env_detectives(detectives: object, most: int) -> int:
 def env_starts(starts: object, board: Board) -> str | tuple[Station, ...] | None:
     """``starts``: None (the rules' decks), a deck name (``classic``, ``2014``: the deal checks
     it) or Mr. X's start stations, a non-empty list of stations of ``board``."""
-    if starts is None or isinstance(starts, str):
-        return starts
+    from ..formats.values import START_DECKS
+
+    if starts is None or starts in START_DECKS:
+        return starts  # type: ignore[return-value]
+    if isinstance(starts, str):
+        raise InputError(f"starts: unknown start deck {show(starts)}: expected {', '.join(START_DECKS)}, None or a "
+                         "list of Mr. X's start stations (integers)")
     if isinstance(starts, (bytes, Mapping)) or not hasattr(starts, "__iter__"):
         raise InputError(f"starts must be None, a deck name (classic, 2014) or a list of Mr. X's start stations, "
                          f"got {type(starts).__name__} {show(starts)}")
@@ -100,8 +105,15 @@ def env_starts(starts: object, board: Board) -> str | tuple[Station, ...] | None
 def env_slot(j: object, n: int, what: str = "record_json") -> int:
     """A game slot of a batch of ``n``: an integer from 0 to ``n - 1``."""
     if not is_int(j) or not 0 <= j < n:  # type: ignore[operator]
-        raise InputError(f"{what}: expected a game from 0 to {n - 1}, got {str(j)[:40]}")
+        raise InputError(f"{what}: expected a game from 0 to {n - 1}, got {show(j)}")
     return int(j)  # type: ignore[call-overload]
+
+
+def env_max_cycles(max_cycles: object) -> int | None:
+    """``max_cycles``: None (every game to its end) or a positive integer (numpy's too)."""
+    if max_cycles is not None and (not is_int(max_cycles) or max_cycles < 1):  # type: ignore[operator]
+        raise InputError(f"max_cycles must be a positive integer or None, got {show(max_cycles)}")
+    return None if max_cycles is None else int(max_cycles)  # type: ignore[call-overload]
 
 
 def env_flag(value: object, name: str) -> bool:

@@ -66,12 +66,12 @@ from .checks import (
     env_board,
     env_detectives,
     env_flag,
+    env_max_cycles,
     env_rules,
     env_seed,
     env_slot,
     env_starts,
     gym_seed,
-    is_int,
     show,
 )
 from .vector import IN_PROGRESS, OUTCOMES, VectorEngine
@@ -94,7 +94,7 @@ class SelfPlayEnv(EndAtDeal, gymnasium.Env):  # type: ignore[misc]
 
     def __init__(self, render_mode: str | None = None, seed: Any = None, **kwargs: Any) -> None:
         if seed is not None:  # the vector env's keyword, given to make_vec(..., vectorization_mode="sync")
-            raise InputError(f"SelfPlayEnv takes no seed at construction (got {str(seed)[:40]}): give reset(seed=...) "
+            raise InputError(f"SelfPlayEnv takes no seed at construction (got {show(seed)}): give reset(seed=...) "
                              "(SyncVectorEnv and AsyncVectorEnv: envs.reset(seed=s) resets env i with s + i)")
         self.aec = ScotlandYardEnv(render_mode=render_mode, **kwargs)
         self.render_mode = render_mode
@@ -176,10 +176,8 @@ class SelfPlayVectorEnv(VectorEnv):  # type: ignore[misc]
                 "vectorization_mode='sync'))" if name == "render_mode" else "no such keyword"
             raise InputError(f"SelfPlayVectorEnv takes no {name}={show(value)} ({refused}): its keywords are "
                              f"{', '.join(KEYWORDS)}")
-        if max_cycles is not None and (not is_int(max_cycles) or max_cycles < 1):
-            raise InputError(f"max_cycles must be a positive integer or None, got {show(max_cycles)}")
         #: the most rounds a game is played before it is truncated (None: to its end)
-        self.max_cycles = None if max_cycles is None else int(max_cycles)
+        self.max_cycles = env_max_cycles(max_cycles)
         board = env_board(map)
         self.engine = VectorEngine(num_envs, env_rules(rules), board if isinstance(map, Board) else map,
                                    env_detectives(detectives, len(DETECTIVE_NAMES)),

@@ -20,7 +20,7 @@ from pettingzoo import ParallelEnv
 
 from ..errors import InputError
 from .aec import ScotlandYardEnv
-from .checks import show
+from .checks import env_max_cycles, show
 
 
 class ScotlandYardParallelEnv(ParallelEnv):  # type: ignore[misc]
@@ -31,10 +31,7 @@ class ScotlandYardParallelEnv(ParallelEnv):  # type: ignore[misc]
 
     def __init__(self, max_cycles: int | None = None, **kwargs: Any) -> None:
         self.aec = ScotlandYardEnv(**kwargs)
-        if max_cycles is not None and (isinstance(max_cycles, bool) or not isinstance(max_cycles, (int, np.integer))
-                                       or max_cycles < 1):
-            raise InputError(f"max_cycles must be a positive integer or None, got {max_cycles!r}")
-        self.max_cycles = max_cycles
+        self.max_cycles = env_max_cycles(max_cycles)
         self.possible_agents = list(self.aec.possible_agents)
         self.agents: list[str] = []
         self.render_mode = self.aec.render_mode

@@ -15,7 +15,7 @@ when the side wins, -1 when it loses, 0 before; an illegal action ends the game 
 next ``step``, any action (:class:`~sy_tools.env.checks.EndAtDeal`).  ``opponent``: a policy of
 the other side, a built-in name as ``simulate --mrx-policy`` takes it for ``DetectivesEnv``
 (``random``, ``greedy``, ``advise``, ``mcts``, ``level-easy`` ...) or ``--detective-policy`` for
-``MrXEnv`` (those and ``cordon``), a ``module:function``, or the function itself (another name
+``MrXEnv`` (those, ``cordon`` and ``advise-plan``), a ``module:function``, or the function itself (another name
 is one :class:`InputError` line naming the ``opponent`` argument and the names it takes); ``level`` (``easy``, ``normal``, ``hard``) plays
 that level's policy instead.  Seeds deal as the AEC env deals (``reset(seed=s)``, ``s`` any
 64-bit integer, negative too: game 0 of ``simulate --seed s``; each later ``reset()`` the next

@@ -22,7 +22,9 @@ def load_rules(spec: str, option: str = "--rules") -> Rules:
     if spec in PRESETS:
         return PRESETS[spec]
     if not os.path.exists(spec):
-        raise InputError(f"unknown rules preset {spec[:60]!r} and no such file (presets: {', '.join(PRESETS)})",
+        hint = " (a JSON text? write it to a file, or pass json.loads(text) to rules_from_json)" \
+            if spec.lstrip().startswith("{") else ""
+        raise InputError(f"unknown rules preset {spec[:60]!r} and no such file (presets: {', '.join(PRESETS)}){hint}",
                          where=option)
     text = read_text(spec, limit=MAX_RULES_BYTES)
     try:

@@ -136,10 +136,10 @@ def test_the_library_and_the_envs_read_what_sy_tools_rules_writes(cli, tmp_path)
     out = cli("rules", "2014", "--format", "json")
     assert out.exit_code == 0
     doc = json.loads(out.stdout)
-    def same(a, b) -> bool:  # every rule the same (a file's rules are named 2014+)
+    def same(a, b) -> bool:  # every rule the same (an edited file's rules are named 2014+)
         return dataclasses.replace(a, name=b.name) == b
 
-    assert same(rules_from_json(doc), PRESETS["2014"])
+    assert rules_from_json(doc) == PRESETS["2014"]  # unedited: the preset itself, name included
     doc["mrx_onto_detective"] = "caught"  # edited, as docs/rules.md suggests
     path = tmp_path / "caught.json"
     path.write_text(json.dumps(doc))
@@ -225,3 +225,21 @@ def test_rules_from_json_says_what_a_json_text_or_an_edited_name_is():
     assert len(str(err.value)) < 200
     with pytest.raises(InputError, match=r"^rules.name: unknown rules preset 'mine' \(the preset the other fields"):
         rules_from_json({**doc, "name": "mine"})
+
+
+@pytest.mark.parametrize("make", ["aec", "vector"])
+def test_an_unknown_start_deck_is_refused_at_construction_naming_starts(make):
+    from sy_tools.env import ScotlandYardEnv, SelfPlayVectorEnv
+
+    maker = ScotlandYardEnv if make == "aec" else (lambda **kw: SelfPlayVectorEnv(2, **kw))
+    for bad in ("clasic", "13"):  # (the AEC env took it and failed at reset, naming the CLI's --starts)
+        with pytest.raises(InputError, match=rf"^starts: unknown start deck '{bad}': expected classic, 2014"):
+            maker(starts=bad)
+    maker(starts="2014")
+
+
+def test_a_slot_given_as_a_string_is_shown_as_one():
+    from sy_tools.env import SelfPlayVectorEnv
+
+    with pytest.raises(InputError, match=r"^record_json: expected a game from 0 to 1, got '1'$"):
+        SelfPlayVectorEnv(2, keep_records=True).record_json("1")

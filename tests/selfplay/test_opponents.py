@@ -111,3 +111,15 @@ def test_a_game_table_split_between_processes_and_resumed_is_the_table_played_at
     assert games([a, b]) == games([whole]) and all(len(v) == 5 for v in games([whole]).values())
     with pytest.raises(ValueError, match="0 <= K < N"):
         gt.parse_shard("2/2")
+    # a matchup twice in a table is played and counted once
+    twice = str(tmp_path / "twice.csv")
+    assert len(list(gt.run(cells + [("3", "greedy", "greedy")], 2, 3, twice))) == 4
+    assert gt.summary([twice], cells + [("3", "greedy", "greedy")]).count("| greedy | greedy |") == 1
+
+
+def test_only_splits_a_matchup_where_both_sides_name_a_policy():
+    bench = pytest.importorskip("benchmarks.opponents")
+    assert bench.matchup("advise:openspiel-ismcts:300") == ("advise", "openspiel-ismcts:300")
+    assert bench.matchup("openspiel-ismcts:1000:level-hard") == ("openspiel-ismcts:1000", "level-hard")
+    with pytest.raises(ValueError, match="expected MRX:DETECTIVES"):
+        bench.matchup("greedy")

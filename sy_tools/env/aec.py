@@ -45,7 +45,17 @@ from ..errors import InputError
 from ..selfplay.budgets import SEED_MAX
 from ..selfplay.game import DETECTIVE_NAMES, deal, game_record, game_rng
 from .actions import ActionCodec, action_int
-from .checks import env_board, env_detectives, env_game, env_max_cycles, env_rules, env_seed, env_starts, show
+from .checks import (
+    env_board,
+    env_detectives,
+    env_game,
+    env_max_cycles,
+    env_rules,
+    env_seed,
+    env_starts,
+    refuse_keywords,
+    show,
+)
 from .flat import Batch, FlatLayout
 from .observe import ObservationLayout, PublicState
 
@@ -94,10 +104,7 @@ class ScotlandYardEnv(AECEnv):  # type: ignore[misc]
                  illegal_action: str = "end", observation: str = "dict", **others: Any) -> None:
         from ..analysis.tracker import WEIGHTS
 
-        if others:  # (gymnasium.make passes its keywords on: a misspelt one is named, not a TypeError)
-            name, value = next(iter(others.items()))
-            raise InputError(f"the env takes no keyword {name}={show(value)}: its keywords are {', '.join(AEC_KEYWORDS)}"
-                             " (and opponent, level for the single-agent envs)")
+        refuse_keywords(others, (*AEC_KEYWORDS, "and opponent, level for the single-agent envs"))
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise InputError(f"unknown render_mode {render_mode!r}: expected None, {', '.join(RENDER_MODES)}")

@@ -6,7 +6,7 @@ integers everywhere."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -107,6 +107,17 @@ def env_slot(j: object, n: int, what: str = "record_json") -> int:
     if not is_int(j) or not 0 <= j < n:  # type: ignore[operator]
         raise InputError(f"{what}: expected a game from 0 to {n - 1}, got {show(j)}")
     return int(j)  # type: ignore[call-overload]
+
+
+def refuse_keywords(others: Mapping[str, object], keywords: Sequence[str], owner: str = "the env",
+                    why: Mapping[str, str] | None = None) -> None:
+    """Keywords an env was given that it does not take (``others``; gymnasium.make hands every
+    keyword on): one line naming the first, its value and the ``keywords`` it takes (``why``: a
+    reason by keyword, in brackets after it)."""
+    if others:
+        name, value = next(iter(others.items()))
+        reason = f" ({why[name]})" if why and name in why else ""
+        raise InputError(f"{owner} takes no keyword {name}={show(value)}{reason}: its keywords are {', '.join(keywords)}")
 
 
 def env_max_cycles(max_cycles: object) -> int | None:

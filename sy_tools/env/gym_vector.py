@@ -72,6 +72,7 @@ from .checks import (
     env_slot,
     env_starts,
     gym_seed,
+    refuse_keywords,
     show,
 )
 from .vector import IN_PROGRESS, OUTCOMES, VectorEngine
@@ -170,12 +171,9 @@ class SelfPlayVectorEnv(VectorEnv):  # type: ignore[misc]
                  detectives: int = 5, starts: str | tuple[Station, ...] | None = None, seed: int | None = None,
                  action_masks: bool = True, copy: bool = True, keep_records: bool = False,
                  max_cycles: int | None = None, render_mode: str | None = None, **others: Any) -> None:
-        if others or render_mode is not None:
-            name, value = next(iter(others.items())) if others else ("render_mode", render_mode)
-            refused = "it does not render (SelfPlayEnv does: gymnasium.make, or make_vec(..., " \
-                "vectorization_mode='sync'))" if name == "render_mode" else "no such keyword"
-            raise InputError(f"SelfPlayVectorEnv takes no {name}={show(value)} ({refused}): its keywords are "
-                             f"{', '.join(KEYWORDS)}")
+        refuse_keywords({"render_mode": render_mode} if render_mode is not None else others, KEYWORDS,
+                        "SelfPlayVectorEnv", {"render_mode": "it does not render (SelfPlayEnv does: gymnasium.make, "
+                                                             "or make_vec(..., vectorization_mode='sync'))"})
         #: the most rounds a game is played before it is truncated (None: to its end)
         self.max_cycles = env_max_cycles(max_cycles)
         board = env_board(map)
@@ -233,7 +231,7 @@ class SelfPlayVectorEnv(VectorEnv):  # type: ignore[misc]
         truncated = self._never.copy()
         final_obs = None
         if self.max_cycles is not None:
-            truncated = (engine.outcome == IN_PROGRESS) & (engine.turn == 0) & (engine.round >= self.max_cycles)
+            truncated = engine.due_to_truncate(self.max_cycles)
             if truncated.any():  # as the AEC env's max_cycles: truncate, keep the last view, deal anew
                 slots = np.flatnonzero(truncated)
                 final_obs = np.empty(self.num_envs, dtype=object)
@@ -243,12 +241,9 @@ class SelfPlayVectorEnv(VectorEnv):  # type: ignore[misc]
                     final_obs[j] = st.obs[j].copy()
                     final_det[j] = seen[j].copy()
                     final_obs[j][self._to_move] = final_det[j][self._to_move] = 0.0  # over: no one to move
-                if engine.keep_records:
-                    records = dict(records)
-                    records.update({int(j): engine.record_json(int(j)) for j in slots})
                 outcome, game = outcome.copy(), game.copy()
                 game[slots] = engine.games[slots]  # outcome: in-progress there (0)
-                engine._deal(slots)  # the engine's own dealing of a slot anew (what its step does for an end)
+                records = {**records, **engine.truncate(slots)}
                 st.obs = engine.observe()
         info = self._info()
         done = ended | truncated

@@ -281,6 +281,19 @@ class VectorEngine:
         self._rebuild_observation()
         return self._obs
 
+    def due_to_truncate(self, max_cycles: int) -> np.ndarray:
+        """``(N,)`` bool: the games in progress whose ``max_cycles`` rounds are played, Mr. X to
+        begin the next (the AEC env's ``max_cycles`` rule)."""
+        return (self.outcome == IN_PROGRESS) & (self.turn == 0) & (self.round >= max_cycles)
+
+    def truncate(self, slots: np.ndarray) -> dict[int, dict[str, Any]]:
+        """End the games in ``slots`` (ascending) where they stand and deal the run's next games
+        there, as a step does for a game that ends; return their records by slot
+        (``keep_records=True``; else empty)."""
+        records = {int(j): self.record_json(int(j)) for j in slots} if self.keep_records else {}
+        self._deal(slots)
+        return records
+
     def _deal(self, slots: np.ndarray) -> None:
         """Deal the next games of the run into ``slots`` (ascending)."""
         d = self.d

@@ -12,8 +12,9 @@ observations make up (:func:`path_weights`), then his route since by the path we
 one such draw a decision.  Mr. X knows everything, so his searches start from the true state.
 
 Evaluator: our own random playout (:func:`~sy_tools.engine.playout.random_playout`, one a leaf,
-the same uniform random play as OpenSpiel's ``RandomRolloutEvaluator`` but on the engine's tables
-instead of through OpenSpiel's state API: many times faster).
+on the engine's tables instead of through OpenSpiel's state API: many times faster).  Uniform
+over the engine's whole moves (each double move one), where OpenSpiel's ``RandomRolloutEvaluator``
+is uniform over actions (declaring a double move one): the playout plays more double moves.
 
 Reproducible: each decision seeds the bot and the playouts from the game's own random stream,
 so a game is the same from its seed whatever ``--jobs``.

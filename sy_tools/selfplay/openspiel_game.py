@@ -192,7 +192,7 @@ def make_spec(rules: str = "classic", map: str = "london", detectives: int = 5, 
     from ..formats.map_load import load_board
 
     if not isinstance(detectives, int) or not 1 <= detectives <= len(DETECTIVE_NAMES):
-        raise InputError(f"expected 1 to {len(DETECTIVE_NAMES)} detectives, got {detectives!r}", where="detectives")
+        raise InputError(f"expected 1 to {len(DETECTIVE_NAMES)}, got {detectives!r}", where="detectives")
     r = parse_rules(rules)
     board = BOARDS[map] if map in BOARDS else load_board(map)
     params = (("detectives", detectives), ("map", map), ("rules", rules), ("team", bool(team)))
@@ -200,10 +200,10 @@ def make_spec(rules: str = "classic", map: str = "london", detectives: int = 5, 
 
 
 def parse_rules(text: str) -> Rules:
-    """The ``rules`` parameter: a preset name, then any overrides as ``:field=value`` (a value is
-    JSON, a list of numbers separated by spaces, or ``kind number`` pairs for a tickets field),
-    e.g. ``classic:trapped_loses=false:voluntary_reveal=true`` or ``2014:`` (a trailing colon
-    keeps OpenSpiel's game string from reading the name as a number)."""
+    """The ``rules`` parameter: a preset name, then any overrides as ``:field value`` (a value is
+    JSON, numbers separated by spaces for a list (one number: a list of one), or ``kind number``
+    pairs for a tickets field), e.g. ``classic:trapped_loses false:reveal_moves 3 8 13`` or
+    ``2014:`` (a trailing colon keeps OpenSpiel's game string from reading the name as a number)."""
     name, *overrides = str(text).strip().split(":")
     doc: dict[str, Any] = {"preset": name.strip()}
     for item in overrides:
@@ -212,10 +212,20 @@ def parse_rules(text: str) -> Rules:
         key, _, value = item.strip().partition(" ")
         if not value.strip():
             raise InputError(f"rules override {item!r}: expected 'field value'", where="rules")
-        doc[key.strip()] = _override_value(value.strip())
-    if len(doc) == 1:
-        return preset(doc["preset"])
-    return rules_from_json(doc)
+        v = _override_value(value.strip())
+        if isinstance(v, int) and not isinstance(v, bool) and isinstance(_preset_field(doc["preset"], key), (list, tuple)):
+            v = [v]  # (a list of one number, written as the number)
+        doc[key.strip()] = v
+    return rules_from_json(doc if len(doc) > 1 else doc["preset"], where="rules")
+
+
+def _preset_field(name: str, key: str) -> Any:
+    """The preset ``name``'s value of field ``key`` (None where either is unknown: the rules
+    reader then names what is wrong)."""
+    try:
+        return getattr(preset(name), key.strip(), None)
+    except InputError:
+        return None
 
 
 def _override_value(value: str) -> Any:
@@ -236,8 +246,8 @@ def rules_parameter(rules: Rules) -> str:
     name, over = rules.overrides()
 
     def text(v: Any) -> str:
-        if isinstance(v, list):
-            return " ".join(map(str, v))
+        if isinstance(v, (list, tuple)):  # (numbers separated by spaces; JSON for fewer than two: no comma,
+            return " ".join(map(str, v)) if len(v) > 1 else json.dumps(list(v))  # which a game string splits at)
         if isinstance(v, dict):
             return " ".join(f"{k} {n}" for k, n in v.items())
         return json.dumps(v)
@@ -369,8 +379,8 @@ class ScotlandYardState(pyspiel.State):
         if not self.prefix and not self.spec.rules.voluntary_reveal:  # (no need to list his double moves)
             singles = pos.legal_moves.singles
             out = sorted({self.spec.tokens(m)[0] for m in singles()})
-            if len(pos.legal_moves) > len(singles()):
-                out.append(self.spec.double)
+            if len(pos.legal_moves) > len(singles()):  # double moves (which need a single first leg) or the pass
+                out.append(self.spec.double if out else self.spec.pass_action)
             return out
         k = len(self.prefix)
         return sorted({tk[k] for tk, _ in self.options() if tk[:k] == self.prefix})
@@ -650,7 +660,14 @@ def _pick(weights: dict[Station, Any], uniform: Any) -> Station:
 class Observer:
     """OpenSpiel's observer: tensors and strings of what ``player`` sees.  With perfect recall
     (the information state) the whole public record (and, for Mr. X, his own route) is in
-    them; without, the table as it stands (which holds the travel log: it lies open)."""
+    them; without, the table as it stands (which holds the travel log: it lies open).
+
+    The observation type's parts are kept apart as OpenSpiel means them: ``public_info`` the
+    table (or record) all players see; ``private_info`` Mr. X's station, route and half-chosen
+    move (``SINGLE_PLAYER``: only to Mr. X; ``ALL_PLAYERS``: to everyone; ``NONE``: to no one),
+    with the ``player`` piece (and the ``pN |`` head of strings) only for ``SINGLE_PLAYER``, as
+    only then does the view depend on who looks.  So ``PublicObservationString`` is the same
+    for every player and ``PrivateObservationString`` holds only what is private."""
 
     def __init__(self, spec: Spec, iig_obs_type: Any, params: Any) -> None:
         if params:
@@ -658,13 +675,22 @@ class Observer:
         self.spec = spec
         self.recall = bool(iig_obs_type.perfect_recall)
         self.private = iig_obs_type.private_info
+        self.public = bool(iig_obs_type.public_info)
         n, d, L = spec.n, len(spec.names), spec.rules.log_length
-        pieces: list[tuple[str, tuple[int, ...]]] = [
-            ("player", (spec.num_players,)), ("to_move", (spec.num_players,)), ("clock", (2,)),
-            ("detectives", (d, n)), ("detective_tickets", (d, 3)), ("mrx_tickets", (len(MRX_TICKET_KINDS),)),
-            ("log_tickets", (L, 5)), ("log_reveals", (L, n)), ("mrx_station", (n,)), ("pending", (1 + 4 * n,))]
-        if self.recall:
-            pieces += [("detective_history", (spec.max_rounds, d, n)), ("mrx_route", (L, n))]
+        single = self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        private = self.private != pyspiel.PrivateInfoType.NONE
+        pieces: list[tuple[str, tuple[int, ...]]] = [("player", (spec.num_players,))] if single else []
+        if self.public:
+            pieces += [("to_move", (spec.num_players,)), ("clock", (2,)), ("detectives", (d, n)),
+                       ("detective_tickets", (d, 3)), ("mrx_tickets", (len(MRX_TICKET_KINDS),)),
+                       ("log_tickets", (L, 5)), ("log_reveals", (L, n))]
+        if private:
+            pieces += [("mrx_station", (n,)), ("pending", (1 + 4 * n,))]
+        if self.recall and self.public:
+            pieces += [("detective_history", (spec.max_rounds, d, n)),
+                       ("detective_history_tickets", (spec.max_rounds, d, 3))]
+        if self.recall and private:
+            pieces += [("mrx_route", (L, n))]
         size = sum(int(np.prod(shape)) for _, shape in pieces)
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, np.ndarray] = {}
@@ -682,33 +708,40 @@ class Observer:
     def set_from(self, state: ScotlandYardState, player: int) -> None:
         self.tensor.fill(0)
         t, sp = self.dict, self.spec
-        t["player"][player] = 1
+        if "player" in t:
+            t["player"][player] = 1
         pos = state.pos
         if pos is None:
             return
         index = sp.index
-        if pos.ended is None:
-            t["to_move"][sp.player(pos.turn)] = 1
-        t["clock"][:] = (pos.round / sp.max_rounds, pos.move / sp.rules.log_length)
-        for i, (s, tk) in enumerate(zip(pos.stations, pos.tickets)):
-            t["detectives"][i, index[s]] = 1
-            t["detective_tickets"][i] = [tk[k] for k in DETECTIVE_TICKETS]
-        t["mrx_tickets"][:] = [pos.mrx_tickets[k] for k in MRX_TICKET_KINDS]
         mine = self._sees_mrx(player)
-        leg = 0
-        route = []
-        for m in state.moves:
-            if m.piece != MRX:
-                continue
-            for h, (tk, s) in enumerate(zip(m.tickets, m.stations)):
-                if leg >= sp.rules.log_length:
-                    break
-                t["log_tickets"][leg, _TICKET_CODE[tk]] = 1
-                t["log_tickets"][leg, 4] = 1 if m.is_double else 0
-                if sp.rules.is_reveal(leg + 1) or m.shown == h:
-                    t["log_reveals"][leg, index[s]] = 1  # type: ignore[index]
-                route.append(s)
-                leg += 1
+        if self.public:
+            if pos.ended is None:
+                t["to_move"][sp.player(pos.turn)] = 1
+            t["clock"][:] = (pos.round / sp.max_rounds, pos.move / sp.rules.log_length)
+            for i, (s, tk) in enumerate(zip(pos.stations, pos.tickets)):
+                t["detectives"][i, index[s]] = 1
+                t["detective_tickets"][i] = [tk[k] for k in DETECTIVE_TICKETS]
+            t["mrx_tickets"][:] = [pos.mrx_tickets[k] for k in MRX_TICKET_KINDS]
+            leg = 0
+            for m in state.moves:
+                if m.piece != MRX:
+                    continue
+                for h, (tk, s) in enumerate(zip(m.tickets, m.stations)):
+                    if leg >= sp.rules.log_length:
+                        break
+                    t["log_tickets"][leg, _TICKET_CODE[tk]] = 1
+                    t["log_tickets"][leg, 4] = 1 if m.is_double else 0
+                    if sp.rules.is_reveal(leg + 1) or m.shown == h:
+                        t["log_reveals"][leg, index[s]] = 1  # type: ignore[index]
+                    leg += 1
+            if self.recall:
+                for r, stations, tickets in _round_stations(state):
+                    if r < sp.max_rounds:
+                        for i, (s, used) in enumerate(zip(stations, tickets)):
+                            t["detective_history"][r, i, index[s]] = 1
+                            if used is not None:
+                                t["detective_history_tickets"][r, i, _DET_CODE[used]] = 1
         if mine and pos.mrx_at is not None:
             t["mrx_station"][index[pos.mrx_at]] = 1
             if state.prefix:
@@ -716,55 +749,70 @@ class Observer:
                 first = state.prefix[1:] if state.prefix[0] == sp.double else state.prefix
                 if first and first[0] < 4 * sp.n:
                     t["pending"][1 + first[0]] = 1
-        if self.recall:
-            for r, stations in enumerate(_round_stations(state)):
-                if r < sp.max_rounds:
-                    for i, s in enumerate(stations):
-                        t["detective_history"][r, i, index[s]] = 1
-            if mine:
-                for i, s in enumerate(route[:sp.rules.log_length]):
-                    t["mrx_route"][i, index[s]] = 1  # type: ignore[index]
+            if self.recall:
+                for i, s in enumerate(_mrx_route(state)[1:sp.rules.log_length + 1]):
+                    t["mrx_route"][i, index[s]] = 1
 
     def string_from(self, state: ScotlandYardState, player: int) -> str:
         mine = self._sees_mrx(player)
+        head = f"p{player} | " if self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER else ""
+        chose = f"chose {','.join(map(str, state.prefix))}" if mine and state.prefix else ""
+        if not self.public:  # what is private alone: Mr. X's stations and his half-chosen move
+            if not mine or state.pos is None:
+                return head
+            where = (f"route {','.join(map(str, _mrx_route(state)))}" if self.recall
+                     else f"Mr. X at {state.pos.mrx_at}")
+            return head + where + (f"; {chose}" if chose else "")
         if self.recall:
             events = state.private if mine else state.public
-            pending = f" | chose {','.join(map(str, state.prefix))}" if mine and state.prefix else ""
-            return f"p{player} | " + "; ".join(events) + pending
+            return head + "; ".join(events) + (f" | {chose}" if chose else "")
         pos = state.pos
         if pos is None:
-            return f"p{player} | dealt {len(state.dealt)}"
+            return f"{head}dealt {len(state.dealt)}"
         dets = "; ".join(f"{n} {s} {t.to_dict(['taxi', 'bus', 'underground'])}"
                          for n, s, t in zip(pos.names, pos.stations, pos.tickets))
         log = []
         for e in state.public:
             if e.startswith("X ") and e != "X pass":
                 log.append(e[2:])
-        text = (f"p{player} | {pos.when}; to move {pos.to_move}; {dets}; Mr. X {pos.mrx_tickets.to_dict()}; "
+        text = (f"{head}{pos.when}; to move {pos.to_move}; {dets}; Mr. X {pos.mrx_tickets.to_dict()}; "
                 f"log {' / '.join(log)}")
         if mine:
-            text += f"; Mr. X at {pos.mrx_at}"
-            if state.prefix:
-                text += f"; chose {','.join(map(str, state.prefix))}"
+            text += f"; Mr. X at {pos.mrx_at}" + (f"; {chose}" if chose else "")
         return text
 
 
-def _round_stations(state: ScotlandYardState) -> list[tuple[Station, ...]]:
-    """The detectives' stations at the end of each round so far (the last: now)."""
+def _mrx_route(state: ScotlandYardState) -> list[Station]:
+    """Mr. X's stations so far: where he started (or stood when the state was made), then one
+    a leg."""
+    route = [state.dealt[len(state.spec.names)]] if len(state.dealt) > len(state.spec.names) else []
+    for m in state.moves:
+        if m.piece == MRX:
+            route += m.stations
+    return route
+
+
+def _round_stations(state: ScotlandYardState) -> list[tuple[int, tuple[Station, ...], tuple[Ticket | None, ...]]]:
+    """Each round so far (its number from 0) with the detectives' stations at its end (the last:
+    now) and the ticket each used in it (None: did not move)."""
     d = len(state.spec.names)
     stations = list(state.dealt[:d])
-    out: list[tuple[Station, ...]] = []
+    tickets: list[Ticket | None] = [None] * d
+    out: list[tuple[int, tuple[Station, ...], tuple[Ticket | None, ...]]] = []
     names = state.spec.names
     started = False
     for m in state.moves:
         if m.piece == MRX:
             if started:
-                out.append(tuple(stations))
+                out.append((len(out), tuple(stations), tuple(tickets)))
+                tickets = [None] * d
             started = True
         else:
-            stations[names.index(m.piece)] = m.to  # type: ignore[call-overload]
+            i = names.index(m.piece)
+            stations[i] = m.to  # type: ignore[call-overload]
+            tickets[i] = m.tickets[0] if m.tickets else None
     if started:
-        out.append(tuple(stations))
+        out.append((len(out), tuple(stations), tuple(tickets)))
     return out
 
 

@@ -31,8 +31,14 @@ def _play(state, rng: random.Random, actions: int | None = None):
     return state
 
 
+#: rules under which Mr. X soon runs out of tickets and, not losing when trapped, passes
+TRAPPING = ("classic:trapped_loses false:tickets_to_mrx false:log_length 6:reveal_moves [3]:"
+            "mrx_tickets taxi 2 bus 0 underground 0 black 0 double 0")
+
+
 @pytest.mark.parametrize("params", [
     {"detectives": 2},
+    {"detectives": 2, "rules": TRAPPING},
     {"detectives": 3, "team": False, "rules": "2014"},
     {"detectives": 4, "rules": "classic:trapped_loses false:voluntary_reveal true:cutoff_escape true:"
                                "mrx_onto_detective \"caught\":blocked_detective \"out\""},
@@ -141,11 +147,13 @@ def test_game_is_registered_under_its_name():
     assert GAME_NAME in pyspiel.registered_names()
 
 
-def test_mr_xs_first_action_without_listing_double_moves_is_the_engines_list():
+@pytest.mark.parametrize("params", [{"detectives": 4}, {"detectives": 2, "rules": TRAPPING}])
+def test_mr_xs_first_action_without_listing_double_moves_is_the_engines_list(params):
     """Mr. X's first action of a move is offered without listing his double moves; it must be
-    exactly the first actions of the engine's legal moves (the general path)."""
-    game = load(detectives=4)
-    checked = 0
+    exactly the first actions of the engine's legal moves (the general path), the pass where
+    he is trapped under rules that let him pass among them."""
+    game = load(**params)
+    checked = passes = 0
     for seed in range(6):
         rng = random.Random(seed)
         state = game.new_initial_state()
@@ -156,8 +164,75 @@ def test_mr_xs_first_action_without_listing_double_moves_is_the_engines_list():
             if state.current_player() == 0 and not state.prefix:
                 assert state.legal_actions() == sorted({tk[0] for tk, _ in state.options()})
                 checked += 1
+                passes += state.legal_actions() == [state.spec.pass_action]
             state.apply_action(rng.choice(state.legal_actions()))
     assert checked > 20
+    assert passes or "trapped_loses false" not in params.get("rules", "")
+
+
+@pytest.mark.parametrize("overrides", [{"reveal_moves": []}, {"reveal_moves": [3]}, {"reveal_moves": [3, 8]},
+                                       {"trapped_loses": False, "mrx_tickets": {"black": 0, "double": 1}}])
+def test_the_rules_parameter_of_any_rules_reads_back_as_those_rules(overrides):
+    """What the bots load a game with (``rules_parameter``) gives the same rules again, lists of
+    none or one number included (a one-reveal rules file once made every OpenSpiel bot forfeit)."""
+    from sy_tools.engine.rules import rules_from_json
+    from sy_tools.env.openspiel import parse_rules, rules_parameter
+
+    rules = rules_from_json({"preset": "classic", "log_length": 8, **overrides})
+    text = rules_parameter(rules)
+    assert parse_rules(text) == rules
+    assert load(detectives=2, rules=text).new_initial_state().spec.rules == rules
+    assert parse_rules("classic:reveal_moves 5").reveal_moves == parse_rules("classic:reveal_moves [5]").reveal_moves
+
+
+def _detectives_history(game, tickets):
+    """A one-detective game: Red from 13 to 14 and back, by ``tickets``; Mr. X from 26 plays his
+    first single action each time."""
+    sp = game.new_initial_state().spec
+    state = game.new_initial_state()
+    state.apply_action(sp.index[13])
+    state.apply_action(sp.index[26])
+    for k, to in zip(tickets, (14, 13)):
+        while state.current_player() == 0:
+            state.apply_action(min(a for a in state.legal_actions() if a < 4 * sp.n))
+        state.apply_action(k * sp.n + sp.index[to])
+    return state
+
+
+def test_the_perfect_recall_tensor_tells_apart_what_the_information_state_string_does():
+    """Two detectives' histories that differ only in the tickets Red used (taxi there and bus
+    back, or bus there and taxi back) are different information states: strings and tensors."""
+    game = load(detectives=1, rules="classic:log_length 8:reveal_moves 3 8")
+    a, b = _detectives_history(game, (0, 1)), _detectives_history(game, (1, 0))
+    for p in (0, 1):
+        assert a.information_state_string(p) != b.information_state_string(p)
+        assert a.information_state_tensor(p) != b.information_state_tensor(p)
+
+
+def test_public_and_private_observations_hold_only_their_part():
+    """OpenSpiel's factored observations: the public one is the same for every player and for
+    any true route of Mr. X; the private one holds only Mr. X's station (nothing for a detective)."""
+    from open_spiel.python.observation import make_observation
+
+    game = load(detectives=2)
+    state = _play(game.new_initial_state(), random.Random(4), 12)
+    public = make_observation(game, pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE))
+    private = make_observation(game, pyspiel.IIGObservationType(
+        public_info=False, perfect_recall=False, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER))
+    views = set()
+    for k in range(8):
+        twin = state.resample_from_infostate(1, random.Random(k))
+        for p in (0, 1):
+            public.set_from(twin, p)
+            views.add((public.string_from(twin, p), public.tensor.tobytes()))
+    assert len(views) == 1
+    assert f"Mr. X at {state.pos.mrx_at}" not in next(iter(views))[0]
+    private.set_from(state, 1)
+    assert private.string_from(state, 1) == "p1 | " and private.tensor.sum() == 1  # (the player piece alone)
+    private.set_from(state, 0)
+    assert private.string_from(state, 0) == f"p0 | Mr. X at {state.pos.mrx_at}"
+    assert private.dict["mrx_station"][state.spec.index[state.pos.mrx_at]] == 1
 
 
 def detectives_turns(game, rng: random.Random):

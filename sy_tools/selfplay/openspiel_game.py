@@ -683,14 +683,15 @@ class Observer:
         if self.public:
             pieces += [("to_move", (spec.num_players,)), ("clock", (2,)), ("detectives", (d, n)),
                        ("detective_tickets", (d, 3)), ("mrx_tickets", (len(MRX_TICKET_KINDS),)),
-                       ("log_tickets", (L, 5)), ("log_reveals", (L, n))]
+                       ("log_tickets", (L, 5)), ("log_reveals", (L, n)), ("log_took", (L, d, 3))]
         if private:
-            pieces += [("mrx_station", (n,)), ("pending", (1 + 4 * n,))]
+            pieces += [("mrx_station", (n,)), ("pending", (1 + 8 * n,))]
         if self.recall and self.public:
-            pieces += [("detective_history", (spec.max_rounds, d, n)),
-                       ("detective_history_tickets", (spec.max_rounds, d, 3))]
+            pieces += [("detective_history", (1 + spec.max_rounds, d, n)),
+                       ("detective_history_tickets", (1 + spec.max_rounds, d, 3)),
+                       ("origin", (n + 1 + d,))]
         if self.recall and private:
-            pieces += [("mrx_route", (L, n))]
+            pieces += [("mrx_route", (1 + L, n))]
         size = sum(int(np.prod(shape)) for _, shape in pieces)
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, np.ndarray] = {}
@@ -711,9 +712,12 @@ class Observer:
         if "player" in t:
             t["player"][player] = 1
         pos = state.pos
-        if pos is None:
-            return
         index = sp.index
+        if pos is None:  # (the cards so far: the detectives' are dealt face up)
+            if self.recall and self.public:
+                for i, s in enumerate(state.dealt[:len(sp.names)]):
+                    t["detective_history"][0, i, index[s]] = 1
+            return
         mine = self._sees_mrx(player)
         if self.public:
             if pos.ended is None:
@@ -723,7 +727,8 @@ class Observer:
                 t["detectives"][i, index[s]] = 1
                 t["detective_tickets"][i] = [tk[k] for k in DETECTIVE_TICKETS]
             t["mrx_tickets"][:] = [pos.mrx_tickets[k] for k in MRX_TICKET_KINDS]
-            leg = 0
+            origin = state._origin.v
+            leg = origin[0].move if origin is not None else 0  # (the log's slot of each leg: its move less one)
             for m in state.moves:
                 if m.piece != MRX:
                     continue
@@ -734,23 +739,33 @@ class Observer:
                     t["log_tickets"][leg, 4] = 1 if m.is_double else 0
                     if sp.rules.is_reveal(leg + 1) or m.shown == h:
                         t["log_reveals"][leg, index[s]] = 1  # type: ignore[index]
+                        if m.took is not None:
+                            t["log_took"][leg, sp.names.index(m.took[0]), _DET_CODE[m.took[1]]] = 1
                     leg += 1
             if self.recall:
                 for r, stations, tickets in _round_stations(state):
-                    if r < sp.max_rounds:
+                    if r <= sp.max_rounds:
                         for i, (s, used) in enumerate(zip(stations, tickets)):
                             t["detective_history"][r, i, index[s]] = 1
                             if used is not None:
                                 t["detective_history_tickets"][r, i, _DET_CODE[used]] = 1
+                if origin is not None:  # (a state made in a game's middle: where it started)
+                    start, possible = origin[0], origin[1]
+                    for s in stations_of(possible):
+                        t["origin"][index[s]] = 1
+                    t["origin"][sp.n] = start.doubles
+                    for i, name in enumerate(sp.names):
+                        t["origin"][sp.n + 1 + i] = 1 if name in start.out else 0
         if mine and pos.mrx_at is not None:
             t["mrx_station"][index[pos.mrx_at]] = 1
             if state.prefix:
                 t["pending"][0] = 1 if state.prefix[0] == sp.double else 0
-                first = state.prefix[1:] if state.prefix[0] == sp.double else state.prefix
-                if first and first[0] < 4 * sp.n:
-                    t["pending"][1 + first[0]] = 1
+                legs = state.prefix[1:] if state.prefix[0] == sp.double else state.prefix
+                for k, a in enumerate(legs[:2]):
+                    if a < 4 * sp.n:
+                        t["pending"][1 + k * 4 * sp.n + a] = 1
             if self.recall:
-                for i, s in enumerate(_mrx_route(state)[1:sp.rules.log_length + 1]):
+                for i, s in enumerate(_mrx_route(state)[:1 + sp.rules.log_length]):
                     t["mrx_route"][i, index[s]] = 1
 
     def string_from(self, state: ScotlandYardState, player: int) -> str:
@@ -793,12 +808,13 @@ def _mrx_route(state: ScotlandYardState) -> list[Station]:
 
 
 def _round_stations(state: ScotlandYardState) -> list[tuple[int, tuple[Station, ...], tuple[Ticket | None, ...]]]:
-    """Each round so far (its number from 0) with the detectives' stations at its end (the last:
-    now) and the ticket each used in it (None: did not move)."""
+    """The detectives' stations as dealt (or as the state was made: row 0), then each round so
+    far (1, 2, ...) with their stations at its end (the last: now) and the ticket each used in
+    it (None: did not move)."""
     d = len(state.spec.names)
     stations = list(state.dealt[:d])
     tickets: list[Ticket | None] = [None] * d
-    out: list[tuple[int, tuple[Station, ...], tuple[Ticket | None, ...]]] = []
+    out: list[tuple[int, tuple[Station, ...], tuple[Ticket | None, ...]]] = [(0, tuple(stations), tuple(tickets))]
     names = state.spec.names
     started = False
     for m in state.moves:

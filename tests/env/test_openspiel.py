@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import numpy as np
 import pyspiel
 import pytest
 from helpers import small_board
@@ -185,13 +186,25 @@ def test_the_rules_parameter_of_any_rules_reads_back_as_those_rules(overrides):
     assert parse_rules("classic:reveal_moves 5").reveal_moves == parse_rules("classic:reveal_moves [5]").reveal_moves
 
 
+def _deal(game, *stations):
+    state = game.new_initial_state()
+    for st in stations:
+        state.apply_action(state.spec.index[st])
+    return state
+
+
+def _moved(state, *moves):
+    for m in moves:
+        for a in state.spec.tokens(m):
+            state.apply_action(a)
+    return state
+
+
 def _detectives_history(game, tickets):
     """A one-detective game: Red from 13 to 14 and back, by ``tickets``; Mr. X from 26 plays his
     first single action each time."""
     sp = game.new_initial_state().spec
-    state = game.new_initial_state()
-    state.apply_action(sp.index[13])
-    state.apply_action(sp.index[26])
+    state = _deal(game, 13, 26)
     for k, to in zip(tickets, (14, 13)):
         while state.current_player() == 0:
             state.apply_action(min(a for a in state.legal_actions() if a < 4 * sp.n))
@@ -199,14 +212,101 @@ def _detectives_history(game, tickets):
     return state
 
 
+def _takes(game, order):
+    """Under voluntary reveals: Mr. X shows himself after each of two single moves and takes
+    Red's tickets in ``order``; Red moves by taxi between."""
+    state = _play(game.new_initial_state(), random.Random(3), 0)
+    for want in order:
+        tokens = min(tk for tk, m in state.options() if not m.is_double and m.took == ("Red", want) and m.shown == 0)
+        for a in tokens:
+            state.apply_action(a)
+        state.apply_action(min(a for a in state.legal_actions() if a < state.spec.n))
+    return state
+
+
+def _information_pairs():
+    """(what, state, other state, player): two information states of ``player`` that differ."""
+    from sy_tools.engine.moves import Move
+    from sy_tools.engine.tickets import Ticket
+    from sy_tools.selfplay.openspiel_game import ScotlandYardState
+
+    short = "classic:log_length 8:reveal_moves 3 8"
+    game = load(detectives=1, rules=short)
+    yield "a detective's tickets", _detectives_history(game, (0, 1)), _detectives_history(game, (1, 0)), 1
+    yield "a detective's card, dealt", _deal(game, 13), _deal(game, 14), 1
+    black = Ticket.BLACK
+    yield "Mr. X's start", _moved(_deal(game, 91, 13), Move("Mr. X", (black,), (46,))), \
+        _moved(_deal(game, 91, 34), Move("Mr. X", (black,), (46,))), 0
+    decks = load(detectives=1, rules=short + ':detective_deck "2014-mrx":mrx_deck "2014-mrx"')
+    red = Move("Red", (Ticket.TAXI,), (116,))
+    x = Move("Mr. X", (Ticket.TAXI,), (min(decks.new_initial_state().spec.board.destinations(13, Ticket.TAXI)),))
+    yield "a detective's start", _moved(_deal(decks, 104, 13), x, red), _moved(_deal(decks, 127, 13), x, red), 1
+    reveal = load(detectives=1, rules="classic:voluntary_reveal true")
+    yield "the order of the tickets he took", _takes(reveal, (Ticket.TAXI, Ticket.BUS)), \
+        _takes(reveal, (Ticket.BUS, Ticket.TAXI)), 0
+    state = _play(load(detectives=2, rules="classic:voluntary_reveal true").new_initial_state(), random.Random(1), 0)
+    doubles = [tk for tk, m in state.options() if m.is_double]
+    a = doubles[0]
+    b = next(tk for tk in doubles if tk[:2] == a[:2] and tk[2] != a[2])
+    yield "his half-chosen double move's second leg", _moved_actions(state.clone(), a[:3]), \
+        _moved_actions(state.clone(), b[:3]), 0
+    game = load(detectives=2)
+    pos = _play(game.new_initial_state(), random.Random(2), 3).pos
+    yield "the set a mid-game state starts from", ScotlandYardState.at(game, pos, 1 << pos.mrx_at), \
+        ScotlandYardState.at(game, pos, (1 << pos.mrx_at) | (1 << 1)), 1
+
+
+def _moved_actions(state, actions):
+    for a in actions:
+        state.apply_action(a)
+    return state
+
+
 def test_the_perfect_recall_tensor_tells_apart_what_the_information_state_string_does():
-    """Two detectives' histories that differ only in the tickets Red used (taxi there and bus
-    back, or bus there and taxi back) are different information states: strings and tensors."""
-    game = load(detectives=1, rules="classic:log_length 8:reveal_moves 3 8")
-    a, b = _detectives_history(game, (0, 1)), _detectives_history(game, (1, 0))
-    for p in (0, 1):
-        assert a.information_state_string(p) != b.information_state_string(p)
-        assert a.information_state_tensor(p) != b.information_state_tensor(p)
+    """Information states that differ (in the string) differ in the tensor: each of the ways
+    the tensor once lost something (which ticket a detective used, his start, Mr. X's start,
+    the order of the tickets he took, his half-chosen move, a mid-game state's start), and any
+    two states met in random games under several rule sets."""
+    for what, a, b, p in _information_pairs():
+        assert a.information_state_string(p) != b.information_state_string(p), what
+        assert a.information_state_tensor(p) != b.information_state_tensor(p), what
+    for params in ({"detectives": 2, "rules": "classic:log_length 8:reveal_moves 3 8"},
+                   {"detectives": 2, "team": False, "rules": "classic:voluntary_reveal true:log_length 8"},
+                   {"detectives": 1, "rules": TRAPPING}):
+        game = load(**params)
+        seen: dict[tuple[int, bytes], str] = {}
+        for seed in range(12):
+            rng, state = random.Random(seed), game.new_initial_state()
+            while True:
+                for p in range(game.num_players()):
+                    key = (p, bytes(memoryview(np.asarray(state.information_state_tensor(p), np.float32))))
+                    assert seen.setdefault(key, state.information_state_string(p)) == state.information_state_string(p)
+                if state.is_terminal():
+                    break
+                if state.is_chance_node():
+                    outcomes, probs = zip(*state.chance_outcomes())
+                    state.apply_action(rng.choices(outcomes, probs)[0])
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_a_mid_game_states_detectives_tensors_do_not_depend_on_mr_xs_route():
+    """A state made in a game's middle (as the policies make them): the log's slots count from
+    the game's first move, so the detectives' tensors mark only his true reveals (they once
+    marked a hidden move), the same for every route that fits the record."""
+    from sy_tools.selfplay.openspiel_game import ScotlandYardState
+
+    game = load(detectives=2)
+    base = _play(game.new_initial_state(), random.Random(2), 3)
+    while base.current_player() != 0:
+        base = _play(base, random.Random(0), 1)
+    state = _play(ScotlandYardState.at(game, base.pos, base.possible), random.Random(5), 12)
+    assert state.pos.move >= 3 and not state.is_terminal()
+    for k in range(20):
+        twin = state.resample_from_infostate(1, random.Random(k))
+        assert twin.information_state_string(1) == state.information_state_string(1)
+        assert twin.information_state_tensor(1) == state.information_state_tensor(1)
+        assert twin.observation_tensor(1) == state.observation_tensor(1)
 
 
 def test_public_and_private_observations_hold_only_their_part():
@@ -216,18 +316,20 @@ def test_public_and_private_observations_hold_only_their_part():
 
     game = load(detectives=2)
     state = _play(game.new_initial_state(), random.Random(4), 12)
-    public = make_observation(game, pyspiel.IIGObservationType(
-        public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE))
     private = make_observation(game, pyspiel.IIGObservationType(
         public_info=False, perfect_recall=False, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER))
-    views = set()
-    for k in range(8):
-        twin = state.resample_from_infostate(1, random.Random(k))
-        for p in (0, 1):
-            public.set_from(twin, p)
-            views.add((public.string_from(twin, p), public.tensor.tobytes()))
-    assert len(views) == 1
-    assert f"Mr. X at {state.pos.mrx_at}" not in next(iter(views))[0]
+    for recall in (False, True):
+        public = make_observation(game, pyspiel.IIGObservationType(
+            public_info=True, perfect_recall=recall, private_info=pyspiel.PrivateInfoType.NONE))
+        views = set()
+        for k in range(8):
+            twin = state.resample_from_infostate(1, random.Random(k))
+            for p in (0, 1):
+                public.set_from(twin, p)
+                views.add((public.string_from(twin, p), public.tensor.tobytes()))
+        assert len(views) == 1
+        assert f"Mr. X at {state.pos.mrx_at}" not in next(iter(views))[0]
+        assert f"X@{state.dealt[-1]}" not in next(iter(views))[0]
     private.set_from(state, 1)
     assert private.string_from(state, 1) == "p1 | " and private.tensor.sum() == 1  # (the player piece alone)
     private.set_from(state, 0)

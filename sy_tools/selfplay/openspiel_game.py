@@ -743,7 +743,7 @@ class Observer:
                             t["log_took"][leg, sp.names.index(m.took[0]), _DET_CODE[m.took[1]]] = 1
                     leg += 1
             if self.recall:
-                for r, stations, tickets in _round_stations(state):
+                for r, (stations, tickets) in enumerate(_round_stations(state)):
                     if r <= sp.max_rounds:
                         for i, (s, used) in enumerate(zip(stations, tickets)):
                             t["detective_history"][r, i, index[s]] = 1
@@ -807,20 +807,20 @@ def _mrx_route(state: ScotlandYardState) -> list[Station]:
     return route
 
 
-def _round_stations(state: ScotlandYardState) -> list[tuple[int, tuple[Station, ...], tuple[Ticket | None, ...]]]:
-    """The detectives' stations as dealt (or as the state was made: row 0), then each round so
-    far (1, 2, ...) with their stations at its end (the last: now) and the ticket each used in
+def _round_stations(state: ScotlandYardState) -> list[tuple[tuple[Station, ...], tuple[Ticket | None, ...]]]:
+    """The detectives' stations as dealt (or as the state was made: row 0), then for each round
+    so far (rows 1, 2, ...) their stations at its end (the last: now) and the ticket each used in
     it (None: did not move)."""
     d = len(state.spec.names)
     stations = list(state.dealt[:d])
     tickets: list[Ticket | None] = [None] * d
-    out: list[tuple[int, tuple[Station, ...], tuple[Ticket | None, ...]]] = [(0, tuple(stations), tuple(tickets))]
+    out: list[tuple[tuple[Station, ...], tuple[Ticket | None, ...]]] = [(tuple(stations), tuple(tickets))]
     names = state.spec.names
     started = False
     for m in state.moves:
         if m.piece == MRX:
             if started:
-                out.append((len(out), tuple(stations), tuple(tickets)))
+                out.append((tuple(stations), tuple(tickets)))
                 tickets = [None] * d
             started = True
         else:
@@ -828,7 +828,7 @@ def _round_stations(state: ScotlandYardState) -> list[tuple[int, tuple[Station, 
             stations[i] = m.to  # type: ignore[call-overload]
             tickets[i] = m.tickets[0] if m.tickets else None
     if started:
-        out.append((len(out), tuple(stations), tuple(tickets)))
+        out.append((tuple(stations), tuple(tickets)))
     return out
 
 
